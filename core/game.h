@@ -1,0 +1,110 @@
+/* game.h — the interface every game implements; the host, the bindings and the tests know games only
+ * through a game_def.
+ *
+ * A game's state is flat, fixed-size memory (def->state_size bytes, no pointers), so cloning is one
+ * memcpy and two states compare with memcmp. Players are 0-based here; the Lua side adds 1.
+ * Legal-action generation and apply are the hot path: no allocation, no Lua, no formatting there. */
+#ifndef MEEPLE_GAME_H
+#define MEEPLE_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+#include "tree.h"
+
+#define MEEPLE_MAX_PLAYERS 8
+#define MEEPLE_MAX_ACTIONS 512     /* legal actions in any one position, for every game */
+#define MEEPLE_MAX_PARAMS 16
+#define MEEPLE_PARAM_VALUES 8      /* a list parameter holds at most this many integers */
+#define MEEPLE_ACTION_TEXT 64      /* longest canonical action string, with its terminator */
+
+/* An action in a game's own compact encoding; only its game can read it. */
+typedef uint32_t action_t;
+
+/* Why something is not allowed: one sentence a player understands. */
+typedef struct reason {
+    char text[200];
+} reason;
+
+/* Fills `why` (when not NULL) and returns false, so a rule reads `return deny(why, "...", ...)`.
+ * Rule checks run with why == NULL while generating legal actions: nothing is formatted then. */
+bool deny(reason *why, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---- Parameters: each game documents its own, with defaults; variants set them. ---- */
+typedef enum {
+    PARAM_INT,      /* one integer in [min, max] */
+    PARAM_PER_SEAT, /* one integer for every seat, or a list of them by seat (start player first) */
+    PARAM_CHOICE    /* one of `choices`, stored as its index */
+} param_kind;
+
+typedef struct param_def {
+    const char *name;
+    param_kind kind;
+    int32_t fallback;             /* the default: a value, or an index into choices */
+    int32_t min, max;             /* for PARAM_INT and PARAM_PER_SEAT */
+    const char *const *choices;   /* for PARAM_CHOICE, NULL-terminated */
+    const char *doc;
+} param_def;
+
+typedef struct param_value {
+    int32_t count;                /* 1 for an integer or a choice; the list length otherwise */
+    int32_t v[MEEPLE_PARAM_VALUES];
+} param_value;
+
+/* ---- The game definition ---- */
+typedef struct game_def {
+    const char *name;             /* "babel": lower case, as on the command line */
+    const char *title;            /* "Babel" */
+    const char *rules;            /* `meeple rules NAME`: summary, rulings, parameters, action grammar */
+    int min_players, max_players, default_players;
+    size_t state_size;
+    const param_def *params;
+    int num_params;
+
+    /* Deals a new game. `params` has num_params entries, already validated against the defs. */
+    void (*setup)(void *st, int players, const param_value *params, uint64_t seed);
+
+    int (*num_players)(const void *st);
+    int (*turn)(const void *st);
+    int (*to_move)(const void *st);            /* whose decision it is; -1 once the game is over */
+    bool (*is_over)(const void *st);
+
+    /* Every legal action for to_move, in a stable order; returns the count (<= MEEPLE_MAX_ACTIONS). */
+    int (*legal)(const void *st, action_t *out);
+    /* Whether `a` is legal now, and if not, why. The single authority on legality: legal() lists
+     * exactly the actions this accepts, which the conformance test asserts. */
+    bool (*check)(const void *st, action_t a, reason *why);
+    /* Applies a legal action. Calling it with an action check() refuses is a bug in the caller. */
+    void (*apply)(void *st, action_t a);
+
+    void (*scores)(const void *st, int *out);  /* num_players entries */
+    int (*winners)(const void *st, int *out);  /* fills 0-based seats; 0 while running */
+
+    /* Action text at the boundary: canonical strings as legal() lists them, and their parser.
+     * parse_action knows the grammar; whether the action is legal is check()'s business. */
+    void (*action_text)(const void *st, action_t a, char *out /* MEEPLE_ACTION_TEXT */);
+    bool (*parse_action)(const void *st, const char *text, action_t *out, reason *why);
+    /* Every well-formed action of the grammar that could be meant in this position, legal or not
+     * (for the conformance test: check() must accept exactly legal()'s subset of these). */
+    int (*action_space)(const void *st, action_t *out);
+
+    /* The state table (API.md "State tables"). viewer -1 writes everything; a seat writes only
+     * what that player sees (hidden stacks become their sizes). */
+    void (*write_table)(const void *st, int viewer, tree_writer *w);
+    /* Builds a state from a (partial) table; what it does not name is dealt from the remaining
+     * cards with `seed`. Refuses a table that cannot exist, with the reason. */
+    bool (*read_table)(void *st, tree_reader *r, const param_value *params, uint64_t seed,
+                       reason *why);
+    /* Every invariant of a state that could exist: every card exactly once, stacks well-formed. */
+    bool (*validate)(const void *st, reason *why);
+    /* Re-deals, with `r`, everything `viewer` cannot see, keeping what they see unchanged. */
+    void (*sample)(void *st, int viewer, rng *r);
+} game_def;
+
+#endif

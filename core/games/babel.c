@@ -1,0 +1,1533 @@
+/* babel.c — Babel for two players, by shared/rules/babel.md.
+ *
+ * The file follows the digest: components, setup, the turn (draw people; actions, each one's check
+ * beside its effect; draw temples), scoring and the end; then the boundary (action text, state
+ * tables, views, sampling) and the game_def. Players are 0 and 1 here. */
+#include "babel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ==================================================================== components */
+
+enum { MEDES, SUMERIANS, HITTITES, PERSIANS, ASSYRIANS, NUM_PEOPLES };
+enum { QUARRY = NUM_PEOPLES }; /* where a pawn stands before its first travel */
+
+#define PEOPLE_CARDS 60
+#define CARDS_PER_PEOPLE 12
+#define TEMPLE_CARDS 45
+#define MAX_LEVEL 6
+
+static const char *const people_name[NUM_PEOPLES] = {"medes", "sumerians", "hittites", "persians",
+                                                     "assyrians"};
+static const int temple_copies[MAX_LEVEL + 1] = {0, 10, 9, 8, 7, 6, 5};
+
+/* A stack of people cards, bottom first: rows, the people deck, the discard. */
+typedef struct people_pile {
+    uint8_t n;
+    uint8_t card[PEOPLE_CARDS];
+} people_pile;
+
+/* A stack of temple cards (levels), bottom first: reserves and the temple deck. */
+typedef struct temple_pile {
+    uint8_t n;
+    uint8_t card[TEMPLE_CARDS];
+} temple_pile;
+
+/* A temple site. Every way onto it (build +1, leap +2, steal "higher") raises the top, so its levels
+ * rise strictly and six is the most it can hold. */
+typedef struct temple_site {
+    uint8_t n;
+    uint8_t level[MAX_LEVEL];
+} temple_site;
+
+typedef struct babel_player {
+    uint8_t hand[NUM_PEOPLES]; /* cards of each people: a hand's order carries no information */
+    uint8_t pawn;              /* a people's location, or QUARRY */
+    bool first_turn;           /* the start-temple duty applies until this player's first turn ends */
+    people_pile row[NUM_PEOPLES];
+    temple_site temple[NUM_PEOPLES];
+    temple_pile reserve;
+} babel_player;
+
+enum { PHASE_ACTIONS, PHASE_HALVE, PHASE_OVER };
+
+/* The rule parameters a game was dealt with (the digest's "Parameters"). */
+typedef struct babel_rules {
+    uint8_t hand_start[2]; /* by seat: the start player first */
+    uint8_t draw_people, draw_temples, migrate_count, triple;
+    uint8_t end_total, end_floor, end_phase_total;
+    bool sumerians_all;
+} babel_rules;
+
+typedef struct babel {
+    rng rng;
+    babel_rules rules;
+    babel_player player[2];
+    people_pile people_deck, discard;
+    temple_pile temple_deck;
+    uint8_t temple_known; /* cards on top of the temple deck both players know (put back by a collapse) */
+    uint8_t active;       /* whose turn it is */
+    uint8_t to_move;      /* who decides now: the opponent while halving */
+    uint8_t phase;
+    uint8_t halve_left;   /* cards the opponent still has to discard */
+    bool migrated;
+    bool end_phase;
+    uint16_t turn;
+} babel;
+
+/* ---- small helpers on piles ---- */
+
+static int hand_size(const babel_player *p) {
+    int n = 0;
+    for (int i = 0; i < NUM_PEOPLES; i++) n += p->hand[i];
+    return n;
+}
+
+static int site_top(const temple_site *site) { return site->n ? site->level[site->n - 1] : 0; }
+
+static int total(const babel *g, int who) {
+    int sum = 0;
+    for (int loc = 0; loc < NUM_PEOPLES; loc++) sum += site_top(&g->player[who].temple[loc]);
+    return sum;
+}
+
+static void people_push(people_pile *pile, int card) { pile->card[pile->n++] = (uint8_t)card; }
+
+static int people_pop(people_pile *pile) { return pile->card[--pile->n]; }
+
+/* Removes the card at index i, closing the gap (rows keep their order). */
+static int people_take_at(people_pile *pile, int i) {
+    int card = pile->card[i];
+    memmove(&pile->card[i], &pile->card[i + 1], (size_t)(pile->n - i - 1));
+    pile->n--;
+    return card;
+}
+
+static void temple_push(temple_pile *pile, int level) { pile->card[pile->n++] = (uint8_t)level; }
+
+static int temple_pop(temple_pile *pile) { return pile->card[--pile->n]; }
+
+static int temple_top(const temple_pile *pile) { return pile->n ? pile->card[pile->n - 1] : 0; }
+
+/* Length of the run of identical cards starting at index `bottom` and going up. */
+static int run_length(const people_pile *row, int bottom) {
+    int i = bottom;
+    while (i < row->n && row->card[i] == row->card[bottom]) i++;
+    return i - bottom;
+}
+
+/* Bottom indices of the runs of `people` at least `triple` long in `row`; returns how many. */
+static int qualifying_runs(const people_pile *row, int people, int triple, int *bottoms) {
+    int count = 0;
+    for (int i = 0; i < row->n;) {
+        int len = run_length(row, i);
+        if (row->card[i] == people && len >= triple) bottoms[count++] = i;
+        i += len;
+    }
+    return count;
+}
+
+/* ==================================================================== setup */
+
+enum {
+    P_HAND_START, P_DRAW_PEOPLE, P_DRAW_TEMPLES, P_MIGRATE_COUNT, P_TRIPLE,
+    P_END_TOTAL, P_END_FLOOR, P_END_PHASE_TOTAL, P_SUMERIANS, NUM_PARAMS
+};
+
+static const char *const sumerian_modes[] = {"run", "all", NULL};
+
+static const param_def babel_params[NUM_PARAMS] = {
+    [P_HAND_START] = {"hand_start", PARAM_PER_SEAT, 5, 0, 20, NULL,
+                      "people cards dealt to each hand; a list gives them by seat, start player "
+                      "first ({3, 5}: a handicap for the start player)"},
+    [P_DRAW_PEOPLE] = {"draw_people", PARAM_INT, 3, 0, 12, NULL,
+                       "people cards drawn at the start of each turn"},
+    [P_DRAW_TEMPLES] = {"draw_temples", PARAM_INT, 2, 1, 6, NULL,
+                        "temple cards drawn at the end of each turn"},
+    [P_MIGRATE_COUNT] = {"migrate_count", PARAM_INT, 3, 1, 12, NULL,
+                         "cards moved by a migration (and needed at its origin)"},
+    [P_TRIPLE] = {"triple", PARAM_INT, 3, 2, 12, NULL,
+                  "identical adjacent cards that make a people's ability usable"},
+    [P_END_TOTAL] = {"end_total", PARAM_INT, 15, 1, 30, NULL,
+                     "total that ends the game, or starts the end phase"},
+    [P_END_FLOOR] = {"end_floor", PARAM_INT, 10, 0, 30, NULL,
+                     "an opponent under this total loses at once; in the end phase, falling under "
+                     "it ends the game"},
+    [P_END_PHASE_TOTAL] = {"end_phase_total", PARAM_INT, 20, 1, 30, NULL,
+                           "total that ends the end phase"},
+    [P_SUMERIANS] = {"sumerians", PARAM_CHOICE, 0, 0, 0, sumerian_modes,
+                     "what the sumerian switch takes: \"run\", the top run of the opponent's row "
+                     "(German and French texts), or \"all\", every card of the top card's people "
+                     "in it (Korean and English texts)"},
+};
+
+static babel_rules rules_from_params(const param_value *params) {
+    babel_rules r;
+    const param_value *hand = &params[P_HAND_START];
+    r.hand_start[0] = (uint8_t)hand->v[0];
+    r.hand_start[1] = (uint8_t)(hand->count > 1 ? hand->v[1] : hand->v[0]);
+    r.draw_people = (uint8_t)params[P_DRAW_PEOPLE].v[0];
+    r.draw_temples = (uint8_t)params[P_DRAW_TEMPLES].v[0];
+    r.migrate_count = (uint8_t)params[P_MIGRATE_COUNT].v[0];
+    r.triple = (uint8_t)params[P_TRIPLE].v[0];
+    r.end_total = (uint8_t)params[P_END_TOTAL].v[0];
+    r.end_floor = (uint8_t)params[P_END_FLOOR].v[0];
+    r.end_phase_total = (uint8_t)params[P_END_PHASE_TOTAL].v[0];
+    r.sumerians_all = params[P_SUMERIANS].v[0] == 1;
+    return r;
+}
+
+static void start_turn(babel *g, int who);
+
+/* Setup 1-4: a level 1 into each reserve, the other 43 temple cards shuffled into the deck, the
+ * people shuffled and dealt, pawns at the quarry; player 1 begins (with the usual people draw). */
+static void babel_setup(void *st, int players, const param_value *params, uint64_t seed) {
+    (void)players;
+    babel *g = st;
+    memset(g, 0, sizeof *g);
+    g->rules = rules_from_params(params);
+    rng_seed(&g->rng, seed, 0xba6e1);
+    for (int level = 1; level <= MAX_LEVEL; level++)
+        for (int c = 0; c < temple_copies[level]; c++) temple_push(&g->temple_deck, level);
+    /* The deck is built in level order, so its first two cards are the two level-1 cards set aside. */
+    for (int who = 0; who < 2; who++) {
+        g->player[who].reserve.card[0] = 1;
+        g->player[who].reserve.n = 1;
+    }
+    memmove(g->temple_deck.card, g->temple_deck.card + 2, TEMPLE_CARDS - 2);
+    g->temple_deck.n = TEMPLE_CARDS - 2;
+    rng_shuffle_bytes(&g->rng, g->temple_deck.card, g->temple_deck.n);
+
+    for (int people = 0; people < NUM_PEOPLES; people++)
+        for (int c = 0; c < CARDS_PER_PEOPLE; c++) people_push(&g->people_deck, people);
+    rng_shuffle_bytes(&g->rng, g->people_deck.card, g->people_deck.n);
+    for (int who = 0; who < 2; who++) {
+        babel_player *p = &g->player[who];
+        p->pawn = QUARRY;
+        p->first_turn = true;
+        for (int c = 0; c < g->rules.hand_start[who] && g->people_deck.n; c++)
+            p->hand[people_pop(&g->people_deck)]++;
+    }
+    g->turn = 0;
+    start_turn(g, 0);
+}
+
+/* ==================================================================== the turn */
+
+/* 1. Draw people. An empty deck takes the shuffled discard; with both empty, what there is. */
+static void draw_people(babel *g, int who) {
+    for (int c = 0; c < g->rules.draw_people; c++) {
+        if (g->people_deck.n == 0) {
+            if (g->discard.n == 0) return;
+            g->people_deck = g->discard;
+            g->discard.n = 0;
+            rng_shuffle_bytes(&g->rng, g->people_deck.card, g->people_deck.n);
+        }
+        g->player[who].hand[people_pop(&g->people_deck)]++;
+    }
+}
+
+static void start_turn(babel *g, int who) {
+    g->active = g->to_move = (uint8_t)who;
+    g->phase = PHASE_ACTIONS;
+    g->migrated = false;
+    g->turn++;
+    draw_people(g, who);
+}
+
+/* ---- scoring and the end, checked after every action and every draw ---- */
+
+static void game_over(babel *g) {
+    g->phase = PHASE_OVER;
+    g->to_move = 0xff;
+}
+
+/* End conditions 1 and 2 ("zu diesem Zeitpunkt": at once). The end phase, once begun, lasts even if
+ * totals fall again (ruling); in it the game ends at end_phase_total or when a total drops under
+ * end_floor, whoever reached end_total first. */
+static void check_end(babel *g) {
+    if (g->phase == PHASE_OVER) return;
+    int t[2] = {total(g, 0), total(g, 1)};
+    const babel_rules *r = &g->rules;
+    for (int who = 0; who < 2 && !g->end_phase; who++) {
+        if (t[who] < r->end_total) continue;
+        if (t[1 - who] < r->end_floor) {
+            game_over(g);
+            return;
+        }
+        g->end_phase = true;
+    }
+    if (g->end_phase) {
+        for (int who = 0; who < 2; who++)
+            if (t[who] >= r->end_phase_total || t[who] < r->end_floor) game_over(g);
+    }
+}
+
+/* 3. Draw temples: the higher card goes on the reserve first, so the lower lies on top. The game ends
+ * at once when the last temple card is drawn (end condition 3). */
+static void draw_temples(babel *g, int who) {
+    temple_pile *deck = &g->temple_deck;
+    int count = g->rules.draw_temples < deck->n ? g->rules.draw_temples : deck->n;
+    uint8_t drawn[TEMPLE_CARDS];
+    for (int c = 0; c < count; c++) drawn[c] = (uint8_t)temple_pop(deck);
+    g->temple_known = g->temple_known > count ? (uint8_t)(g->temple_known - count) : 0;
+    /* Highest first: a small insertion sort, as count is two by default. */
+    for (int i = 1; i < count; i++)
+        for (int j = i; j > 0 && drawn[j] > drawn[j - 1]; j--) {
+            uint8_t swap = drawn[j];
+            drawn[j] = drawn[j - 1];
+            drawn[j - 1] = swap;
+        }
+    for (int c = 0; c < count; c++) temple_push(&g->player[who].reserve, drawn[c]);
+    if (deck->n == 0) game_over(g);
+}
+
+/* ==================================================================== actions */
+
+/* An action packs its kind and arguments: kind in bits 0-3, `arg` (a people or location, or own/opp)
+ * in bits 4-7, `dest` (migration's target) in 8-11, and an ability's run in 12-19 as the 1-based
+ * row position of its bottom card (0: not said, for a caller who typed no "@N"). */
+enum {
+    ACT_TRAVEL, ACT_SETTLE, ACT_BUILD, ACT_MIGRATE, ACT_COLLAPSE, ACT_STEAL, ACT_EXPEL, ACT_SWITCH,
+    ACT_LEAP, ACT_HALVE, ACT_DISCARD, ACT_END, NUM_KINDS
+};
+enum { OWN = 0, OPP = 1 };
+
+static action_t make_action(int kind, int arg, int dest, int pos) {
+    return (action_t)kind | (action_t)arg << 4 | (action_t)dest << 8 | (action_t)pos << 12;
+}
+static int act_kind(action_t a) { return (int)(a & 0xf); }
+static int act_arg(action_t a) { return (int)(a >> 4 & 0xf); }
+static int act_dest(action_t a) { return (int)(a >> 8 & 0xf); }
+static int act_pos(action_t a) { return (int)(a >> 12 & 0xff); }
+
+/* The people whose triple pays for an ability action (halve names its own). */
+static int ability_people(action_t a) {
+    switch (act_kind(a)) {
+    case ACT_COLLAPSE: return ASSYRIANS;
+    case ACT_STEAL: return HITTITES;
+    case ACT_EXPEL: return MEDES;
+    case ACT_SWITCH: return SUMERIANS;
+    case ACT_LEAP: return PERSIANS;
+    default: return act_arg(a); /* ACT_HALVE */
+    }
+}
+
+static bool is_ability(int kind) { return kind >= ACT_COLLAPSE && kind <= ACT_HALVE; }
+
+static const char *reserve_owner(int which) { return which == OWN ? "your" : "the opponent's"; }
+
+/* ---- travel: discard a P card, pawn to location P ---- */
+
+static bool travel_allowed(const babel *g, int people, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    if (me->pawn == people) return deny(why, "your pawn is already at the %s", people_name[people]);
+    if (!me->hand[people]) return deny(why, "you have no %s card to travel with", people_name[people]);
+    return true;
+}
+
+static void travel(babel *g, int people) {
+    babel_player *me = &g->player[g->active];
+    me->hand[people]--;
+    people_push(&g->discard, people);
+    me->pawn = (uint8_t)people;
+}
+
+/* ---- settle: a P card from hand onto own row at the pawn's location ---- */
+
+static bool at_a_location(const babel_player *me, reason *why) {
+    if (me->pawn == QUARRY) return deny(why, "your pawn is still at the quarry; travel first");
+    return true;
+}
+
+static bool settle_allowed(const babel *g, int people, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    if (!at_a_location(me, why)) return false;
+    if (!me->hand[people]) return deny(why, "you have no %s card to settle", people_name[people]);
+    return true;
+}
+
+static void settle(babel *g, int people) {
+    babel_player *me = &g->player[g->active];
+    me->hand[people]--;
+    people_push(&me->row[me->pawn], people);
+}
+
+/* ---- build: the top of either reserve onto own temple here, exactly one level up ---- */
+
+static bool build_allowed(const babel *g, int which, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    if (!at_a_location(me, why)) return false;
+    const temple_pile *reserve = &g->player[which == OWN ? g->active : 1 - g->active].reserve;
+    if (!reserve->n) return deny(why, "%s reserve is empty", reserve_owner(which));
+    const char *here = people_name[me->pawn];
+    int level = temple_top(reserve), next = site_top(&me->temple[me->pawn]) + 1;
+    if (level != next)
+        return deny(why, "your temple at the %s takes a level %d next; the top of %s reserve is a %d",
+                    here, next, reserve_owner(which), level);
+    if (me->row[me->pawn].n < level)
+        return deny(why, "level %d needs %d people at the %s; you have %d", level, level, here,
+                    me->row[me->pawn].n);
+    return true;
+}
+
+static void build(babel *g, int which) {
+    babel_player *me = &g->player[g->active];
+    temple_pile *reserve = &g->player[which == OWN ? g->active : 1 - g->active].reserve;
+    temple_site *site = &me->temple[me->pawn];
+    site->level[site->n++] = (uint8_t)temple_pop(reserve);
+}
+
+/* ---- migrate: the top cards of own row at X onto own row at Y, once a turn ---- */
+
+static bool migrate_allowed(const babel *g, int from, int to, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    int need = g->rules.migrate_count;
+    if (g->migrated) return deny(why, "you have already migrated this turn");
+    if (from == to) return deny(why, "a migration needs two different locations");
+    if (me->row[from].n < need)
+        return deny(why, "a migration moves %d people; you have %d at the %s", need, me->row[from].n,
+                    people_name[from]);
+    return true;
+}
+
+static void migrate(babel *g, int from, int to) {
+    babel_player *me = &g->player[g->active];
+    people_pile *src = &me->row[from], *dst = &me->row[to];
+    int count = g->rules.migrate_count;
+    memcpy(&dst->card[dst->n], &src->card[src->n - count], (size_t)count);
+    dst->n += count;
+    src->n -= count;
+    g->migrated = true;
+}
+
+/* ---- abilities: a run of `triple` identical adjacent cards in own row at the pawn's location ---- */
+
+/* Whether the run the action names exists and qualifies; shared by every ability. */
+static bool run_ready(const babel *g, int people, int pos, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    if (!at_a_location(me, why)) return false;
+    const people_pile *row = &me->row[me->pawn];
+    int triple = g->rules.triple;
+    const char *here = people_name[me->pawn];
+    if (pos == 0)
+        return deny(why, "you need %d adjacent %s in your row at the %s", triple, people_name[people],
+                    here);
+    int bottom = pos - 1;
+    if (bottom >= row->n || row->card[bottom] != people ||
+        (bottom > 0 && row->card[bottom - 1] == people) || run_length(row, bottom) < triple)
+        return deny(why, "no run of %d or more %s starts at position %d of your row at the %s",
+                    triple, people_name[people], pos, here);
+    return true;
+}
+
+/* Using an ability discards one card of its run (all its cards are alike, so which is immaterial). */
+static void pay_with_run(babel *g, int pos) {
+    babel_player *me = &g->player[g->active];
+    people_push(&g->discard, people_take_at(&me->row[me->pawn], pos - 1));
+}
+
+/* assyrians — collapse: the opponent's temple here goes onto the temple deck, highest first. */
+static bool collapse_allowed(const babel *g, reason *why) {
+    int here = g->player[g->active].pawn;
+    if (!g->player[1 - g->active].temple[here].n)
+        return deny(why, "the opponent has no temple at the %s to collapse", people_name[here]);
+    return true;
+}
+
+static void collapse(babel *g) {
+    int here = g->player[g->active].pawn;
+    temple_site *site = &g->player[1 - g->active].temple[here];
+    /* The site rises strictly, so from its top down is highest first: the lowest ends on top. */
+    for (int i = site->n - 1; i >= 0; i--) temple_push(&g->temple_deck, site->level[i]);
+    g->temple_known = (uint8_t)(g->temple_known + site->n);
+    site->n = 0;
+}
+
+/* hittites — steal: the opponent's top temple card here onto own temple here, if it is higher; the
+ * row must hold its level, counting the hittite discarded for it (so the check runs before paying). */
+static bool steal_allowed(const babel *g, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    int here = me->pawn;
+    const temple_site *theirs = &g->player[1 - g->active].temple[here];
+    if (!theirs->n) return deny(why, "the opponent has no temple at the %s to steal from", people_name[here]);
+    int level = site_top(theirs), mine = site_top(&me->temple[here]);
+    if (level <= mine)
+        return deny(why, "the opponent's top card at the %s is a %d; your temple there is already at %d",
+                    people_name[here], level, mine);
+    if (me->row[here].n < level)
+        return deny(why, "stealing a level %d needs %d people at the %s (the hittite you discard "
+                    "counts); you have %d", level, level, people_name[here], me->row[here].n);
+    return true;
+}
+
+static void steal(babel *g) {
+    babel_player *me = &g->player[g->active];
+    temple_site *theirs = &g->player[1 - g->active].temple[me->pawn];
+    temple_site *mine = &me->temple[me->pawn];
+    mine->level[mine->n++] = theirs->level[--theirs->n];
+}
+
+/* medes — expel Q: every Q card in the opponent's row here goes to the discard. */
+static int count_in_row(const people_pile *row, int people) {
+    int n = 0;
+    for (int i = 0; i < row->n; i++) n += row->card[i] == people;
+    return n;
+}
+
+static bool expel_allowed(const babel *g, int target, reason *why) {
+    int here = g->player[g->active].pawn;
+    if (!count_in_row(&g->player[1 - g->active].row[here], target))
+        return deny(why, "the opponent has no %s at the %s to expel", people_name[target], people_name[here]);
+    return true;
+}
+
+static void expel(babel *g, int target) {
+    people_pile *row = &g->player[1 - g->active].row[g->player[g->active].pawn];
+    int kept = 0;
+    for (int i = 0; i < row->n; i++) {
+        if (row->card[i] == target) people_push(&g->discard, target);
+        else row->card[kept++] = row->card[i];
+    }
+    row->n = (uint8_t)kept;
+}
+
+/* sumerians — switch: the run of identical cards on top of the opponent's row here moves onto own
+ * row, order kept; with sumerians = "all", every card of the top card's people in that row. */
+static bool switch_allowed(const babel *g, reason *why) {
+    int here = g->player[g->active].pawn;
+    if (!g->player[1 - g->active].row[here].n)
+        return deny(why, "the opponent has no people at the %s to switch", people_name[here]);
+    return true;
+}
+
+static void switch_sides(babel *g) {
+    int here = g->player[g->active].pawn;
+    people_pile *theirs = &g->player[1 - g->active].row[here], *mine = &g->player[g->active].row[here];
+    int people = theirs->card[theirs->n - 1];
+    if (!g->rules.sumerians_all) {
+        while (theirs->n && theirs->card[theirs->n - 1] == people) {
+            theirs->n--;
+            people_push(mine, people);
+        }
+        return;
+    }
+    int kept = 0;
+    for (int i = 0; i < theirs->n; i++) {
+        if (theirs->card[i] == people) people_push(mine, people);
+        else theirs->card[kept++] = theirs->card[i];
+    }
+    theirs->n = (uint8_t)kept;
+}
+
+/* persians — leap: a temple card here two levels up (an empty site takes a 2), from either reserve;
+ * the row must hold that many, counting the persian discarded for it. */
+static bool leap_allowed(const babel *g, int which, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    int here = me->pawn;
+    const temple_pile *reserve = &g->player[which == OWN ? g->active : 1 - g->active].reserve;
+    if (!reserve->n) return deny(why, "%s reserve is empty", reserve_owner(which));
+    int level = temple_top(reserve), next = site_top(&me->temple[here]) + 2;
+    if (level != next)
+        return deny(why, "a leap at the %s takes a level %d; the top of %s reserve is a %d",
+                    people_name[here], next, reserve_owner(which), level);
+    if (me->row[here].n < level)
+        return deny(why, "leaping to level %d needs %d people at the %s (the persian you discard "
+                    "counts); you have %d", level, level, people_name[here], me->row[here].n);
+    return true;
+}
+
+/* any people — halve: the opponent discards half their hand, rounded down, one chosen card at a time
+ * (their decisions, in the middle of this turn). */
+static bool halve_allowed(const babel *g, reason *why) {
+    int theirs = hand_size(&g->player[1 - g->active]);
+    if (theirs < 2)
+        return deny(why, "the opponent holds %d card%s: halving would discard nothing", theirs,
+                    theirs == 1 ? "" : "s");
+    return true;
+}
+
+static void halve(babel *g) {
+    g->halve_left = (uint8_t)(hand_size(&g->player[1 - g->active]) / 2);
+    g->phase = PHASE_HALVE;
+    g->to_move = (uint8_t)(1 - g->active);
+}
+
+static bool discard_allowed(const babel *g, int people, reason *why) {
+    if (!g->player[g->to_move].hand[people])
+        return deny(why, "you have no %s card to discard", people_name[people]);
+    return true;
+}
+
+static void discard_one(babel *g, int people) {
+    g->player[g->to_move].hand[people]--;
+    people_push(&g->discard, people);
+    if (--g->halve_left == 0) {
+        g->phase = PHASE_ACTIONS;
+        g->to_move = g->active;
+    }
+}
+
+/* ---- end: the start-temple duty, then the temple draw and the next turn ---- */
+
+static bool end_allowed(const babel *g, reason *why) {
+    const babel_player *me = &g->player[g->active];
+    /* Ruling: with an empty hand the duty lapses, so no position leaves a player without an action. */
+    if (me->first_turn && me->reserve.n && hand_size(me))
+        return deny(why, "on your first turn you must build your starting temple card before ending");
+    return true;
+}
+
+static void end_turn(babel *g) {
+    int who = g->active;
+    draw_temples(g, who);
+    if (g->phase == PHASE_OVER) return;
+    g->player[who].first_turn = false;
+    start_turn(g, 1 - who);
+}
+
+/* ---- the one authority on legality ---- */
+
+static bool ability_allowed(const babel *g, action_t a, reason *why) {
+    if (!run_ready(g, ability_people(a), act_pos(a), why)) return false;
+    switch (act_kind(a)) {
+    case ACT_COLLAPSE: return collapse_allowed(g, why);
+    case ACT_STEAL: return steal_allowed(g, why);
+    case ACT_EXPEL: return expel_allowed(g, act_arg(a), why);
+    case ACT_SWITCH: return switch_allowed(g, why);
+    case ACT_LEAP: return leap_allowed(g, act_arg(a), why);
+    default: return halve_allowed(g, why);
+    }
+}
+
+static bool in_range(int value, int limit) { return value >= 0 && value < limit; }
+
+static bool babel_check(const void *st, action_t a, reason *why) {
+    const babel *g = st;
+    int kind = act_kind(a), arg = act_arg(a);
+    if (g->phase == PHASE_OVER) return deny(why, "the game is over");
+    if (g->phase == PHASE_HALVE) {
+        if (kind != ACT_DISCARD)
+            return deny(why, "you must first discard %d more card%s (the opponent is halving your hand)",
+                        g->halve_left, g->halve_left == 1 ? "" : "s");
+        return in_range(arg, NUM_PEOPLES) ? discard_allowed(g, arg, why) : deny(why, "no such people");
+    }
+    switch (kind) {
+    case ACT_TRAVEL:
+    case ACT_SETTLE:
+    case ACT_EXPEL:
+    case ACT_HALVE:
+        if (!in_range(arg, NUM_PEOPLES)) return deny(why, "no such people");
+        break;
+    case ACT_BUILD:
+    case ACT_LEAP:
+        if (arg != OWN && arg != OPP) return deny(why, "say own or opp");
+        break;
+    case ACT_MIGRATE:
+        if (!in_range(arg, NUM_PEOPLES) || !in_range(act_dest(a), NUM_PEOPLES))
+            return deny(why, "no such location");
+        break;
+    }
+    switch (kind) {
+    case ACT_TRAVEL: return travel_allowed(g, arg, why);
+    case ACT_SETTLE: return settle_allowed(g, arg, why);
+    case ACT_BUILD: return build_allowed(g, arg, why);
+    case ACT_MIGRATE: return migrate_allowed(g, arg, act_dest(a), why);
+    case ACT_DISCARD: return deny(why, "discarding only happens when your hand is being halved");
+    case ACT_END: return end_allowed(g, why);
+    default:
+        if (is_ability(kind)) return ability_allowed(g, a, why);
+        return deny(why, "no such action");
+    }
+}
+
+static void babel_apply(void *st, action_t a) {
+    babel *g = st;
+    int kind = act_kind(a), arg = act_arg(a);
+    if (is_ability(kind)) pay_with_run(g, act_pos(a)); /* after the check, which counted the card */
+    switch (kind) {
+    case ACT_TRAVEL: travel(g, arg); break;
+    case ACT_SETTLE: settle(g, arg); break;
+    case ACT_BUILD: build(g, arg); break;
+    case ACT_MIGRATE: migrate(g, arg, act_dest(a)); break;
+    case ACT_COLLAPSE: collapse(g); break;
+    case ACT_STEAL: steal(g); break;
+    case ACT_EXPEL: expel(g, arg); break;
+    case ACT_SWITCH: switch_sides(g); break;
+    case ACT_LEAP: build(g, arg); break; /* the level was checked: it is a build two up */
+    case ACT_HALVE: halve(g); break;
+    case ACT_DISCARD: discard_one(g, arg); break;
+    case ACT_END: end_turn(g); return; /* the draw checks its own end */
+    }
+    check_end(g);
+}
+
+/* ---- legal actions: the candidates worth asking, each passed through babel_check ---- */
+
+static int add_if_allowed(const babel *g, action_t a, action_t *out, int n) {
+    if (babel_check(g, a, NULL)) out[n++] = a;
+    return n;
+}
+
+static int ability_candidates(const babel *g, action_t *out, int n) {
+    const babel_player *me = &g->player[g->active];
+    const people_pile *row = &me->row[me->pawn];
+    for (int i = 0; i < row->n;) {
+        int len = run_length(row, i), people = row->card[i], pos = i + 1;
+        i += len;
+        if (len < g->rules.triple) continue;
+        switch (people) {
+        case ASSYRIANS: n = add_if_allowed(g, make_action(ACT_COLLAPSE, 0, 0, pos), out, n); break;
+        case HITTITES: n = add_if_allowed(g, make_action(ACT_STEAL, 0, 0, pos), out, n); break;
+        case SUMERIANS: n = add_if_allowed(g, make_action(ACT_SWITCH, 0, 0, pos), out, n); break;
+        case MEDES:
+            for (int q = 0; q < NUM_PEOPLES; q++)
+                n = add_if_allowed(g, make_action(ACT_EXPEL, q, 0, pos), out, n);
+            break;
+        case PERSIANS:
+            n = add_if_allowed(g, make_action(ACT_LEAP, OWN, 0, pos), out, n);
+            n = add_if_allowed(g, make_action(ACT_LEAP, OPP, 0, pos), out, n);
+            break;
+        }
+        n = add_if_allowed(g, make_action(ACT_HALVE, people, 0, pos), out, n);
+    }
+    return n;
+}
+
+static int babel_legal(const void *st, action_t *out) {
+    const babel *g = st;
+    int n = 0;
+    if (g->phase == PHASE_OVER) return 0;
+    const babel_player *mover = &g->player[g->to_move];
+    if (g->phase == PHASE_HALVE) {
+        for (int p = 0; p < NUM_PEOPLES; p++)
+            if (mover->hand[p]) out[n++] = make_action(ACT_DISCARD, p, 0, 0);
+        return n;
+    }
+    for (int p = 0; p < NUM_PEOPLES; p++)
+        if (mover->hand[p] && mover->pawn != p) out[n++] = make_action(ACT_TRAVEL, p, 0, 0);
+    if (mover->pawn != QUARRY) {
+        for (int p = 0; p < NUM_PEOPLES; p++)
+            if (mover->hand[p]) out[n++] = make_action(ACT_SETTLE, p, 0, 0);
+        n = add_if_allowed(g, make_action(ACT_BUILD, OWN, 0, 0), out, n);
+        n = add_if_allowed(g, make_action(ACT_BUILD, OPP, 0, 0), out, n);
+    }
+    if (!g->migrated)
+        for (int from = 0; from < NUM_PEOPLES; from++) {
+            if (mover->row[from].n < g->rules.migrate_count) continue;
+            for (int to = 0; to < NUM_PEOPLES; to++)
+                if (to != from) out[n++] = make_action(ACT_MIGRATE, from, to, 0);
+        }
+    if (mover->pawn != QUARRY) n = ability_candidates(g, out, n);
+    return add_if_allowed(g, make_action(ACT_END, 0, 0, 0), out, n);
+}
+
+/* Every action of the grammar that could be meant here: each kind with each argument, abilities at
+ * every position of the row under the pawn (and at position 0, "not said"). */
+static int babel_action_space(const void *st, action_t *out) {
+    const babel *g = st;
+    int n = 0, positions = 1;
+    if (g->phase != PHASE_OVER) {
+        const babel_player *me = &g->player[g->active];
+        if (me->pawn != QUARRY) positions = me->row[me->pawn].n + 1;
+    }
+    for (int p = 0; p < NUM_PEOPLES; p++) {
+        out[n++] = make_action(ACT_TRAVEL, p, 0, 0);
+        out[n++] = make_action(ACT_SETTLE, p, 0, 0);
+        out[n++] = make_action(ACT_DISCARD, p, 0, 0);
+        for (int q = 0; q < NUM_PEOPLES; q++) out[n++] = make_action(ACT_MIGRATE, p, q, 0);
+    }
+    out[n++] = make_action(ACT_BUILD, OWN, 0, 0);
+    out[n++] = make_action(ACT_BUILD, OPP, 0, 0);
+    out[n++] = make_action(ACT_END, 0, 0, 0);
+    for (int pos = 0; pos < positions && n + 16 <= MEEPLE_MAX_ACTIONS; pos++) {
+        out[n++] = make_action(ACT_COLLAPSE, 0, 0, pos);
+        out[n++] = make_action(ACT_STEAL, 0, 0, pos);
+        out[n++] = make_action(ACT_SWITCH, 0, 0, pos);
+        out[n++] = make_action(ACT_LEAP, OWN, 0, pos);
+        out[n++] = make_action(ACT_LEAP, OPP, 0, pos);
+        for (int p = 0; p < NUM_PEOPLES; p++) {
+            out[n++] = make_action(ACT_EXPEL, p, 0, pos);
+            out[n++] = make_action(ACT_HALVE, p, 0, pos);
+        }
+    }
+    return n;
+}
+
+/* ==================================================================== queries */
+
+static int babel_num_players(const void *st) {
+    (void)st;
+    return 2;
+}
+
+static int babel_turn(const void *st) { return ((const babel *)st)->turn; }
+
+static int babel_to_move(const void *st) {
+    const babel *g = st;
+    return g->phase == PHASE_OVER ? -1 : g->to_move;
+}
+
+static bool babel_is_over(const void *st) { return ((const babel *)st)->phase == PHASE_OVER; }
+
+static void babel_scores(const void *st, int *out) {
+    out[0] = total(st, 0);
+    out[1] = total(st, 1);
+}
+
+/* The higher total wins; on a tie, more hand cards; still tied, a draw (ruling). */
+static int babel_winners(const void *st, int *out) {
+    const babel *g = st;
+    if (g->phase != PHASE_OVER) return 0;
+    int diff = total(g, 0) - total(g, 1);
+    if (diff == 0) diff = hand_size(&g->player[0]) - hand_size(&g->player[1]);
+    if (diff > 0) out[0] = 0;
+    if (diff < 0) out[0] = 1;
+    if (diff) return 1;
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+}
+
+/* ==================================================================== action text */
+
+static const char *const kind_word[NUM_KINDS] = {
+    [ACT_TRAVEL] = "travel", [ACT_SETTLE] = "settle", [ACT_BUILD] = "build",
+    [ACT_MIGRATE] = "migrate", [ACT_COLLAPSE] = "collapse", [ACT_STEAL] = "steal",
+    [ACT_EXPEL] = "expel", [ACT_SWITCH] = "switch", [ACT_LEAP] = "leap", [ACT_HALVE] = "halve",
+    [ACT_DISCARD] = "discard", [ACT_END] = "end"};
+
+static const char *const side_word[2] = {"own", "opp"};
+
+/* The runs of `people` that qualify under the mover's pawn (none at the quarry). */
+static int runs_here(const babel *g, int people, int *bottoms) {
+    const babel_player *me = &g->player[g->active];
+    if (me->pawn == QUARRY) return 0;
+    return qualifying_runs(&me->row[me->pawn], people, g->rules.triple, bottoms);
+}
+
+/* "@N" is written only where the row has two separate qualifying runs of the people (or the action
+ * names a position that is not the one run), so the usual action stays short. */
+static bool needs_position(const babel *g, int people, int pos) {
+    int bottoms[PEOPLE_CARDS];
+    int count = runs_here(g, people, bottoms);
+    return pos != 0 && (count >= 2 || count == 0 || bottoms[0] + 1 != pos);
+}
+
+static void babel_action_text(const void *st, action_t a, char *out) {
+    const babel *g = st;
+    int kind = act_kind(a), arg = act_arg(a);
+    const char *word = in_range(kind, NUM_KINDS) && kind_word[kind] ? kind_word[kind] : "?";
+    const char *arg_text = "";
+    switch (kind) {
+    case ACT_TRAVEL: case ACT_SETTLE: case ACT_EXPEL: case ACT_HALVE: case ACT_DISCARD:
+        arg_text = in_range(arg, NUM_PEOPLES) ? people_name[arg] : "?";
+        break;
+    case ACT_BUILD: case ACT_LEAP:
+        arg_text = side_word[arg & 1];
+        break;
+    }
+    if (kind == ACT_MIGRATE) {
+        snprintf(out, MEEPLE_ACTION_TEXT, "migrate %s %s",
+                 in_range(arg, NUM_PEOPLES) ? people_name[arg] : "?",
+                 in_range(act_dest(a), NUM_PEOPLES) ? people_name[act_dest(a)] : "?");
+        return;
+    }
+    int len = snprintf(out, MEEPLE_ACTION_TEXT, "%s%s%s", word, *arg_text ? " " : "", arg_text);
+    if (is_ability(kind) && needs_position(g, ability_people(a), act_pos(a)))
+        snprintf(out + len, (size_t)(MEEPLE_ACTION_TEXT - len), " @%d", act_pos(a));
+}
+
+static int word_index(const char *word, const char *const *words, int count) {
+    for (int i = 0; i < count; i++)
+        if (words[i] && strcmp(word, words[i]) == 0) return i;
+    return -1;
+}
+
+static bool parse_people(const char *word, int *out, reason *why) {
+    *out = word ? word_index(word, people_name, NUM_PEOPLES) : -1;
+    if (*out < 0)
+        return deny(why, "'%s' is not a people; peoples: medes, sumerians, hittites, persians, "
+                    "assyrians", word ? word : "");
+    return true;
+}
+
+/* Without "@N", an ability means the one qualifying run; with several, the player must say which. */
+static bool resolve_position(const babel *g, action_t *a, reason *why) {
+    int bottoms[PEOPLE_CARDS];
+    int count = runs_here(g, ability_people(*a), bottoms);
+    if (count == 1) *a |= (action_t)(bottoms[0] + 1) << 12;
+    if (count < 2) return true;
+    char options[160] = "";
+    for (int i = 0; i < count; i++) {
+        size_t used = strlen(options);
+        snprintf(options + used, sizeof options - used, "%s@%d", i ? " or " : "", bottoms[i] + 1);
+    }
+    return deny(why, "your row here has %d separate %s runs: add %s", count,
+                people_name[ability_people(*a)], options);
+}
+
+static bool babel_parse_action(const void *st, const char *text, action_t *out, reason *why) {
+    const babel *g = st;
+    char copy[MEEPLE_ACTION_TEXT * 2];
+    if (strlen(text) >= sizeof copy) return deny(why, "that action is too long to be one");
+    strcpy(copy, text);
+    char *words[5] = {0};
+    int count = 0, pos = -1;
+    /* Split on blanks by hand: strtok's hidden state is not safe for parallel matches. */
+    for (char *c = copy; *c;) {
+        while (*c == ' ' || *c == '\t') *c++ = '\0';
+        if (!*c) break;
+        if (count == 4) return deny(why, "too many words in '%s'", text);
+        words[count++] = c;
+        while (*c && *c != ' ' && *c != '\t') c++;
+    }
+    if (count && words[count - 1][0] == '@') {
+        char *end;
+        long n = strtol(words[count - 1] + 1, &end, 10);
+        if (*end || n < 1 || n > PEOPLE_CARDS) return deny(why, "'%s' is not a row position", words[count - 1]);
+        pos = (int)n;
+        words[--count] = NULL;
+    }
+    if (!count) return deny(why, "no action given");
+    int kind = word_index(words[0], kind_word, NUM_KINDS);
+    if (kind < 0)
+        return deny(why, "unknown action '%s'; actions: travel, settle, build, migrate, collapse, "
+                    "steal, expel, switch, leap, halve, discard, end", words[0]);
+    int want = kind == ACT_MIGRATE ? 3
+             : (kind == ACT_COLLAPSE || kind == ACT_STEAL || kind == ACT_SWITCH || kind == ACT_END) ? 1
+             : 2;
+    if (count != want)
+        return deny(why, "'%s' takes %d word%s after it", words[0], want - 1, want == 2 ? "" : "s");
+    if (pos > 0 && !is_ability(kind)) return deny(why, "only an ability takes a row position (@N)");
+    int arg = 0, dest = 0;
+    if (kind == ACT_BUILD || kind == ACT_LEAP) {
+        arg = word_index(words[1], side_word, 2);
+        if (arg < 0) return deny(why, "say '%s own' or '%s opp'", words[0], words[0]);
+    } else if (want >= 2 && !parse_people(words[1], &arg, why)) {
+        return false;
+    }
+    if (kind == ACT_MIGRATE && !parse_people(words[2], &dest, why)) return false;
+    *out = make_action(kind, arg, dest, pos > 0 ? pos : 0);
+    if (is_ability(kind) && pos < 0) return resolve_position(g, out, why);
+    return true;
+}
+
+/* ==================================================================== state tables */
+
+static void write_people(tree_writer *w, const people_pile *pile) {
+    w->open_list(w);
+    for (int i = 0; i < pile->n; i++) w->str(w, people_name[pile->card[i]]);
+    w->close(w);
+}
+
+static void write_levels(tree_writer *w, const uint8_t *levels, int n) {
+    w->open_list(w);
+    for (int i = 0; i < n; i++) w->num(w, levels[i]);
+    w->close(w);
+}
+
+static void write_hand(tree_writer *w, const babel_player *p) {
+    w->open_list(w);
+    for (int people = 0; people < NUM_PEOPLES; people++)
+        for (int c = 0; c < p->hand[people]; c++) w->str(w, people_name[people]);
+    w->close(w);
+}
+
+static void write_player(const babel *g, int who, int viewer, tree_writer *w) {
+    const babel_player *p = &g->player[who];
+    w->open_map(w);
+    w->key(w, "hand");
+    if (viewer < 0 || viewer == who) write_hand(w, p);
+    else w->num(w, hand_size(p));
+    tw_key_str(w, "pawn", p->pawn == QUARRY ? "quarry" : people_name[p->pawn]);
+    w->key(w, "reserve");
+    write_levels(w, p->reserve.card, p->reserve.n);
+    tw_key_bool(w, "first_turn", p->first_turn);
+    w->key(w, "rows");
+    w->open_map(w);
+    for (int loc = 0; loc < NUM_PEOPLES; loc++) {
+        w->key(w, people_name[loc]);
+        write_people(w, &p->row[loc]);
+    }
+    w->close(w);
+    w->key(w, "temples");
+    w->open_map(w);
+    for (int loc = 0; loc < NUM_PEOPLES; loc++) {
+        w->key(w, people_name[loc]);
+        write_levels(w, p->temple[loc].level, p->temple[loc].n);
+    }
+    w->close(w);
+    w->close(w);
+}
+
+static const char *const phase_name[] = {"actions", "halve", "over"};
+
+/* Everything on the table is public; a viewer sees their own hand, the opponent's hand size, the
+ * deck sizes, and the collapsed temple cards known to lie on top of the temple deck. */
+static void babel_write_table(const void *st, int viewer, tree_writer *w) {
+    const babel *g = st;
+    w->open_map(w);
+    tw_key_str(w, "game", "babel");
+    tw_key_num(w, "turn", g->turn);
+    tw_key_num(w, "active", g->active + 1);
+    if (g->phase != PHASE_OVER) tw_key_num(w, "to_move", g->to_move + 1);
+    tw_key_str(w, "phase", phase_name[g->phase]);
+    tw_key_bool(w, "migrated", g->migrated);
+    tw_key_bool(w, "end_phase", g->end_phase);
+    tw_key_num(w, "halve_left", g->halve_left);
+    w->key(w, "players");
+    w->open_list(w);
+    for (int who = 0; who < 2; who++) write_player(g, who, viewer, w);
+    w->close(w);
+    const temple_pile *deck = &g->temple_deck;
+    w->key(w, "temple_deck");
+    if (viewer < 0) write_levels(w, deck->card, deck->n);
+    else w->num(w, deck->n);
+    w->key(w, "temple_top");
+    write_levels(w, deck->card + deck->n - g->temple_known, g->temple_known);
+    w->key(w, "people_deck");
+    if (viewer < 0) write_people(w, &g->people_deck);
+    else w->num(w, g->people_deck.n);
+    w->key(w, "discard");
+    write_people(w, &g->discard);
+    w->close(w);
+}
+
+/* ---- reading a (partial) table ----
+ * Zones the table names hold exactly what it lists; a hand or deck given as a number gets that many
+ * cards dealt from those not listed anywhere; every other zone it leaves out is empty, except the
+ * decks, which take every card left over (people left over when the people deck is named go to an
+ * unnamed discard). Scalars not named take their values at the start of a turn. */
+
+typedef struct table_cards {
+    int people_left[NUM_PEOPLES];
+    int temples_left[MAX_LEVEL + 1];
+    int hand_wanted[2];       /* -1: listed or empty */
+    int people_deck_wanted;   /* -1: listed; -2: not named */
+    int temple_deck_wanted;   /* likewise */
+    bool discard_named;
+} table_cards;
+
+static const char *const table_keys[] = {"game", "seed", "params", "turn", "active", "to_move",
+                                         "phase", "migrated", "end_phase", "halve_left", "players",
+                                         "temple_deck", "temple_top", "people_deck", "discard", NULL};
+static const char *const player_keys[] = {"hand", "pawn", "reserve", "first_turn", "rows",
+                                          "temples", NULL};
+static const char *const location_keys[] = {"medes", "sumerians", "hittites", "persians",
+                                            "assyrians", NULL};
+
+static bool refuse_at(tree_reader *r, reason *why, const char *what) {
+    return deny(why, "%s: %s", r->path(r), what);
+}
+
+static bool check_keys(tree_reader *r, const char *const *known, reason *why) {
+    const char *unknown = r->unknown_key(r, known);
+    if (!unknown) return true;
+    char what[120];
+    snprintf(what, sizeof what, "unknown field '%.60s'", unknown);
+    return refuse_at(r, why, what);
+}
+
+/* Reads the list the reader is at as people cards, taking them from what is left. `add` receives
+ * each card (onto a pile or into a hand). */
+static bool take_people(tree_reader *r, table_cards *cards, void (*add)(void *, int), void *zone,
+                        reason *why) {
+    int n = r->length(r);
+    if (n > PEOPLE_CARDS) return refuse_at(r, why, "more cards than the game has");
+    for (int i = 1; i <= n; i++) {
+        r->enter_index(r, i);
+        const char *name = r->get_str(r);
+        int people = name ? word_index(name, people_name, NUM_PEOPLES) : -1;
+        bool ok = people >= 0 && cards->people_left[people] > 0;
+        if (!ok) {
+            char what[120];
+            if (people < 0) snprintf(what, sizeof what, "'%.40s' is not a people", name ? name : "(not a name)");
+            else snprintf(what, sizeof what, "more than %d %s cards in the table", CARDS_PER_PEOPLE, name);
+            refuse_at(r, why, what);
+        }
+        r->leave(r);
+        if (!ok) return false;
+        cards->people_left[people]--;
+        add(zone, people);
+    }
+    return true;
+}
+
+static void add_to_pile(void *zone, int people) { people_push(zone, people); }
+static void add_to_hand(void *zone, int people) { ((uint8_t *)zone)[people]++; }
+
+static bool take_levels(tree_reader *r, table_cards *cards, uint8_t *levels, uint8_t *count, int cap,
+                        reason *why) {
+    int n = r->length(r);
+    if (n > cap) return refuse_at(r, why, "more temple cards than fit there");
+    for (int i = 1; i <= n; i++) {
+        int64_t level = 0;
+        r->enter_index(r, i);
+        bool is_level = r->kind(r) == TREE_NUM && r->get_int(r, &level) && level >= 1 && level <= MAX_LEVEL;
+        bool ok = is_level && cards->temples_left[level] > 0;
+        if (!ok) {
+            char what[120];
+            if (!is_level) snprintf(what, sizeof what, "a temple card is a level from 1 to 6");
+            else snprintf(what, sizeof what, "more than %d temple cards of level %d in the table",
+                          temple_copies[level], (int)level);
+            refuse_at(r, why, what);
+        }
+        r->leave(r);
+        if (!ok) return false;
+        cards->temples_left[level]--;
+        levels[(*count)++] = (uint8_t)level;
+    }
+    return true;
+}
+
+/* Enters `key` and reads a list of cards or a number of cards to deal; absent keys are left alone. */
+static bool read_people_zone(tree_reader *r, const char *key, table_cards *cards,
+                             void (*add)(void *, int), void *zone, int *wanted, reason *why) {
+    tree_kind kind = r->enter_key(r, key);
+    int64_t n = 0;
+    bool ok = true;
+    if (kind == TREE_TABLE) ok = take_people(r, cards, add, zone, why), *wanted = -1;
+    else if (kind == TREE_NUM && r->get_int(r, &n) && n >= 0 && n <= PEOPLE_CARDS) *wanted = (int)n;
+    else if (kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of people cards or a number of cards");
+    r->leave(r);
+    return ok;
+}
+
+static bool read_bool(tree_reader *r, const char *key, bool *out, reason *why) {
+    tree_kind kind = r->enter_key(r, key);
+    bool ok = kind == TREE_ABSENT || kind == TREE_BOOL;
+    if (kind == TREE_BOOL) *out = r->get_bool(r);
+    if (!ok) refuse_at(r, why, "true or false");
+    r->leave(r);
+    return ok;
+}
+
+static bool read_int(tree_reader *r, const char *key, int min, int max, int *out, reason *why) {
+    tree_kind kind = r->enter_key(r, key);
+    int64_t v = *out;
+    bool ok = kind == TREE_ABSENT || (kind == TREE_NUM && r->get_int(r, &v) && v >= min && v <= max);
+    if (ok) *out = (int)v;
+    else {
+        char what[80];
+        snprintf(what, sizeof what, "a whole number from %d to %d", min, max);
+        refuse_at(r, why, what);
+    }
+    r->leave(r);
+    return ok;
+}
+
+/* Reads a name from `names` (count of them); absent leaves *out. */
+static bool read_name(tree_reader *r, const char *key, const char *const *names, int count, int *out,
+                      const char *expect, reason *why) {
+    tree_kind kind = r->enter_key(r, key);
+    bool ok = true;
+    if (kind != TREE_ABSENT) {
+        const char *name = r->get_str(r);
+        int index = name ? word_index(name, names, count) : -1;
+        if (index < 0) ok = refuse_at(r, why, expect);
+        else *out = index;
+    }
+    r->leave(r);
+    return ok;
+}
+
+static const char *const pawn_places[] = {"medes", "sumerians", "hittites", "persians", "assyrians",
+                                          "quarry"};
+
+static bool read_rows_and_temples(tree_reader *r, babel_player *p, table_cards *cards, reason *why) {
+    bool ok = true;
+    if (r->enter_key(r, "rows") == TREE_TABLE) {
+        ok = check_keys(r, location_keys, why);
+        for (int loc = 0; ok && loc < NUM_PEOPLES; loc++) {
+            int wanted = -1;
+            ok = read_people_zone(r, people_name[loc], cards, add_to_pile, &p->row[loc], &wanted, why);
+            if (ok && wanted >= 0) ok = refuse_at(r, why, "a row must list its cards");
+        }
+    } else if (r->kind(r) != TREE_ABSENT) {
+        ok = refuse_at(r, why, "a map from location to people cards");
+    }
+    r->leave(r);
+    if (!ok) return false;
+    if (r->enter_key(r, "temples") == TREE_TABLE) {
+        ok = check_keys(r, location_keys, why);
+        for (int loc = 0; ok && loc < NUM_PEOPLES; loc++) {
+            temple_site *site = &p->temple[loc];
+            if (r->enter_key(r, people_name[loc]) == TREE_TABLE)
+                ok = take_levels(r, cards, site->level, &site->n, MAX_LEVEL, why);
+            else if (r->kind(r) != TREE_ABSENT)
+                ok = refuse_at(r, why, "a list of temple levels");
+            for (int i = 1; ok && i < site->n; i++)
+                if (site->level[i] <= site->level[i - 1])
+                    ok = refuse_at(r, why, "a temple's levels must rise from bottom to top");
+            r->leave(r);
+        }
+    } else if (r->kind(r) != TREE_ABSENT) {
+        ok = refuse_at(r, why, "a map from location to temple levels");
+    }
+    r->leave(r);
+    return ok;
+}
+
+static bool read_player(tree_reader *r, babel *g, int who, table_cards *cards, reason *why) {
+    babel_player *p = &g->player[who];
+    p->pawn = QUARRY;
+    if (!check_keys(r, player_keys, why)) return false;
+    int pawn = QUARRY;
+    bool ok = read_people_zone(r, "hand", cards, add_to_hand, p->hand, &cards->hand_wanted[who], why) &&
+              read_name(r, "pawn", pawn_places, NUM_PEOPLES + 1, &pawn,
+                        "a pawn stands at the quarry or at a location (medes, sumerians, hittites, "
+                        "persians, assyrians)", why) &&
+              read_bool(r, "first_turn", &p->first_turn, why);
+    p->pawn = (uint8_t)pawn;
+    if (!ok) return false;
+    tree_kind kind = r->enter_key(r, "reserve");
+    if (kind == TREE_TABLE) ok = take_levels(r, cards, p->reserve.card, &p->reserve.n, TEMPLE_CARDS, why);
+    else if (kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of temple levels");
+    r->leave(r);
+    return ok && read_rows_and_temples(r, p, cards, why);
+}
+
+static bool read_players(tree_reader *r, babel *g, table_cards *cards, reason *why) {
+    tree_kind kind = r->enter_key(r, "players");
+    bool ok = true;
+    if (kind == TREE_TABLE) {
+        if (r->length(r) != 2) ok = refuse_at(r, why, "Babel has exactly 2 players");
+        for (int who = 0; ok && who < 2; who++) {
+            if (r->enter_index(r, who + 1) == TREE_TABLE) ok = read_player(r, g, who, cards, why);
+            else ok = refuse_at(r, why, "each player is a table");
+            r->leave(r);
+        }
+    } else if (kind != TREE_ABSENT) {
+        ok = refuse_at(r, why, "a list of the 2 players");
+    } else {
+        g->player[0].pawn = g->player[1].pawn = QUARRY;
+    }
+    r->leave(r);
+    return ok;
+}
+
+static bool read_decks(tree_reader *r, babel *g, table_cards *cards, reason *why) {
+    bool ok = read_people_zone(r, "people_deck", cards, add_to_pile, &g->people_deck,
+                               &cards->people_deck_wanted, why);
+    tree_kind kind = r->enter_key(r, "discard");
+    cards->discard_named = kind != TREE_ABSENT;
+    if (ok && kind == TREE_TABLE) ok = take_people(r, cards, add_to_pile, &g->discard, why);
+    else if (ok && kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of people cards");
+    r->leave(r);
+    if (!ok) return false;
+
+    temple_pile top = {0};
+    kind = r->enter_key(r, "temple_top");
+    if (kind == TREE_TABLE) ok = take_levels(r, cards, top.card, &top.n, TEMPLE_CARDS, why);
+    else if (kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of temple levels");
+    r->leave(r);
+    if (!ok) return false;
+    g->temple_known = top.n;
+
+    kind = r->enter_key(r, "temple_deck");
+    int64_t n = 0;
+    if (kind == TREE_TABLE) {
+        /* A listed deck holds the known top cards itself: give them back, then check they match. */
+        for (int i = 0; i < top.n; i++) cards->temples_left[top.card[i]]++;
+        ok = take_levels(r, cards, g->temple_deck.card, &g->temple_deck.n, TEMPLE_CARDS, why);
+        cards->temple_deck_wanted = -1;
+        for (int i = 0; ok && i < top.n; i++)
+            if (g->temple_deck.n < top.n ||
+                g->temple_deck.card[g->temple_deck.n - top.n + i] != top.card[i])
+                ok = refuse_at(r, why, "temple_top must be the last cards of temple_deck");
+    } else if (kind == TREE_NUM && r->get_int(r, &n) && n >= top.n && n <= TEMPLE_CARDS) {
+        cards->temple_deck_wanted = (int)n - top.n;
+    } else if (kind != TREE_ABSENT) {
+        ok = refuse_at(r, why, "a list of temple levels, or their number (counting temple_top)");
+    }
+    r->leave(r);
+    if (ok && cards->temple_deck_wanted != -1) {
+        /* Dealt below; the known cards go on top afterwards, so keep them aside in the deck's tail. */
+        memcpy(g->temple_deck.card + TEMPLE_CARDS - top.n, top.card, top.n);
+    }
+    return ok;
+}
+
+/* Deals the cards no zone listed: first the numbers asked for, then the rest to the decks. */
+static bool deal_rest(babel *g, table_cards *cards, reason *why) {
+    uint8_t people[PEOPLE_CARDS];
+    int n = 0;
+    for (int p = 0; p < NUM_PEOPLES; p++)
+        for (int c = 0; c < cards->people_left[p]; c++) people[n++] = (uint8_t)p;
+    rng_shuffle_bytes(&g->rng, people, n);
+    for (int who = 0; who < 2; who++)
+        for (int c = 0; c < cards->hand_wanted[who]; c++) {
+            if (!n) return deny(why, "not enough people cards are left to deal players[%d].hand", who + 1);
+            g->player[who].hand[people[--n]]++;
+        }
+    int deck_cards = cards->people_deck_wanted == -2 ? n : cards->people_deck_wanted;
+    for (int c = 0; c < deck_cards && cards->people_deck_wanted != -1; c++) {
+        if (!n) return deny(why, "not enough people cards are left to deal the people_deck");
+        people_push(&g->people_deck, people[--n]);
+    }
+    if (n && !cards->discard_named)
+        while (n) people_push(&g->discard, people[--n]);
+    if (n) return deny(why, "%d people cards are placed nowhere (each people has %d)", n, CARDS_PER_PEOPLE);
+
+    uint8_t temples[TEMPLE_CARDS];
+    int t = 0;
+    for (int level = 1; level <= MAX_LEVEL; level++)
+        for (int c = 0; c < cards->temples_left[level]; c++) temples[t++] = (uint8_t)level;
+    if (cards->temple_deck_wanted == -1) {
+        if (t) return deny(why, "%d temple cards are placed nowhere (leave temple_deck out to have "
+                           "them dealt there)", t);
+        return true;
+    }
+    int wanted = cards->temple_deck_wanted == -2 ? t : cards->temple_deck_wanted;
+    if (wanted != t)
+        return deny(why, "temple_deck asks for %d unknown cards, but %d are left", wanted, t);
+    rng_shuffle_bytes(&g->rng, temples, t);
+    uint8_t known[TEMPLE_CARDS];
+    memcpy(known, g->temple_deck.card + TEMPLE_CARDS - g->temple_known, g->temple_known);
+    memcpy(g->temple_deck.card, temples, (size_t)t);
+    memcpy(g->temple_deck.card + t, known, g->temple_known);
+    g->temple_deck.n = (uint8_t)(t + g->temple_known);
+    return true;
+}
+
+static bool read_flow(tree_reader *r, babel *g, reason *why) {
+    int turn = 1, active = 1, phase = PHASE_ACTIONS, to_move = 0, halve_left = 0;
+    bool ok = read_int(r, "turn", 1, 65535, &turn, why) && read_int(r, "active", 1, 2, &active, why) &&
+              read_name(r, "phase", phase_name, 3, &phase, "phase is actions, halve or over", why) &&
+              read_int(r, "to_move", 1, 2, &to_move, why) &&
+              read_int(r, "halve_left", 0, PEOPLE_CARDS, &halve_left, why) &&
+              read_bool(r, "migrated", &g->migrated, why) &&
+              read_bool(r, "end_phase", &g->end_phase, why);
+    if (!ok) return false;
+    g->turn = (uint16_t)turn;
+    g->active = (uint8_t)(active - 1);
+    g->phase = (uint8_t)phase;
+    int mover = phase == PHASE_HALVE ? 1 - g->active : g->active;
+    if (to_move && to_move - 1 != mover)
+        return deny(why, "to_move: in phase %s player %d decides, not %d", phase_name[phase], mover + 1, to_move);
+    g->to_move = phase == PHASE_OVER ? 0xff : (uint8_t)mover;
+    if (phase == PHASE_HALVE) {
+        int hand = hand_size(&g->player[mover]);
+        if (!halve_left) halve_left = hand / 2 ? hand / 2 : 1;
+        if (halve_left > hand)
+            return deny(why, "halve_left: player %d holds only %d cards", mover + 1, hand);
+    } else if (halve_left) {
+        return deny(why, "halve_left: only phase halve has cards left to discard");
+    }
+    g->halve_left = (uint8_t)halve_left;
+    return true;
+}
+
+static bool babel_validate(const void *st, reason *why);
+
+static bool babel_read_table(void *st, tree_reader *r, const param_value *params, uint64_t seed,
+                             reason *why) {
+    babel *g = st;
+    memset(g, 0, sizeof *g);
+    g->rules = rules_from_params(params);
+    rng_seed(&g->rng, seed, 0xba6e1);
+    table_cards cards = {.hand_wanted = {-1, -1}, .people_deck_wanted = -2, .temple_deck_wanted = -2};
+    for (int p = 0; p < NUM_PEOPLES; p++) cards.people_left[p] = CARDS_PER_PEOPLE;
+    memcpy(cards.temples_left, temple_copies, sizeof temple_copies);
+    if (!check_keys(r, table_keys, why) || !read_players(r, g, &cards, why) ||
+        !read_decks(r, g, &cards, why) || !deal_rest(g, &cards, why) || !read_flow(r, g, why))
+        return false;
+    if (!babel_validate(g, why)) return false;
+    check_end(g);
+    return true;
+}
+
+/* ==================================================================== invariants */
+
+static bool babel_validate(const void *st, reason *why) {
+    const babel *g = st;
+    int people[NUM_PEOPLES] = {0}, levels[MAX_LEVEL + 1] = {0};
+    const people_pile *piles[2 + 2 * NUM_PEOPLES];
+    int np = 0;
+    piles[np++] = &g->people_deck;
+    piles[np++] = &g->discard;
+    for (int who = 0; who < 2; who++) {
+        const babel_player *p = &g->player[who];
+        if (p->pawn > QUARRY) return deny(why, "player %d's pawn is nowhere", who + 1);
+        for (int k = 0; k < NUM_PEOPLES; k++) people[k] += p->hand[k];
+        for (int loc = 0; loc < NUM_PEOPLES; loc++) {
+            piles[np++] = &p->row[loc];
+            const temple_site *site = &p->temple[loc];
+            if (site->n > MAX_LEVEL) return deny(why, "a temple is higher than six cards");
+            for (int i = 0; i < site->n; i++) {
+                if (site->level[i] < 1 || site->level[i] > MAX_LEVEL) return deny(why, "a temple card has no level");
+                if (i && site->level[i] <= site->level[i - 1])
+                    return deny(why, "player %d's temple at the %s does not rise: %d on %d", who + 1,
+                                people_name[loc], site->level[i], site->level[i - 1]);
+                levels[site->level[i]]++;
+            }
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        if (piles[i]->n > PEOPLE_CARDS) return deny(why, "a pile holds more cards than the game has");
+        for (int c = 0; c < piles[i]->n; c++) {
+            if (piles[i]->card[c] >= NUM_PEOPLES) return deny(why, "a people card has no people");
+            people[piles[i]->card[c]]++;
+        }
+    }
+    const temple_pile *stacks[3] = {&g->temple_deck, &g->player[0].reserve, &g->player[1].reserve};
+    for (int i = 0; i < 3; i++) {
+        if (stacks[i]->n > TEMPLE_CARDS) return deny(why, "a pile holds more temple cards than the game has");
+        for (int c = 0; c < stacks[i]->n; c++) {
+            int level = stacks[i]->card[c];
+            if (level < 1 || level > MAX_LEVEL) return deny(why, "a temple card has no level");
+            levels[level]++;
+        }
+    }
+    for (int k = 0; k < NUM_PEOPLES; k++)
+        if (people[k] != CARDS_PER_PEOPLE)
+            return deny(why, "there are %d %s cards; the game has %d", people[k], people_name[k], CARDS_PER_PEOPLE);
+    for (int level = 1; level <= MAX_LEVEL; level++)
+        if (levels[level] != temple_copies[level])
+            return deny(why, "there are %d temple cards of level %d; the game has %d", levels[level],
+                        level, temple_copies[level]);
+    if (g->temple_known > g->temple_deck.n) return deny(why, "more known temple cards than the deck holds");
+    if (g->active > 1 || g->phase > PHASE_OVER) return deny(why, "the turn order is damaged");
+    bool mover_ok = g->phase == PHASE_OVER     ? g->to_move == 0xff
+                  : g->phase == PHASE_ACTIONS ? g->to_move == g->active && !g->halve_left
+                  : g->to_move == 1 - g->active && g->halve_left >= 1 &&
+                        g->halve_left <= hand_size(&g->player[g->to_move]);
+    if (!mover_ok) return deny(why, "whose decision it is does not fit the phase");
+    const babel_rules *r = &g->rules;
+    if (r->triple < 2 || r->migrate_count < 1 || r->draw_temples < 1 || r->end_total < 1 ||
+        r->end_phase_total < 1 || r->triple > 12 || r->migrate_count > 12 || r->draw_temples > 6 ||
+        r->draw_people > 12 || r->end_total > 30 || r->end_floor > 30 || r->end_phase_total > 30)
+        return deny(why, "the rule parameters are out of range");
+    return true;
+}
+
+/* ==================================================================== sampling */
+
+/* Re-deals what `viewer` cannot see: the opponent's hand with the people deck (one pool: the viewer
+ * knows only their sizes) and the unknown part of the temple deck. The generator is reseeded too, so
+ * later reshuffles reveal nothing of the true game. */
+static void babel_sample(void *st, int viewer, rng *r) {
+    babel *g = st;
+    babel_player *other = &g->player[1 - viewer];
+    uint8_t pool[PEOPLE_CARDS];
+    int n = 0, hand = hand_size(other);
+    for (int p = 0; p < NUM_PEOPLES; p++)
+        for (int c = 0; c < other->hand[p]; c++) pool[n++] = (uint8_t)p;
+    memcpy(pool + n, g->people_deck.card, g->people_deck.n);
+    n += g->people_deck.n;
+    rng_shuffle_bytes(r, pool, n);
+    memset(other->hand, 0, sizeof other->hand);
+    for (int c = 0; c < hand; c++) other->hand[pool[c]]++;
+    memcpy(g->people_deck.card, pool + hand, (size_t)(n - hand));
+    rng_shuffle_bytes(r, g->temple_deck.card, g->temple_deck.n - g->temple_known);
+    uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
+    rng_seed(&g->rng, seed, 0xba6e1);
+}
+
+/* ==================================================================== the definition */
+
+static const char babel_rules_text[] =
+    "Babel — two players build temples at five locations with the help of five peoples.\n"
+    "\n"
+    "Cards: 45 temple cards (10x1 9x2 8x3 7x4 6x5 5x6), 60 people cards, 12 each of medes,\n"
+    "sumerians, hittites, persians and assyrians. Each player has, at each of the five locations,\n"
+    "a people row (bottom to top, order matters) and a temple site; a temple reserve (only its top\n"
+    "card can be taken), a hidden hand, and a pawn that starts at the quarry.\n"
+    "\n"
+    "Setup: each player gets a level-1 temple card as their reserve; the other 43 are the temple\n"
+    "deck. Each hand gets 5 people cards. Player 1 starts.\n"
+    "\n"
+    "A turn: (1) draw 3 people cards (an empty deck takes the shuffled discard); (2) any actions,\n"
+    "in any order, migration at most once; (3) `end`: draw 2 temple cards onto your reserve, the\n"
+    "higher first so the lower lies on top (1 if only 1 is left).\n"
+    "\n"
+    "Actions:\n"
+    "  travel P     discard a P card, your pawn moves to location P\n"
+    "  settle P     a P card from hand onto your row where your pawn stands\n"
+    "  build own|opp  the top card of your / the opponent's reserve onto your temple here; it must\n"
+    "               be exactly one level up (1 on an empty site) and your row here must hold at\n"
+    "               least that many cards (a built level stays if the row shrinks later)\n"
+    "  migrate X Y  once a turn, anywhere: the top 3 cards of your row at X onto your row at Y\n"
+    "  abilities    need 3+ identical adjacent cards (anywhere) in your row where your pawn stands;\n"
+    "               using one discards a card of that run (a run of 4+ can pay again):\n"
+    "    collapse   assyrians: the opponent's temple here goes onto the temple deck, highest first,\n"
+    "               so its lowest card is drawn next\n"
+    "    steal      hittites: the opponent's top temple card here onto your temple here, if higher\n"
+    "               than your top (skipping is fine); your row needs that many cards, counting the\n"
+    "               hittite you discard\n"
+    "    expel Q    medes: every Q card in the opponent's row here goes to the discard\n"
+    "    switch     sumerians: the run of identical cards on top of the opponent's row here moves\n"
+    "               onto your row, order kept\n"
+    "    leap own|opp  persians: build two levels up (an empty site takes a 2) from either\n"
+    "               reserve; your row needs that many cards, counting the persian you discard\n"
+    "    halve P    any people's triple instead of its ability: the opponent discards half their\n"
+    "               hand, rounded down, choosing one card at a time (`discard P`)\n"
+    "  end          end the action phase\n"
+    "Where your row has two separate qualifying runs of the same people, an ability names its run by\n"
+    "the row position of the run's bottom card: `switch @1`. Actions are lower case, as listed by\n"
+    "s:legal(); settling one of two identical cards is one action.\n"
+    "\n"
+    "Scoring and the end: a temple's height is its top card's level; your total is the sum of your\n"
+    "heights. After every action and draw: reaching 15 while the opponent has under 10 ends the\n"
+    "game; reaching 15 while the opponent has 10 or more starts the end phase, which ends the game\n"
+    "as soon as a player has 20 or a total falls under 10. Drawing the last temple card ends the\n"
+    "game at once. The higher total wins; a tie goes to the player with more hand cards.\n"
+    "\n"
+    "Rulings (this project's, where the texts are silent):\n"
+    "  - The German text stands where the rule texts differ.\n"
+    "  - Drawing from an empty people deck and an empty discard draws what there is.\n"
+    "  - travel must move the pawn: the destination differs from where it stands.\n"
+    "  - The first turn's duty: ending is illegal while your starting level-1 card is still in your\n"
+    "    reserve; it lapses if the opponent took it, and once your hand is empty.\n"
+    "  - collapse needs an opponent temple here; expel Q needs a Q in the opponent's row here;\n"
+    "    halve needs the opponent to hold at least 2 cards (it must discard something).\n"
+    "  - With two separate qualifying runs of one people, the action names its run (@N).\n"
+    "  - End conditions are checked at once after every action and draw; the end phase lasts even\n"
+    "    if totals fall back under 15.\n"
+    "  - Hand sizes are public at all times; a tie in totals and hand sizes is a draw.\n"
+    "  - The collapsed temple cards put on the deck are known to both players until drawn.\n"
+    "  - A halving's discards are the opponent's decisions, taken in the middle of the turn.\n"
+    "\n"
+    "State table: game, turn, active (whose turn), to_move (who decides now; the opponent while\n"
+    "halving), phase (actions, halve, over), migrated, end_phase, halve_left, players[i] = {hand,\n"
+    "pawn, reserve, first_turn, rows = {medes = {...}, ...}, temples = {medes = {1, 2}, ...}},\n"
+    "temple_deck, temple_top (the known top cards), people_deck, discard. In a player's view the\n"
+    "opponent's hand and both decks are their sizes.\n"
+    "meeple.from_table: zones a table names hold exactly what it lists; a hand or deck given as a\n"
+    "number is dealt that many cards from those listed nowhere; other zones left out are empty,\n"
+    "except the decks, which take every remaining card (people left over when the people deck is\n"
+    "named go to the discard, if that is not named). Scalars left out are as at the start of a\n"
+    "turn: pawn at the quarry, first_turn false, turn 1, player 1 active. The end conditions are\n"
+    "checked when the table is read.\n";
+
+const game_def babel_game = {
+    .name = "babel",
+    .title = "Babel",
+    .rules = babel_rules_text,
+    .min_players = 2,
+    .max_players = 2,
+    .default_players = 2,
+    .state_size = sizeof(babel),
+    .params = babel_params,
+    .num_params = NUM_PARAMS,
+    .setup = babel_setup,
+    .num_players = babel_num_players,
+    .turn = babel_turn,
+    .to_move = babel_to_move,
+    .is_over = babel_is_over,
+    .legal = babel_legal,
+    .check = babel_check,
+    .apply = babel_apply,
+    .scores = babel_scores,
+    .winners = babel_winners,
+    .action_text = babel_action_text,
+    .parse_action = babel_parse_action,
+    .action_space = babel_action_space,
+    .write_table = babel_write_table,
+    .read_table = babel_read_table,
+    .validate = babel_validate,
+    .sample = babel_sample,
+};

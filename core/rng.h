@@ -1,0 +1,19 @@
+/* rng.h — the one source of randomness: PCG32 (O'Neill 2014), seeded, stored inside each game state. */
+#ifndef MEEPLE_RNG_H
+#define MEEPLE_RNG_H
+
+#include <stdint.h>
+
+typedef struct rng {
+    uint64_t state;
+    uint64_t inc;
+} rng;
+
+void rng_seed(rng *r, uint64_t seed, uint64_t stream);
+uint32_t rng_next(rng *r);
+/* A uniform integer in [0, bound); bound > 0. Unbiased (Lemire's multiply-and-reject). */
+uint32_t rng_below(rng *r, uint32_t bound);
+/* Fisher–Yates shuffle of n bytes. */
+void rng_shuffle_bytes(rng *r, uint8_t *items, int n);
+
+#endif

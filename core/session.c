@@ -1,0 +1,527 @@
+/* session.c — the host side of a game: parameters, decisions with undo, and the save text. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+
+#include "session.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+#define SAVE_MAGIC "meeple save 1"
+
+/* ==================================================================== parameters */
+
+void params_defaults(const game_def *def, param_value *out) {
+    memset(out, 0, sizeof(param_value) * MEEPLE_MAX_PARAMS);
+    for (int i = 0; i < def->num_params; i++) {
+        out[i].count = 1;
+        out[i].v[0] = def->params[i].fallback;
+    }
+}
+
+int params_index(const game_def *def, const char *name) {
+    for (int i = 0; i < def->num_params; i++)
+        if (strcmp(def->params[i].name, name) == 0) return i;
+    return -1;
+}
+
+static void param_names(const game_def *def, char *out, size_t n) {
+    out[0] = '\0';
+    for (int i = 0; i < def->num_params; i++) {
+        if (i) strncat(out, ", ", n - strlen(out) - 1);
+        strncat(out, def->params[i].name, n - strlen(out) - 1);
+    }
+}
+
+static int choice_index(const param_def *p, const char *name) {
+    for (int i = 0; p->choices[i]; i++)
+        if (strcmp(p->choices[i], name) == 0) return i;
+    return -1;
+}
+
+static void choice_list(const param_def *p, char *out, size_t n) {
+    out[0] = '\0';
+    for (int i = 0; p->choices[i]; i++) {
+        if (i) strncat(out, ", ", n - strlen(out) - 1);
+        strncat(out, p->choices[i], n - strlen(out) - 1);
+    }
+}
+
+static bool param_int_in_range(const param_def *p, int64_t v, reason *why) {
+    if (v < p->min || v > p->max)
+        return deny(why, "parameter %s must be %d..%d, got %" PRId64, p->name, p->min, p->max, v);
+    return true;
+}
+
+/* Reads the value the reader is at into `out`, by the parameter's kind. */
+static bool param_read_value(const param_def *p, tree_reader *r, param_value *out, reason *why) {
+    tree_kind kind = r->kind(r);
+    int64_t v;
+    if (p->kind == PARAM_CHOICE) {
+        const char *name = kind == TREE_STR ? r->get_str(r) : NULL;
+        char names[160];
+        choice_list(p, names, sizeof names);
+        int index = name ? choice_index(p, name) : -1;
+        if (index < 0) return deny(why, "parameter %s must be one of: %s", p->name, names);
+        out->count = 1;
+        out->v[0] = index;
+        return true;
+    }
+    if (kind == TREE_NUM && r->get_int(r, &v)) {
+        if (!param_int_in_range(p, v, why)) return false;
+        out->count = 1;
+        out->v[0] = (int32_t)v;
+        return true;
+    }
+    if (p->kind == PARAM_PER_SEAT && kind == TREE_TABLE) {
+        int n = r->length(r);
+        if (n < 1 || n > MEEPLE_PARAM_VALUES)
+            return deny(why, "parameter %s takes a number or a list of 1..%d numbers", p->name,
+                        MEEPLE_PARAM_VALUES);
+        for (int i = 0; i < n; i++) {
+            bool ok = r->enter_index(r, i + 1) == TREE_NUM && r->get_int(r, &v);
+            r->leave(r);
+            if (!ok) return deny(why, "parameter %s: item %d is not a whole number", p->name, i + 1);
+            if (!param_int_in_range(p, v, why)) return false;
+            out->v[i] = (int32_t)v;
+        }
+        out->count = n;
+        return true;
+    }
+    return deny(why, "parameter %s must be a whole number%s", p->name,
+                p->kind == PARAM_PER_SEAT ? " or a list of them by seat" : "");
+}
+
+bool params_read(const game_def *def, tree_reader *r, param_value *values, reason *why) {
+    const char *known[MEEPLE_MAX_PARAMS + 1];
+    for (int i = 0; i < def->num_params; i++) known[i] = def->params[i].name;
+    known[def->num_params] = NULL;
+    const char *unknown = r->unknown_key(r, known);
+    if (unknown) {
+        char names[400];
+        param_names(def, names, sizeof names);
+        return deny(why, "unknown parameter '%s' for %s; parameters: %s", unknown, def->name, names);
+    }
+    for (int i = 0; i < def->num_params; i++) {
+        bool ok = true;
+        if (r->enter_key(r, def->params[i].name) != TREE_ABSENT)
+            ok = param_read_value(&def->params[i], r, &values[i], why);
+        r->leave(r);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+void params_value_text(const game_def *def, int index, const param_value *v, char *out, size_t n) {
+    const param_def *p = &def->params[index];
+    if (p->kind == PARAM_CHOICE) {
+        snprintf(out, n, "%s", p->choices[v->v[0]]);
+        return;
+    }
+    out[0] = '\0';
+    for (int i = 0; i < v->count; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, n - used, "%s%d", i ? " " : "", v->v[i]);
+    }
+}
+
+/* ==================================================================== lifetime */
+
+static session *session_alloc(const game_def *def) {
+    session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->def = def;
+    s->start = calloc(1, def->state_size);
+    s->now = calloc(1, def->state_size);
+    if (!s->start || !s->now) {
+        session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+session *session_new(const game_def *def, int players, const param_value *params, uint64_t seed,
+                     reason *why) {
+    if (players == 0) players = def->default_players;
+    if (players < def->min_players || players > def->max_players) {
+        deny(why, "%s is played by %d to %d players, not %d", def->title, def->min_players,
+             def->max_players, players);
+        return NULL;
+    }
+    session *s = session_alloc(def);
+    if (!s) {
+        deny(why, "out of memory");
+        return NULL;
+    }
+    memcpy(s->params, params, sizeof s->params);
+    s->seed = seed;
+    s->players = players;
+    def->setup(s->start, players, params, seed);
+    memcpy(s->now, s->start, def->state_size);
+    return s;
+}
+
+session *session_from_table(const game_def *def, tree_reader *r, const param_value *params,
+                            uint64_t seed, reason *why) {
+    session *s = session_alloc(def);
+    if (!s) {
+        deny(why, "out of memory");
+        return NULL;
+    }
+    memcpy(s->params, params, sizeof s->params);
+    s->seed = seed;
+    s->from_table = true;
+    if (!def->read_table(s->start, r, params, seed, why) || !def->validate(s->start, why)) {
+        session_free(s);
+        return NULL;
+    }
+    s->players = def->num_players(s->start);
+    memcpy(s->now, s->start, def->state_size);
+    return s;
+}
+
+session *session_clone(const session *s) {
+    session *c = session_alloc(s->def);
+    if (!c) return NULL;
+    void *start = c->start, *now = c->now;
+    *c = *s;
+    c->start = start;
+    c->now = now;
+    memcpy(c->start, s->start, s->def->state_size);
+    memcpy(c->now, s->now, s->def->state_size);
+    c->history = NULL;
+    c->history_cap = 0;
+    if (s->history_len) {
+        c->history = malloc(sizeof *c->history * (size_t)s->history_len);
+        if (!c->history) {
+            session_free(c);
+            return NULL;
+        }
+        memcpy(c->history, s->history, sizeof *c->history * (size_t)s->history_len);
+        c->history_cap = s->history_len;
+    }
+    return c;
+}
+
+void session_free(session *s) {
+    if (!s) return;
+    free(s->start);
+    free(s->now);
+    free(s->history);
+    free(s);
+}
+
+void session_rebase(session *s) {
+    memcpy(s->start, s->now, s->def->state_size);
+    s->history_len = 0;
+    s->from_table = true;
+}
+
+/* ==================================================================== decisions */
+
+static bool history_push(session *s, action_t a, int player) {
+    if (s->history_len == s->history_cap) {
+        int cap = s->history_cap ? s->history_cap * 2 : 64;
+        history_entry *grown = realloc(s->history, sizeof *grown * (size_t)cap);
+        if (!grown) return false;
+        s->history = grown;
+        s->history_cap = cap;
+    }
+    s->history[s->history_len++] = (history_entry){a, player};
+    return true;
+}
+
+bool session_play(session *s, action_t a, reason *why) {
+    const game_def *def = s->def;
+    int player = def->to_move(s->now);
+    if (player < 0) return deny(why, "the game is over");
+    if (!def->check(s->now, a, why)) return false;
+    if (!history_push(s, a, player)) return deny(why, "out of memory");
+    def->apply(s->now, a);
+    return true;
+}
+
+bool session_check_text(const session *s, const char *text, action_t *out, reason *why) {
+    action_t a;
+    if (s->def->to_move(s->now) < 0) return deny(why, "the game is over");
+    if (!s->def->parse_action(s->now, text, &a, why) || !s->def->check(s->now, a, why)) return false;
+    if (out) *out = a;
+    return true;
+}
+
+bool session_play_text(session *s, const char *text, reason *why) {
+    action_t a;
+    if (!session_check_text(s, text, &a, why)) return false;
+    if (!history_push(s, a, s->def->to_move(s->now))) return deny(why, "out of memory");
+    s->def->apply(s->now, a);
+    return true;
+}
+
+/* Undo replays the kept decisions from the start: the state holds no trail of its own, so clones
+ * stay one flat copy, and a replay of a few hundred decisions costs microseconds. */
+int session_undo(session *s, int n) {
+    if (n < 0) n = 0;
+    if (n > s->history_len) n = s->history_len;
+    s->history_len -= n;
+    memcpy(s->now, s->start, s->def->state_size);
+    for (int i = 0; i < s->history_len; i++) s->def->apply(s->now, s->history[i].action);
+    return n;
+}
+
+/* ==================================================================== saving */
+
+typedef struct text_buf {
+    char *data;
+    size_t len, cap;
+} text_buf;
+
+static bool buf_printf(text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool buf_printf(text_buf *b, const char *fmt, ...) {
+    for (;;) {
+        va_list args;
+        va_start(args, fmt);
+        int need = vsnprintf(b->data ? b->data + b->len : NULL, b->data ? b->cap - b->len : 0, fmt,
+                             args);
+        va_end(args);
+        if (need < 0) return false;
+        if (b->data && b->len + (size_t)need < b->cap) {
+            b->len += (size_t)need;
+            return true;
+        }
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap <= b->len + (size_t)need) cap *= 2;
+        char *grown = realloc(b->data, cap);
+        if (!grown) return false;
+        b->data = grown;
+        b->cap = cap;
+    }
+}
+
+char *session_save(const session *s) {
+    const game_def *def = s->def;
+    text_buf b = {0};
+    bool ok = buf_printf(&b, "%s\ngame %s\nplayers %d\nseed %" PRIu64 "\n", SAVE_MAGIC, def->name,
+                         s->players, s->seed);
+    if (s->variant[0]) ok = ok && buf_printf(&b, "variant %s\n", s->variant);
+    param_value defaults[MEEPLE_MAX_PARAMS];
+    params_defaults(def, defaults);
+    for (int i = 0; i < def->num_params; i++) {
+        if (memcmp(&defaults[i], &s->params[i], sizeof defaults[i]) == 0) continue;
+        char value[128];
+        params_value_text(def, i, &s->params[i], value, sizeof value);
+        ok = ok && buf_printf(&b, "param %s %s\n", def->params[i].name, value);
+    }
+    if (s->from_table) {
+        /* A state built from a table cannot be dealt again from the seed: keep its bytes. */
+        ok = ok && buf_printf(&b, "start ");
+        const unsigned char *bytes = s->start;
+        for (size_t i = 0; ok && i < def->state_size; i++) ok = buf_printf(&b, "%02x", bytes[i]);
+        ok = ok && buf_printf(&b, "\n");
+    }
+    void *replay = malloc(def->state_size);
+    ok = ok && replay;
+    if (ok) memcpy(replay, s->start, def->state_size);
+    for (int i = 0; ok && i < s->history_len; i++) {
+        char text[MEEPLE_ACTION_TEXT];
+        def->action_text(replay, s->history[i].action, text);
+        ok = buf_printf(&b, "action %s\n", text);
+        def->apply(replay, s->history[i].action);
+    }
+    free(replay);
+    if (!ok) {
+        free(b.data);
+        return NULL;
+    }
+    return b.data;
+}
+
+/* ---- loading: a line at a time, every field checked, the reason carries the line number ---- */
+
+typedef struct save_header {
+    const game_def *def;
+    int players;
+    uint64_t seed;
+    bool has_seed;
+    char variant[64];
+    param_value params[MEEPLE_MAX_PARAMS];
+    unsigned char *start; /* decoded start state, or NULL */
+} save_header;
+
+static bool parse_u64(const char *text, uint64_t *out) {
+    if (!isdigit((unsigned char)*text)) return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_param_line(save_header *h, char *rest, reason *why) {
+    char *name = strtok(rest, " ");
+    int index = name ? params_index(h->def, name) : -1;
+    if (index < 0) return deny(why, "unknown parameter '%s' for %s", name ? name : "", h->def->name);
+    const param_def *p = &h->def->params[index];
+    param_value v = {0};
+    for (char *tok = strtok(NULL, " "); tok; tok = strtok(NULL, " ")) {
+        if (v.count == MEEPLE_PARAM_VALUES) return deny(why, "too many values for %s", p->name);
+        if (p->kind == PARAM_CHOICE) {
+            int c = choice_index(p, tok);
+            if (c < 0 || v.count) return deny(why, "bad value '%s' for %s", tok, p->name);
+            v.v[v.count++] = c;
+            continue;
+        }
+        char *end;
+        long n = strtol(tok, &end, 10);
+        if (*end || n < p->min || n > p->max) return deny(why, "bad value '%s' for %s", tok, p->name);
+        v.v[v.count++] = (int32_t)n;
+    }
+    if (v.count == 0 || (p->kind == PARAM_INT && v.count != 1))
+        return deny(why, "missing or extra values for %s", p->name);
+    h->params[index] = v;
+    return true;
+}
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+static bool parse_start_line(save_header *h, const char *hex, reason *why) {
+    size_t size = h->def->state_size;
+    if (strlen(hex) != size * 2)
+        return deny(why, "the start state has the wrong size (made by another version of meeple?)");
+    free(h->start);
+    h->start = malloc(size);
+    if (!h->start) return deny(why, "out of memory");
+    for (size_t i = 0; i < size; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) return deny(why, "the start state is not hexadecimal");
+        h->start[i] = (unsigned char)(hi * 16 + lo);
+    }
+    if (!h->def->validate(h->start, why)) return false;
+    return true;
+}
+
+/* One header line "key value"; false with the reason when it is not one this version knows. */
+static bool parse_header_line(save_header *h, char *line, reason *why) {
+    char *space = strchr(line, ' ');
+    if (!space) return deny(why, "expected 'key value', got '%.40s'", line);
+    *space = '\0';
+    char *key = line, *value = space + 1;
+    if (strcmp(key, "game") == 0) {
+        if (h->def) return deny(why, "the game is named twice");
+        h->def = game_find(value);
+        if (!h->def) return deny(why, "unknown game '%.40s'; games: %s", value, game_names());
+        params_defaults(h->def, h->params);
+        return true;
+    }
+    if (!h->def) return deny(why, "the game must be named first");
+    if (strcmp(key, "players") == 0) {
+        uint64_t n;
+        if (!parse_u64(value, &n) || n > MEEPLE_MAX_PLAYERS) return deny(why, "bad player count");
+        h->players = (int)n;
+        return true;
+    }
+    if (strcmp(key, "seed") == 0) {
+        if (!parse_u64(value, &h->seed)) return deny(why, "the seed is not a whole number");
+        h->has_seed = true;
+        return true;
+    }
+    if (strcmp(key, "variant") == 0) {
+        snprintf(h->variant, sizeof h->variant, "%s", value);
+        return true;
+    }
+    if (strcmp(key, "param") == 0) return parse_param_line(h, value, why);
+    if (strcmp(key, "start") == 0) return parse_start_line(h, value, why);
+    return deny(why, "unknown entry '%.40s'", key);
+}
+
+static session *session_from_header(save_header *h, reason *why) {
+    if (!h->def) {
+        deny(why, "no game is named");
+        return NULL;
+    }
+    if (!h->has_seed) {
+        deny(why, "no seed is given");
+        return NULL;
+    }
+    session *s;
+    if (h->start) {
+        s = session_alloc(h->def);
+        if (!s) {
+            deny(why, "out of memory");
+            return NULL;
+        }
+        memcpy(s->params, h->params, sizeof s->params);
+        memcpy(s->start, h->start, h->def->state_size);
+        memcpy(s->now, h->start, h->def->state_size);
+        s->seed = h->seed;
+        s->from_table = true;
+        s->players = h->def->num_players(s->start);
+        if (h->players && h->players != s->players) {
+            deny(why, "the start state has %d players, the header says %d", s->players, h->players);
+            session_free(s);
+            return NULL;
+        }
+    } else {
+        s = session_new(h->def, h->players, h->params, h->seed, why);
+        if (!s) return NULL;
+    }
+    snprintf(s->variant, sizeof s->variant, "%s", h->variant);
+    return s;
+}
+
+session *session_load(const char *text, reason *why) {
+    save_header h = {0};
+    session *s = NULL;
+    char *copy = strdup(text ? text : "");
+    if (!copy) {
+        deny(why, "out of memory");
+        return NULL;
+    }
+    int line_no = 0;
+    reason inner;
+    bool ok = true;
+    for (char *line = copy, *next; ok && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        else next = line + strlen(line);
+        line_no++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\r') line[len - 1] = '\0';
+        if (line_no > 1 && line[0] == '\0') continue; /* blank lines are harmless */
+        if (line_no == 1) {
+            ok = strcmp(line, SAVE_MAGIC) == 0;
+            if (!ok) deny(&inner, "this is not a meeple save (it should start with '%s')", SAVE_MAGIC);
+        } else if (strncmp(line, "action ", 7) == 0) {
+            if (!s) s = session_from_header(&h, &inner);
+            ok = s && session_play_text(s, line + 7, &inner);
+        } else if (s) {
+            ok = deny(&inner, "only actions may follow the first action");
+        } else {
+            ok = parse_header_line(&h, line, &inner);
+        }
+    }
+    if (ok && line_no == 0) ok = deny(&inner, "the save text is empty");
+    if (ok && !s) {
+        s = session_from_header(&h, &inner);
+        ok = s != NULL;
+    }
+    if (!ok) {
+        deny(why, "bad save, line %d: %s", line_no, inner.text);
+        session_free(s);
+        s = NULL;
+    }
+    free(h.start);
+    free(copy);
+    return s;
+}

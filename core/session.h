@@ -1,0 +1,67 @@
+/* session.h — a game being played: its definition, parameters, seed, the state it started from, the
+ * state now and the decisions taken. Undo, save and load live here, once for every game. */
+#ifndef MEEPLE_SESSION_H
+#define MEEPLE_SESSION_H
+
+#include "game.h"
+
+typedef struct history_entry {
+    action_t action;
+    int player; /* 0-based seat that decided */
+} history_entry;
+
+typedef struct session {
+    const game_def *def;
+    param_value params[MEEPLE_MAX_PARAMS];
+    char variant[64];        /* "" under the base rules */
+    uint64_t seed;
+    int players;
+    bool from_table;         /* `start` came from a table rather than from dealing with `seed` */
+    void *start;             /* the state before the first decision */
+    void *now;
+    history_entry *history;
+    int history_len, history_cap;
+} session;
+
+/* ---- Parameters ---- */
+void params_defaults(const game_def *def, param_value *out);
+int params_index(const game_def *def, const char *name);     /* -1 when unknown */
+/* Reads the map the reader is at ({end_total = 12, sumerians = "all"}) over `values`, which start as
+ * the defaults. Unknown keys, wrong types, values out of range: false and the reason. */
+bool params_read(const game_def *def, tree_reader *r, param_value *values, reason *why);
+/* "hand_start = 3 5"-style text of one parameter's value, for saves and messages. */
+void params_value_text(const game_def *def, int index, const param_value *v, char *out, size_t n);
+
+/* ---- Lifetime ---- */
+/* players 0 means the game's default count. NULL and the reason when the count is out of range. */
+session *session_new(const game_def *def, int players, const param_value *params, uint64_t seed,
+                     reason *why);
+/* From a (partial) state table; the reader is at the table's root. */
+session *session_from_table(const game_def *def, tree_reader *r, const param_value *params,
+                            uint64_t seed, reason *why);
+session *session_clone(const session *s);
+void session_free(session *s);
+
+/* The position now becomes the start and the history is dropped (a sample, a position reached by
+ * other means): its save then carries the position's bytes. */
+void session_rebase(session *s);
+
+/* ---- Decisions ---- */
+/* Checks and applies; an illegal action leaves everything as it was and says why. */
+bool session_play(session *s, action_t a, reason *why);
+/* Whether an action's text (exactly as legal() prints it) is legal now; `out` (if not NULL) gets the
+ * action. */
+bool session_check_text(const session *s, const char *text, action_t *out, reason *why);
+/* Checks and applies an action's text. */
+bool session_play_text(session *s, const char *text, reason *why);
+/* Takes back the last n decisions (fewer if there are fewer); returns how many. */
+int session_undo(session *s, int n);
+
+/* ---- Saving ---- */
+/* The save text: game, players, seed, variant, parameters, the start state if it came from a table,
+ * then one action per line. Caller frees. */
+char *session_save(const session *s);
+/* Rebuilds a session from save text; a damaged text gives the reason (with its line), never a crash. */
+session *session_load(const char *text, reason *why);
+
+#endif

@@ -1,0 +1,37 @@
+/* cli.h — what the `meeple` commands share: options every command sees and one way to refuse arguments. */
+#ifndef MEEPLE_CLI_H
+#define MEEPLE_CLI_H
+
+#include <stdbool.h>
+
+#include <lua.h>
+
+typedef struct cli_options {
+    bool debug;  /* --debug: full Lua tracebacks and internal detail in messages */
+    int argc;    /* the program's own arguments, for `arg` in scripts */
+    char **argv;
+} cli_options;
+
+/* Prints "meeple CMD: <reason>" and the command's usage line to stderr; returns 2, the exit status for
+ * bad arguments, so a caller writes `return cli_bad_args("bench", "...")`. */
+int cli_bad_args(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Parses a whole decimal integer in [min, max]; false when `text` is anything else. */
+bool cli_parse_int(const char *text, long long min, long long max, long long *out);
+
+/* A fresh lua_State with the standard libraries and the meeple module (global and require). */
+lua_State *cli_new_lua(void);
+/* The message handler for lua_pcall: the message alone, or with a traceback under --debug. */
+void cli_push_msgh(lua_State *L, const cli_options *opts);
+/* Prints the error on top of the stack as "<who>: <first line>" (all of it under --debug); `who` is
+ * "meeple" or a phrase such as "meeple bench: bot 'x' failed". */
+void cli_report(lua_State *L, const cli_options *opts, const char *who);
+
+/* `meeple bench`, in bench.c. */
+int bench_main(int argc, char **argv, const cli_options *opts);
+
+#endif

@@ -1,0 +1,63 @@
+-- record.lua — writes the golden playthroughs that tests/spec/golden_spec.lua replays.
+-- Run it after a rule or rendering change you mean to make, then review `git diff tests/golden`:
+--   meeple run tests/golden/record.lua [DIR]
+-- Each game is picked by a seeded player that favours builds and abilities, so the recorded games
+-- exercise more of the rules than uniform random play would.
+local meeple = require "meeple"
+
+local dir = arg[1] or (arg[0]:match("(.*/)") or "./")
+
+-- The recorded games. The header lines are what golden_spec.lua reads to replay them.
+local games = {
+  { file = "babel-seed1.txt", game = "babel", seed = 1 },
+  { file = "babel-seed2.txt", game = "babel", seed = 2 },
+  { file = "babel-seed3-sumerians-all.txt", game = "babel", seed = 3, params = { sumerians = "all" } },
+}
+
+local weights = { collapse = 9, steal = 9, leap = 9, switch = 8, expel = 8, halve = 6, build = 7,
+                  settle = 3, migrate = 1, travel = 2, discard = 1, ["end"] = 1 }
+
+-- Settling onto a run of the same people is favoured most: it is what makes abilities happen.
+local function weight(s, action)
+  local verb, people = action:match("^(%S+) ?(%S*)")
+  if verb == "settle" then
+    local t = s:table()
+    local me = t.players[t.to_move]
+    local row = me.rows[me.pawn]
+    if row[#row] == people then return 12 end
+  end
+  return weights[verb] or 1
+end
+
+local function pick(s, rand)
+  local legal, sum = s:legal(), 0
+  for _, a in ipairs(legal) do sum = sum + weight(s, a) end
+  local r = rand(sum)
+  for _, a in ipairs(legal) do
+    r = r - weight(s, a)
+    if r <= 0 then return a end
+  end
+end
+
+for _, g in ipairs(games) do
+  local s = meeple.new(g.game, { seed = g.seed, params = g.params })
+  math.randomseed(g.seed)
+  local out = { "# Golden playthrough, replayed by tests/spec/golden_spec.lua. Rewrite with",
+                "#   meeple run tests/golden/record.lua",
+                "# and review the diff: a change here is a change of the rules or of their rendering.",
+                "game " .. g.game, "seed " .. g.seed }
+  for k, v in pairs(g.params or {}) do out[#out + 1] = ("param %s %s"):format(k, v) end
+  out[#out + 1] = "--- start"
+  out[#out + 1] = tostring(s)
+  while not s:is_over() do
+    local player, action = s:to_move(), pick(s, math.random)
+    s:play(action)
+    out[#out + 1] = ("--- P%d: %s"):format(player, action)
+    out[#out + 1] = tostring(s)
+  end
+  local path = dir .. g.file
+  local f = assert(io.open(path, "w"))
+  f:write(table.concat(out, "\n"), "\n")
+  f:close()
+  print(("%s: %d decisions"):format(path, #s:history()))
+end

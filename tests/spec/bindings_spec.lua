@@ -1,0 +1,318 @@
+-- bindings_spec.lua — the Lua API of API.md through meeple.so: results, refusals, and bad input.
+local meeple = require "meeple"
+
+-- Plays `n` actions chosen with a seeded generator (fewer if the game ends); returns the state.
+local function advance(s, n, seed)
+  local r = seed or 1
+  for _ = 1, n do
+    if s:is_over() then break end
+    local legal = s:legal()
+    r = (r * 1103515245 + 12345) % 2147483648
+    s:play(legal[r % #legal + 1])
+  end
+  return s
+end
+
+-- The message of a refused call, or nil when it did not refuse.
+local function refusal(f, ...)
+  local ok, msg = pcall(f, ...)
+  if ok then return nil end
+  return msg
+end
+
+describe("meeple module", function()
+  it("lists babel among the games", function()
+    local games = meeple.games()
+    assert.is_table(games)
+    assert.truthy(#games >= 1)
+    local found = false
+    for _, g in ipairs(games) do found = found or g == "babel" end
+    assert.is_true(found)
+  end)
+
+  it("deals the same game from the same seed and another from another", function()
+    assert.same(meeple.new("babel", { seed = 5 }):table(), meeple.new("babel", { seed = 5 }):table())
+    assert.same(meeple.new("babel"):table(), meeple.new("babel", { seed = 1 }):table())
+    assert.are_not.same(meeple.new("babel", { seed = 5 }):table(), meeple.new("babel", { seed = 6 }):table())
+  end)
+
+  it("answers the basic questions about a new game", function()
+    local s = meeple.new("babel", { seed = 2 })
+    assert.equal("babel", s:game())
+    assert.equal(2, s:num_players())
+    assert.equal(1, s:to_move())
+    assert.is_false(s:is_over())
+    assert.is_nil(s:winners())
+    assert.same({ 0, 0 }, s:scores())
+    assert.truthy(#s:legal() > 0)
+    assert.same({}, s:history())
+  end)
+
+  it("renders a state with tostring", function()
+    local s = advance(meeple.new("babel", { seed = 3 }), 20)
+    local text = tostring(s)
+    assert.truthy(text:find("Babel", 1, true))
+    assert.truthy(text:find("medes", 1, true))
+    assert.truthy(text:find("assyrians", 1, true))
+    assert.equal(text, s:tostring())
+  end)
+end)
+
+describe("refused actions", function()
+  it("check says false and why, and true for every legal action", function()
+    local s = meeple.new("babel", { seed = 4 })
+    local ok, why = s:check("fly to the moon")
+    assert.is_false(ok)
+    assert.is_string(why)
+    assert.truthy(#why > 0)
+    for _, a in ipairs(s:legal()) do assert.is_true(s:check(a)) end
+  end)
+
+  it("play raises exactly the reason check gives and changes nothing", function()
+    local s = advance(meeple.new("babel", { seed = 4 }), 7)
+    local before_table, before_save = s:table(), s:save()
+    local bad_actions = { "fly to the moon", "settle", "build", "travel quarry", "migrate medes medes", "" }
+    for _, bad in ipairs(bad_actions) do
+      local _, why = s:check(bad)
+      local msg = refusal(s.play, s, bad)
+      assert.equal(why, msg)
+      assert.same(before_table, s:table())
+      assert.equal(before_save, s:save())
+    end
+  end)
+
+  it("try returns true, or nil and the reason", function()
+    local s = meeple.new("babel", { seed = 4 })
+    local ok, why = s:try("fly to the moon")
+    assert.is_nil(ok)
+    assert.equal(select(2, s:check("fly to the moon")), why)
+    local a = s:legal()[1]
+    assert.is_true(s:try(a))
+    assert.equal(a, s:history()[1].action)
+  end)
+
+  it("play returns the state, for chaining", function()
+    local s = meeple.new("babel", { seed = 4 })
+    assert.equal(s, s:play(s:legal()[1]))
+  end)
+end)
+
+describe("state tables", function()
+  it("round-trip through from_table", function()
+    for _, n in ipairs({ 0, 5, 40, 120 }) do
+      local t = advance(meeple.new("babel", { seed = 9 }), n):table()
+      assert.same(t, meeple.from_table(t):table())
+    end
+  end)
+
+  it("from_table ignores the host's own seed and params keys", function()
+    local t = advance(meeple.new("babel", { seed = 9 }), 10):table()
+    t.seed, t.params = 77, {}
+    local back = meeple.from_table(t):table()
+    t.seed, t.params = nil, nil
+    assert.same(t, back)
+  end)
+
+  it("a view hides the opponent's hand and the decks, as counts", function()
+    local s = advance(meeple.new("babel", { seed = 10 }), 12)
+    local god = s:table()
+    for p = 1, 2 do
+      local v = s:view(p)
+      local o = 3 - p
+      assert.same(god.players[p].hand, v.players[p].hand)
+      assert.equal(#god.players[o].hand, v.players[o].hand)
+      assert.equal(#god.temple_deck, v.temple_deck)
+      assert.equal(#god.people_deck, v.people_deck)
+      assert.same(god.players[o].rows, v.players[o].rows)
+    end
+  end)
+end)
+
+describe("clone, undo, history", function()
+  it("a clone is independent", function()
+    local s = advance(meeple.new("babel", { seed = 11 }), 6)
+    local c = s:clone()
+    assert.same(s:table(), c:table())
+    assert.same(s:history(), c:history())
+    local before = s:table()
+    advance(c, 10)
+    assert.same(before, s:table())
+    assert.are_not.same(before, c:table())
+  end)
+
+  it("undo restores the state before the decisions", function()
+    local s = advance(meeple.new("babel", { seed = 12 }), 8)
+    local t0, h0 = s:table(), s:history()
+    s:play(s:legal()[1])
+    assert.equal(s, s:undo())
+    assert.same(t0, s:table())
+    advance(s, 3, 5)
+    s:undo(3)
+    assert.same(t0, s:table())
+    assert.same(h0, s:history())
+    s:undo(1000)
+    assert.same(meeple.new("babel", { seed = 12 }):table(), s:table())
+    assert.same({}, s:history())
+  end)
+
+  it("history lists who decided what, in order", function()
+    local s = meeple.new("babel", { seed = 13 })
+    local played = {}
+    for _ = 1, 15 do
+      local who, a = s:to_move(), s:legal()[1]
+      s:play(a)
+      played[#played + 1] = { player = who, action = a }
+    end
+    assert.same(played, s:history())
+  end)
+end)
+
+describe("sample", function()
+  it("keeps what the seat sees and can differ in what it does not", function()
+    local s = advance(meeple.new("babel", { seed = 14 }), 10)
+    local differs = false
+    for seed = 1, 5 do
+      local x = s:sample(1, seed)
+      assert.same(s:view(1), x:view(1))
+      assert.same({}, x:history())
+      differs = differs or not (x:table().players[2].hand[1] == s:table().players[2].hand[1])
+    end
+    assert.is_true(differs)
+  end)
+end)
+
+describe("save and load", function()
+  it("round-trip a dealt game: same table, same history, same text", function()
+    local s = advance(meeple.new("babel", { seed = 15 }), 50)
+    local text = s:save()
+    local l = meeple.load(text)
+    assert.same(s:table(), l:table())
+    assert.same(s:history(), l:history())
+    assert.equal(text, l:save())
+  end)
+
+  it("round-trip a state built from a table", function()
+    local t = advance(meeple.new("babel", { seed = 16 }), 20):table()
+    local s = advance(meeple.from_table(t), 10, 3)
+    local l = meeple.load(s:save())
+    assert.same(s:table(), l:table())
+    assert.same(s:history(), l:history())
+    l:undo(10)
+    assert.same(t, l:table())
+  end)
+
+  it("round-trip a sample", function()
+    local x = advance(meeple.new("babel", { seed = 17 }), 20):sample(2, 4)
+    advance(x, 5)
+    assert.same(x:table(), meeple.load(x:save()):table())
+  end)
+
+  it("refuse damaged texts with a reason", function()
+    local s = advance(meeple.new("babel", { seed = 18 }), 30)
+    local text = s:save()
+    local table_text = advance(meeple.from_table(s:table()), 3):save()
+    math.randomseed(18)
+    local noise = {}
+    for i = 1, 300 do noise[i] = string.char(math.random(0, 255)) end
+    local damaged = {
+      truncated_header = text:sub(1, 10),
+      truncated_action = text:gsub("\naction [^\n]*\n$", "\naction tra\n"),
+      truncated_start = table_text:gsub("(start %x+)", function(h) return h:sub(1, #h // 2) end),
+      bad_action = text .. "action fly to the moon\n",
+      bad_game = text:gsub("game babel", "game chess"),
+      bad_seed = text:gsub("seed %d+", "seed many"),
+      bad_header = text:gsub("players 2", "colour blue"),
+      no_magic = text:gsub("^[^\n]*\n", ""),
+      empty = "",
+      noise = table.concat(noise),
+    }
+    for name, bad in pairs(damaged) do
+      local msg = refusal(meeple.load, bad)
+      assert.is_string(msg, name)
+      assert.truthy(#msg > 0, name)
+      assert.is_nil(msg:find("\n"), name)
+    end
+  end)
+end)
+
+describe("bad input", function()
+  local s = meeple.new("babel", { seed = 19 })
+
+  -- Each entry: a call that must refuse, and a piece its message must contain.
+  local cases = {
+    { function() return meeple.new() end, "game" },
+    { function() return meeple.new(1) end, "game" },
+    { function() return meeple.new("chess") end, "unknown game 'chess'; games: babel" },
+    { function() return meeple.new("babel", 5) end, "options" },
+    { function() return meeple.new("babel", { seed = "x" }) end, "seed" },
+    { function() return meeple.new("babel", { seed = 1.5 }) end, "seed" },
+    { function() return meeple.new("babel", { players = 3 }) end, "players" },
+    { function() return meeple.new("babel", { players = "two" }) end, "players" },
+    { function() return meeple.new("babel", { params = 5 }) end, "params" },
+    { function() return meeple.new("babel", { params = { nope = 1 } }) end, "nope" },
+    { function() return meeple.new("babel", { params = { end_total = "many" } }) end, "end_total" },
+    { function() return meeple.new("babel", { variant = "short" }) end, "variants are not supported yet" },
+    { function() return meeple.new("babel", { colour = "red" }) end, "colour" },
+    { function() return meeple.new("babel", { colour = "red" }) end, "seed, players, params, variant" },
+    { function() return meeple.from_table() end, "table" },
+    { function() return meeple.from_table({}) end, "game" },
+    { function() return meeple.from_table({ game = "chess" }) end, "unknown game" },
+    { function() return meeple.from_table({ game = "babel", colour = 1 }) end, "colour" },
+    { function() return meeple.from_table({ game = "babel", seed = "x" }) end, "seed" },
+    { function() return meeple.from_table({ game = "babel", params = { nope = 1 } }) end, "nope" },
+    { function() return meeple.load() end, "text" },
+    { function() return meeple.load(5) end, "text" },
+    { function() return s.play(nil, "end") end, "play" },
+    { function() return s.legal({}) end, "legal" },
+    { function() return s:play() end, "action" },
+    { function() return s:play(5) end, "action" },
+    { function() return s:play({}) end, "action" },
+    { function() return s:check(nil) end, "action" },
+    { function() return s:try(true) end, "action" },
+    { function() return s:view() end, "player" },
+    { function() return s:view(0) end, "view: player must be 1..2, got 0" },
+    { function() return s:view(3) end, "view: player must be 1..2, got 3" },
+    { function() return s:view("1") end, "player" },
+    { function() return s:view(1.5) end, "player" },
+    { function() return s:sample(9, 1) end, "sample: player must be 1..2, got 9" },
+    { function() return s:sample(1, "x") end, "seed" },
+    { function() return s:undo(-1) end, "undo" },
+    { function() return s:undo("all") end, "undo" },
+  }
+
+  it("refuses with a clear one-line message, never a crash", function()
+    for i, case in ipairs(cases) do
+      local msg = refusal(case[1])
+      assert.is_string(msg, "case " .. i .. " did not refuse")
+      assert.truthy(msg:find(case[2], 1, true), "case " .. i .. ": '" .. msg .. "' lacks '" .. case[2] .. "'")
+      assert.is_nil(msg:find("\n"), "case " .. i)
+    end
+  end)
+
+  it("leaves the state usable after all of that", function()
+    assert.same(meeple.new("babel", { seed = 19 }):table(), s:table())
+    assert.truthy(#s:legal() > 0)
+  end)
+end)
+
+describe("a whole game through the API", function()
+  it("plays to the end", function()
+    local s = meeple.new("babel", { seed = 20 })
+    local steps = 0
+    while not s:is_over() and steps < 100000 do
+      local legal = s:legal()
+      assert.truthy(#legal > 0)
+      s:play(legal[(steps * 7919) % #legal + 1])
+      steps = steps + 1
+    end
+    assert.is_true(s:is_over())
+    assert.is_table(s:winners())
+    assert.truthy(#s:winners() >= 1)
+    assert.same({}, s:legal())
+    assert.is_nil(s:to_move())
+    local _, why = s:check("end")
+    assert.is_string(why)
+    assert.equal(steps, #s:history())
+    assert.same(s:table(), meeple.load(s:save()):table())
+  end)
+end)

@@ -1,0 +1,96 @@
+-- conformance_spec.lua — what every registered game owes the Lua side, checked over seeded random
+-- games: tables round-trip through meeple.from_table, a view is itself a partial table that rebuilds
+-- a game with the same view, views hold only sizes where cards are hidden, and clones, undo and saves
+-- agree with the original. (The C conformance test covers the rules' invariants decision by decision.)
+local meeple = require "meeple"
+
+local function deep_equal(a, b)
+  if type(a) ~= type(b) then return false end
+  if type(a) ~= "table" then return a == b end
+  for k, v in pairs(a) do
+    if not deep_equal(v, b[k]) then return false end
+  end
+  for k in pairs(b) do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+-- Plays a seeded random game, calling visit(s) before every decision and at the end.
+local function random_game(game, seed, visit)
+  local s = meeple.new(game, { seed = seed })
+  local pick = 0
+  while not s:is_over() do
+    visit(s)
+    local legal = s:legal()
+    pick = (pick * 1103515245 + 12345 + seed) % 2147483648
+    s:play(legal[pick % #legal + 1])
+  end
+  visit(s)
+  return s
+end
+
+for _, game in ipairs(meeple.games()) do
+  describe(game .. " conformance", function()
+    it("every state table rebuilds the same state table", function()
+      for seed = 1, 20 do
+        random_game(game, seed, function(s)
+          local t = s:table()
+          assert.is_true(deep_equal(t, meeple.from_table(t):table()), "seed " .. seed .. ", turn " .. s:turn())
+        end)
+      end
+    end)
+
+    it("a view rebuilds a game that shows the same view", function()
+      for seed = 1, 20 do
+        random_game(game, seed, function(s)
+          for p = 1, s:num_players() do
+            local view = s:view(p)
+            assert.is_true(deep_equal(view, meeple.from_table(view):view(p)), "seed " .. seed)
+          end
+        end)
+      end
+    end)
+
+    it("a sample keeps the view and is a full state", function()
+      for seed = 1, 10 do
+        random_game(game, seed, function(s)
+          for p = 1, s:num_players() do
+            local sampled = s:sample(p, seed)
+            assert.is_true(deep_equal(s:view(p), sampled:view(p)))
+            assert.are.equal(#s:legal(), #s:legal()) -- the original is untouched
+          end
+        end)
+      end
+    end)
+
+    it("undo of every decision returns to the table before it", function()
+      local tables = {}
+      local s = random_game(game, 3, function(s) tables[#tables + 1] = s:table() end)
+      for i = #tables - 1, 1, -1 do
+        s:undo()
+        assert.is_true(deep_equal(tables[i], s:table()), "undo to decision " .. i)
+      end
+      assert.are.equal(0, #s:history())
+    end)
+
+    it("a finished game saves, loads and replays identically", function()
+      local s = random_game(game, 5, function() end)
+      local loaded = meeple.load(s:save())
+      assert.is_true(deep_equal(s:table(), loaded:table()))
+      assert.is_true(deep_equal(s:history(), loaded:history()))
+      assert.are.same(s:winners(), loaded:winners())
+      assert.are.same({}, loaded:legal())
+      assert.is_nil(loaded:to_move())
+    end)
+
+    it("a clone goes its own way", function()
+      local s = meeple.new(game, { seed = 9 })
+      local before = s:table()
+      local c = s:clone()
+      c:play(c:legal()[1])
+      assert.is_true(deep_equal(before, s:table()))
+      assert.is_false(deep_equal(before, c:table()))
+    end)
+  end)
+end

@@ -1,0 +1,187 @@
+/* test_conformance.c — one test over every registered game and player count: seeded random games in
+ * which, after every decision, the game's invariants hold (every card exactly once), check() accepts
+ * exactly what legal() lists and refuses the rest with a reason and without touching the state,
+ * action text round-trips, clone equals original, same seed and actions give the same game, views
+ * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
+ * restores the exact state, save/load round-trips, and a finished game has no legal actions.
+ *
+ * Usage: test_conformance [GAMES_PER_COUNT] (default 1500). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "registry.h"
+#include "session.h"
+
+typedef struct run_context {
+    const game_def *def;
+    int players;
+    uint64_t seed;
+    int step;
+} run_context;
+
+#define WHERE "%s, %d players, seed %llu, decision %d: "
+#define AT(c) (c)->def->name, (c)->players, (unsigned long long)(c)->seed, (c)->step
+
+static char *table_text(const game_def *def, const void *st, int viewer) {
+    text_writer t;
+    text_writer_init(&t);
+    def->write_table(st, viewer, &t.base);
+    return t.buf; /* the caller frees */
+}
+
+static bool contains(const action_t *list, int n, action_t a) {
+    for (int i = 0; i < n; i++)
+        if (list[i] == a) return true;
+    return false;
+}
+
+/* check() agrees with legal() over every action of the grammar here; refusals leave no trace. */
+static void check_agrees_with_legal(const run_context *c, void *st, const action_t *legal, int n) {
+    const game_def *def = c->def;
+    static action_t space[4 * MEEPLE_MAX_ACTIONS];
+    int m = def->action_space(st, space);
+    unsigned char *before = malloc(def->state_size);
+    memcpy(before, st, def->state_size);
+    for (int i = 0; i < n; i++)
+        CHECK(contains(space, m, legal[i]), WHERE "legal action %u is not in the action space", AT(c), legal[i]);
+    for (int i = 0; i < m; i++) {
+        reason why = {{0}};
+        bool ok = def->check(st, space[i], &why);
+        char text[MEEPLE_ACTION_TEXT];
+        def->action_text(st, space[i], text);
+        CHECK(ok == contains(legal, n, space[i]), WHERE "check says %s for '%s' but legal() %s it",
+              AT(c), ok ? "yes" : "no", text, ok ? "omits" : "lists");
+        if (!ok) CHECK(why.text[0] != '\0', WHERE "'%s' refused without a reason", AT(c), text);
+        CHECK(memcmp(before, st, def->state_size) == 0, WHERE "check('%s') changed the state", AT(c), text);
+    }
+    free(before);
+}
+
+/* Every legal action prints to a distinct text that parses back to itself. */
+static void action_text_round_trips(const run_context *c, const void *st, const action_t *legal, int n) {
+    char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
+    for (int i = 0; i < n; i++) {
+        c->def->action_text(st, legal[i], texts[i]);
+        action_t back;
+        reason why;
+        CHECK(c->def->parse_action(st, texts[i], &back, &why), WHERE "'%s' does not parse: %s", AT(c),
+              texts[i], why.text);
+        CHECK(back == legal[i], WHERE "'%s' parses to another action", AT(c), texts[i]);
+        for (int j = 0; j < i; j++)
+            CHECK(strcmp(texts[i], texts[j]) != 0, WHERE "two legal actions print as '%s'", AT(c), texts[i]);
+    }
+}
+
+static int sample_runs, sample_changes;
+
+/* Re-dealing what a player cannot see changes nothing they see, and (over a game) does change the
+ * truth: a sampler that hands back the real hidden cards would fail here. */
+static void views_hide_what_sample_redeals(const run_context *c, const void *st, rng *r) {
+    const game_def *def = c->def;
+    void *sampled = malloc(def->state_size);
+    char *truth = table_text(def, st, -1);
+    for (int p = 0; p < c->players; p++) {
+        memcpy(sampled, st, def->state_size);
+        def->sample(sampled, p, r);
+        reason why;
+        CHECK(def->validate(sampled, &why), WHERE "a sample for player %d is broken: %s", AT(c), p + 1, why.text);
+        char *seen = table_text(def, st, p), *seen_in_sample = table_text(def, sampled, p);
+        CHECK(strcmp(seen, seen_in_sample) == 0, WHERE "player %d's view differs in a sample:\n%s\n%s",
+              AT(c), p + 1, seen, seen_in_sample);
+        char *sampled_truth = table_text(def, sampled, -1);
+        sample_runs++;
+        sample_changes += strcmp(truth, sampled_truth) != 0;
+        free(seen);
+        free(seen_in_sample);
+        free(sampled_truth);
+    }
+    free(truth);
+    free(sampled);
+}
+
+/* Plays one game at random, checking everything after every decision. */
+static void play_one(run_context *c, bool thorough) {
+    const game_def *def = c->def;
+    param_value params[MEEPLE_MAX_PARAMS];
+    params_defaults(def, params);
+    reason why;
+    session *s = session_new(def, c->players, params, c->seed, &why);
+    CHECK(s, WHERE "session_new failed: %s", AT(c), why.text);
+    rng r;
+    rng_seed(&r, c->seed, 99);
+    static action_t legal[MEEPLE_MAX_ACTIONS];
+    size_t size = def->state_size;
+    int cap = 64, count = 0;
+    unsigned char *snapshots = malloc(size * (size_t)cap);
+    void *twin = malloc(size);
+    for (c->step = 0;; c->step++) {
+        CHECK(def->validate(s->now, &why), WHERE "invariant broken: %s", AT(c), why.text);
+        if (count == cap) snapshots = realloc(snapshots, size * (size_t)(cap *= 2));
+        memcpy(snapshots + size * (size_t)count++, s->now, size);
+        int n = def->legal(s->now, legal);
+        CHECK(n >= 0 && n <= MEEPLE_MAX_ACTIONS, WHERE "legal() returned %d", AT(c), n);
+        if (def->is_over(s->now)) {
+            CHECK(n == 0 && def->to_move(s->now) == -1, WHERE "a finished game still has %d actions", AT(c), n);
+            int winners[MEEPLE_MAX_PLAYERS];
+            CHECK(def->winners(s->now, winners) >= 1, WHERE "a finished game has no winner", AT(c));
+            break;
+        }
+        CHECK(n > 0, WHERE "a running game has no legal action", AT(c));
+        CHECK(c->step < 100000, WHERE "the game does not end", AT(c));
+        if (thorough) check_agrees_with_legal(c, s->now, legal, n);
+        action_text_round_trips(c, s->now, legal, n);
+        if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);
+        action_t a = legal[rng_below(&r, (uint32_t)n)];
+        memcpy(twin, s->now, size); /* a clone is a copy: the same action gives the same bytes */
+        def->apply(twin, a);
+        CHECK(session_play(s, a, &why), WHERE "a legal action was refused: %s", AT(c), why.text);
+        CHECK(memcmp(twin, s->now, size) == 0, WHERE "a clone diverged from its original", AT(c));
+    }
+
+    /* The same seed and the same actions give the same game, bit for bit. */
+    session *again = session_new(def, c->players, params, c->seed, &why);
+    for (int i = 0; i < s->history_len; i++) CHECK(session_play(again, s->history[i].action, &why), "replay: %s", why.text);
+    CHECK(memcmp(again->now, s->now, size) == 0, WHERE "replaying the same seed and actions differs", AT(c));
+    session_free(again);
+
+    /* Saving and loading rebuild the game exactly. */
+    char *text = session_save(s);
+    session *loaded = session_load(text, &why);
+    CHECK(loaded, WHERE "a save does not load: %s\n%s", AT(c), why.text, text);
+    CHECK(memcmp(loaded->now, s->now, size) == 0 && loaded->history_len == s->history_len,
+          WHERE "a loaded save differs from the game", AT(c));
+    session_free(loaded);
+    free(text);
+
+    /* Undo restores the exact state of every earlier decision. */
+    while (s->history_len > 0) {
+        int back = 1 + (int)rng_below(&r, 5);
+        session_undo(s, back);
+        CHECK(memcmp(s->now, snapshots + size * (size_t)s->history_len, size) == 0,
+              WHERE "undo to decision %d does not restore it", AT(c), s->history_len);
+    }
+    free(twin);
+    free(snapshots);
+    session_free(s);
+}
+
+int main(int argc, char **argv) {
+    int games = argc > 1 ? atoi(argv[1]) : 1500;
+    for (int g = 0; g < meeple_game_count; g++) {
+        const game_def *def = meeple_games[g];
+        for (int players = def->min_players; players <= def->max_players; players++) {
+            run_context c = {def, players, 0, 0};
+            sample_runs = sample_changes = 0;
+            for (int i = 0; i < games; i++) {
+                c.seed = (uint64_t)i + 1;
+                play_one(&c, i < games / 5 + 1); /* the exhaustive checks on a fifth of the games */
+            }
+            CHECK(sample_changes * 2 > sample_runs, "%s: only %d of %d samples differ from the truth",
+                  def->name, sample_changes, sample_runs);
+            printf("%s, %d players: %d games conform (%d of %d samples re-dealt hidden cards)\n",
+                   def->name, players, games, sample_changes, sample_runs);
+        }
+    }
+    return 0;
+}
