@@ -146,6 +146,19 @@ static session *session_alloc(const game_def *def) {
     return s;
 }
 
+/* A session with its parameters and seed, before any state is put in it. */
+static session *session_begin(const game_def *def, const param_value *params, uint64_t seed,
+                              reason *why) {
+    session *s = session_alloc(def);
+    if (!s) {
+        deny(why, "out of memory");
+        return NULL;
+    }
+    memcpy(s->params, params, sizeof s->params);
+    s->seed = seed;
+    return s;
+}
+
 session *session_new(const game_def *def, int players, const param_value *params, uint64_t seed,
                      reason *why) {
     if (players == 0) players = def->default_players;
@@ -154,13 +167,8 @@ session *session_new(const game_def *def, int players, const param_value *params
              def->max_players, players);
         return NULL;
     }
-    session *s = session_alloc(def);
-    if (!s) {
-        deny(why, "out of memory");
-        return NULL;
-    }
-    memcpy(s->params, params, sizeof s->params);
-    s->seed = seed;
+    session *s = session_begin(def, params, seed, why);
+    if (!s) return NULL;
     s->players = players;
     def->setup(s->start, players, params, seed);
     memcpy(s->now, s->start, def->state_size);
@@ -169,13 +177,8 @@ session *session_new(const game_def *def, int players, const param_value *params
 
 session *session_from_table(const game_def *def, tree_reader *r, const param_value *params,
                             uint64_t seed, reason *why) {
-    session *s = session_alloc(def);
-    if (!s) {
-        deny(why, "out of memory");
-        return NULL;
-    }
-    memcpy(s->params, params, sizeof s->params);
-    s->seed = seed;
+    session *s = session_begin(def, params, seed, why);
+    if (!s) return NULL;
     s->from_table = true;
     if (!def->read_table(s->start, r, params, seed, why) || !def->validate(s->start, why)) {
         session_free(s);
@@ -456,15 +459,10 @@ static session *session_from_header(save_header *h, reason *why) {
     }
     session *s;
     if (h->start) {
-        s = session_alloc(h->def);
-        if (!s) {
-            deny(why, "out of memory");
-            return NULL;
-        }
-        memcpy(s->params, h->params, sizeof s->params);
+        s = session_begin(h->def, h->params, h->seed, why);
+        if (!s) return NULL;
         memcpy(s->start, h->start, h->def->state_size);
         memcpy(s->now, h->start, h->def->state_size);
-        s->seed = h->seed;
         s->from_table = true;
         s->players = h->def->num_players(s->start);
         if (h->players && h->players != s->players) {
