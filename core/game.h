@@ -39,7 +39,7 @@ bool deny(reason *why, const char *fmt, ...)
 /* ---- Parameters: each game documents its own, with defaults; variants set them. ---- */
 typedef enum {
     PARAM_INT,      /* one integer in [min, max] */
-    PARAM_PER_SEAT, /* one integer for every seat, or a list of them by seat (start player first) */
+    PARAM_PER_SEAT, /* one integer for all, or a list of them (by seat, or as the doc says) */
     PARAM_CHOICE    /* one of `choices`, stored as its index */
 } param_kind;
 
@@ -50,12 +50,23 @@ typedef struct param_def {
     int32_t min, max;             /* for PARAM_INT and PARAM_PER_SEAT */
     const char *const *choices;   /* for PARAM_CHOICE, NULL-terminated */
     const char *doc;
+    const int32_t *fallback_list; /* for PARAM_PER_SEAT: a default list instead of `fallback` */
+    int32_t fallback_count;
 } param_def;
 
 typedef struct param_value {
     int32_t count;                /* 1 for an integer or a choice; the list length otherwise */
     int32_t v[MEEPLE_PARAM_VALUES];
 } param_value;
+
+/* ---- Variants' primitives: the only ways a house rule changes a state, so that no card is ever
+ * created or lost. Zones and counters are named by their path in the state table
+ * ("players[1].hand", "players[2].rows.medes", "discard", "players[1].gold"). ---- */
+typedef struct card_move {
+    const char *card;  /* which card, by its name in the table ("medes", "3"); NULL: the top card */
+    int count;         /* how many cards (each chosen the same way) */
+    bool to_bottom;    /* under the destination instead of on top */
+} card_move;
 
 /* ---- The game definition ---- */
 typedef struct game_def {
@@ -73,6 +84,9 @@ typedef struct game_def {
     int (*num_players)(const void *st);
     int (*turn)(const void *st);
     int (*to_move)(const void *st);            /* whose decision it is; -1 once the game is over */
+    /* A number that changes whenever a player's turn ends, and whose turn it is (for the turn_end
+     * hook: in Babel a halving's discards are the opponent's decisions inside the active turn). */
+    uint32_t (*turn_key)(const void *st, int *owner);
     bool (*is_over)(const void *st);
 
     /* Every legal action for to_move, in a stable order; returns the count (<= MEEPLE_MAX_ACTIONS). */
@@ -105,6 +119,12 @@ typedef struct game_def {
     bool (*validate)(const void *st, reason *why);
     /* Re-deals, with `r`, everything `viewer` cannot see, keeping what they see unchanged. */
     void (*sample)(void *st, int viewer, rng *r);
+
+    /* Moves cards between zones; refuses (changing nothing) a zone that does not exist, a card that
+     * is not there, or a result the rules forbid outright (a temple that does not rise). */
+    bool (*move)(void *st, const char *from, const char *to, const card_move *m, reason *why);
+    /* Adds delta to a counter (gold); refuses a counter that does not exist or would go negative. */
+    bool (*add)(void *st, const char *counter, int delta, reason *why);
 } game_def;
 
 #endif

@@ -31,6 +31,7 @@ static const char render_key = 'r';
 typedef struct lua_writer {
     tree_writer base;
     lua_State *L;
+    int root;                  /* an existing table the root map is written into, or 0 */
     int depth;                 /* open maps and lists */
     int count[WRITER_DEPTH];   /* items so far in each open list; -1 marks a map */
     bool keyed[WRITER_DEPTH];  /* a map's key is on the stack, waiting for its value */
@@ -54,7 +55,8 @@ static void lw_place(lua_writer *lw) {
 static void lw_open(lua_writer *lw, bool list) {
     if (lw->depth == WRITER_DEPTH) luaL_error(lw->L, "write_table: nested deeper than %d", WRITER_DEPTH);
     luaL_checkstack(lw->L, 3, "write_table");
-    lua_createtable(lw->L, list ? LIST_HINT : 0, list ? 0 : MAP_HINT);
+    if (lw->depth == 0 && lw->root) lua_pushvalue(lw->L, lw->root);
+    else lua_createtable(lw->L, list ? LIST_HINT : 0, list ? 0 : MAP_HINT);
     lw->count[lw->depth] = list ? 0 : -1;
     lw->keyed[lw->depth] = false;
     lw->depth++;
@@ -107,6 +109,19 @@ void meeple_push_table(lua_State *L, const game_def *def, const void *st, int vi
     def->write_table(st, viewer, &lw.base);
     if (lw.depth != 0 || lua_gettop(L) != top + 1)
         luaL_error(L, "write_table of '%s' left %d containers open", def->name, lw.depth);
+}
+
+void meeple_fill_table(lua_State *L, int idx, const game_def *def, const void *st, int viewer) {
+    lua_writer lw = {
+        .base = {lw_open_map, lw_open_list, lw_close, lw_key, lw_str, lw_num, lw_boolean},
+        .L = L,
+        .root = lua_absindex(L, idx),
+    };
+    int top = lua_gettop(L);
+    def->write_table(st, viewer, &lw.base);
+    if (lw.depth != 0 || lua_gettop(L) != top + 1)
+        luaL_error(L, "write_table of '%s' left %d containers open", def->name, lw.depth);
+    lua_pop(L, 1);
 }
 
 void meeple_push_legal(lua_State *L, const game_def *def, const void *st) {
@@ -366,10 +381,64 @@ static int raise_refusal(lua_State *L, const reason *why) {
  * The state userdata
  * ===================================================================================================== */
 
-void meeple_push_state(lua_State *L, session *s) {
-    session **u = lua_newuserdatauv(L, sizeof *u, 0);
-    *u = s;
+/* The userdata: the session first, so a `session **` reads it, then what was charged for it. */
+typedef struct state_box {
+    session *s;
+    size_t charged;
+} state_box;
+
+/* The registry key of a lua_State's charge hook (a full userdata holding a charge_hook). */
+static const char charge_key = 'c';
+
+typedef struct charge_hook {
+    meeple_charge_fn fn;
+    void *ud;
+} charge_hook;
+
+void meeple_set_charge(lua_State *L, meeple_charge_fn fn, void *ud) {
+    charge_hook *h = lua_newuserdatauv(L, sizeof *h, 0);
+    *h = (charge_hook){fn, ud};
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &charge_key);
+}
+
+/* Tells the charge hook, if the lua_State has one, of `bytes` more (or fewer) held outside its heap. */
+static void charge(lua_State *L, long long bytes) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &charge_key) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        return;
+    }
+    charge_hook h = *(charge_hook *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    h.fn(L, h.ud, bytes);
+}
+
+/* What a session holds in malloc'd memory. */
+static size_t session_bytes(const session *s) {
+    return sizeof *s + 2 * s->def->state_size + (size_t)s->history_cap * sizeof *s->history;
+}
+
+/* Pushes an empty state userdata, so that a session made after it cannot leak if pushing fails. */
+static state_box *push_box(lua_State *L) {
+    state_box *u = lua_newuserdatauv(L, sizeof *u, 0);
+    *u = (state_box){NULL, 0};
     luaL_setmetatable(L, STATE_MT);
+    return u;
+}
+
+/* The box owns `s` from now on. */
+static void box_own(lua_State *L, state_box *u, session *s) {
+    u->s = s;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &charge_key) != LUA_TNIL) {
+        lua_pop(L, 1);
+        u->charged = session_bytes(s);
+        charge(L, (long long)u->charged); /* may raise: the collector then frees s and uncharges */
+    } else {
+        lua_pop(L, 1);
+    }
+}
+
+void meeple_push_state(lua_State *L, session *s) {
+    box_own(L, push_box(L), s);
 }
 
 session *meeple_to_session(lua_State *L, int idx) {
@@ -522,9 +591,11 @@ static int s_view(lua_State *L) {
 }
 
 static int s_clone(lua_State *L) {
-    session *c = session_clone(arg_state(L, "clone"));
+    session *s = arg_state(L, "clone");
+    state_box *u = push_box(L);
+    session *c = session_clone(s);
     if (!c) luaL_error(L, "clone: out of memory");
-    meeple_push_state(L, c);
+    box_own(L, u, c);
     return 1;
 }
 
@@ -534,9 +605,10 @@ static int s_sample(lua_State *L) {
     session *s = arg_state(L, "sample");
     int p = arg_player(L, 2, s, "sample");
     lua_Integer seed = arg_opt_int(L, 3, "sample", "seed", 1);
+    state_box *u = push_box(L);
     session *c = session_clone(s);
     if (!c) luaL_error(L, "sample: out of memory");
-    meeple_push_state(L, c); /* owned by Lua from here, so an error below cannot leak it */
+    box_own(L, u, c); /* owned by Lua from here, so an error below cannot leak it */
     rng r;
     rng_seed(&r, (uint64_t)seed, 0x5a3d1e);
     s->def->sample(c->now, p, &r);
@@ -564,6 +636,11 @@ static void push_renderer(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &render_key);
 }
 
+void meeple_set_renderer(lua_State *L) {
+    luaL_checktype(L, -1, LUA_TFUNCTION);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &render_key);
+}
+
 static int s_tostring(lua_State *L) {
     session *s = arg_state(L, "tostring");
     push_renderer(L);
@@ -574,13 +651,22 @@ static int s_tostring(lua_State *L) {
 }
 
 static int s_gc(lua_State *L) {
-    session **u = luaL_testudata(L, 1, STATE_MT);
-    if (u && *u) {
-        session_free(*u);
-        *u = NULL;
+    state_box *u = luaL_testudata(L, 1, STATE_MT);
+    if (u && u->s) {
+        session_free(u->s);
+        u->s = NULL;
+        if (u->charged) charge(L, -(long long)u->charged);
+        u->charged = 0;
     }
     return 0;
 }
+
+/* The variants' primitives, defined with the variant module below. */
+static int s_move(lua_State *L);
+static int s_add(lua_State *L);
+static int s_base_score(lua_State *L);
+static int s_variant(lua_State *L);
+static int s_turn_key(lua_State *L);
 
 static const luaL_Reg state_methods[] = {
     {"game", s_game},       {"num_players", s_num_players}, {"turn", s_turn},
@@ -589,7 +675,9 @@ static const luaL_Reg state_methods[] = {
     {"play", s_play},       {"try", s_try},                 {"undo", s_undo},
     {"history", s_history}, {"table", s_table},             {"view", s_view},
     {"clone", s_clone},     {"sample", s_sample},           {"save", s_save},
-    {"tostring", s_tostring}, {NULL, NULL},
+    {"tostring", s_tostring}, {"move", s_move},           {"add", s_add},
+    {"base_score", s_base_score}, {"variant", s_variant}, {"_turn_key", s_turn_key},
+    {NULL, NULL},
 };
 
 static void register_state_type(lua_State *L) {
@@ -654,6 +742,129 @@ static lua_Integer opt_field_int(lua_State *L, int idx, const char *key, const c
     return v;
 }
 
+/* =====================================================================================================
+ * Variants: the primitives a house rule changes a state with, and the variant module (the embedded
+ * scripts/variant.lua), which plays a state under a variant's hooks
+ * ===================================================================================================== */
+
+extern const char meeple_lua_variant[];
+static const char variant_key = 'v';
+
+/* s:move(from, to [, {card = C, count = N, bottom = true}]): cards between zones, none created or
+ * lost. The position becomes the state's new start: undo does not go back past a move. */
+static int s_move(lua_State *L) {
+    session *s = arg_state(L, "move");
+    const char *from = arg_str(L, 2, "move", "from");
+    const char *to = arg_str(L, 3, "move", "to");
+    card_move m = {NULL, 1, false};
+    if (!lua_isnoneornil(L, 4)) {
+        if (!lua_istable(L, 4)) luaL_error(L, "move: options must be a table, got %s", describe(L, 4));
+        static const char *const known[] = {"card", "count", "bottom", NULL};
+        check_options(L, 4, "move", known);
+        if (push_raw_field(L, 4, "card") != LUA_TNIL) {
+            if (!lua_isstring(L, -1)) luaL_error(L, "move: card must be a name or a level");
+            m.card = lua_tostring(L, -1); /* stays on the stack, so it stays alive */
+        }
+        m.count = (int)opt_field_int(L, 4, "count", "move", 1);
+        if (m.count < 1 || m.count > 100) luaL_error(L, "move: count must be 1..100");
+        push_raw_field(L, 4, "bottom");
+        m.to_bottom = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    reason why = {{0}};
+    if (!s->def->move(s->now, from, to, &m, &why)) return raise_reason(L, &why);
+    session_rebase(s);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:add(counter, n): adds n (maybe negative) to a counter such as "players[1].gold". */
+static int s_add(lua_State *L) {
+    session *s = arg_state(L, "add");
+    const char *counter = arg_str(L, 2, "add", "counter");
+    lua_Integer n = arg_int(L, 3, "add", "n");
+    if (n < -100000 || n > 100000) luaL_error(L, "add: n is out of range");
+    reason why = {{0}};
+    if (!s->def->add(s->now, counter, (int)n, &why)) return raise_reason(L, &why);
+    session_rebase(s);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:base_score(p): the rules' score, which a variant's score hook may build on. */
+static int s_base_score(lua_State *L) {
+    session *s = arg_state(L, "base_score");
+    int p = arg_player(L, 2, s, "base_score");
+    int out[MEEPLE_MAX_PLAYERS] = {0};
+    s->def->scores(s->now, out);
+    lua_pushinteger(L, out[p]);
+    return 1;
+}
+
+/* s:variant(): the variant's name, or nil under the base rules. */
+static int s_variant(lua_State *L) {
+    session *s = arg_state(L, "variant");
+    if (s->variant[0]) lua_pushstring(L, s->variant);
+    else lua_pushnil(L);
+    return 1;
+}
+
+/* s:_turn_key(): for the variant module's turn_end hook (a number, and whose turn it is). */
+static int s_turn_key(lua_State *L) {
+    session *s = arg_state(L, "_turn_key");
+    int owner = -1;
+    lua_pushinteger(L, s->def->turn_key(s->now, &owner));
+    if (owner < 0) lua_pushnil(L);
+    else lua_pushinteger(L, owner + 1);
+    return 2;
+}
+
+static int raw_set_variant(lua_State *L) {
+    session *s = arg_state(L, "set_variant");
+    const char *name = arg_str(L, 2, "set_variant", "name");
+    if (strlen(name) >= sizeof s->variant) luaL_error(L, "variant name too long");
+    snprintf(s->variant, sizeof s->variant, "%s", name);
+    return 0;
+}
+
+static int raw_rebase(lua_State *L) {
+    session_rebase(arg_state(L, "rebase"));
+    return 0;
+}
+
+static int m_new(lua_State *L);
+static int m_from_table(lua_State *L);
+static int m_load_plain(lua_State *L);
+
+/* Pushes the variant module, loading it once per lua_State with the raw functions it builds on. */
+static void push_variant_module(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &variant_key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    if (luaL_loadbufferx(L, meeple_lua_variant, strlen(meeple_lua_variant), "=variant.lua", "t") != LUA_OK)
+        lua_error(L);
+    static const luaL_Reg raw[] = {{"new", m_new}, {"from_table", m_from_table}, {"load", m_load_plain},
+                                   {"set_variant", raw_set_variant}, {"rebase", raw_rebase}, {NULL, NULL}};
+    luaL_newlib(L, raw);
+#ifdef MEEPLE_SOURCE_DIR
+    lua_pushstring(L, MEEPLE_SOURCE_DIR);
+    lua_setfield(L, -2, "source_dir");
+#endif
+    lua_call(L, 1, 1);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &variant_key);
+}
+
+/* Calls variant.<fn> with the `nargs` arguments from stack index 1; returns its one result. */
+static int call_variant(lua_State *L, const char *fn, int nargs) {
+    lua_settop(L, nargs);
+    push_variant_module(L);
+    lua_getfield(L, -1, fn);
+    lua_remove(L, -2);
+    lua_insert(L, 1);
+    lua_call(L, nargs, 1);
+    return 1;
+}
+
 static int m_new(lua_State *L) {
     const game_def *def = arg_game(L, 1, "new");
     lua_Integer seed = 1, players = def->default_players;
@@ -662,8 +873,8 @@ static int m_new(lua_State *L) {
         luaL_error(L, "new: options must be a table, got %s", describe(L, 2));
     if (lua_istable(L, 2)) {
         check_options(L, 2, "new", new_options);
-        push_raw_field(L, 2, "variant");
-        if (!lua_isnil(L, -1)) luaL_error(L, "new: variants are not supported yet");
+        if (push_raw_field(L, 2, "variant") != LUA_TNIL) return call_variant(L, "new", 2);
+        lua_pop(L, 1);
         seed = opt_field_int(L, 2, "seed", "new", 1);
         players = opt_field_int(L, 2, "players", "new", def->default_players);
         bool fits = players >= def->min_players && players <= def->max_players;
@@ -691,7 +902,7 @@ static void push_state_fields(lua_State *L, int idx) {
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
-        bool host_key = strcmp(key, "seed") == 0 || strcmp(key, "params") == 0;
+        bool host_key = strcmp(key, "seed") == 0 || strcmp(key, "params") == 0 || strcmp(key, "variant") == 0;
         if (host_key) {
             lua_pop(L, 1);
             continue;
@@ -708,6 +919,11 @@ static int m_from_table(lua_State *L) {
     push_raw_field(L, 1, "game");
     if (lua_isnil(L, -1)) luaL_error(L, "from_table: the table needs a game field (game = \"babel\")");
     const game_def *def = arg_game(L, 2, "from_table");
+    if (push_raw_field(L, 1, "variant") != LUA_TNIL) {
+        lua_settop(L, 1);
+        return call_variant(L, "from_table", 1);
+    }
+    lua_pop(L, 1);
     lua_Integer seed = opt_field_int(L, 1, "seed", "from_table", 1);
     param_value params[MEEPLE_MAX_PARAMS];
     push_raw_field(L, 1, "params");
@@ -723,8 +939,23 @@ static int m_from_table(lua_State *L) {
     return 1;
 }
 
+/* A save naming a variant replays through the variant's hooks. */
+static bool names_variant(const char *text) {
+    return strncmp(text, "variant ", 8) == 0 || strstr(text, "\nvariant ") != NULL;
+}
+
+static int m_load_plain(lua_State *L) {
+    const char *text = arg_str(L, 1, "load", "text");
+    reason why = {{0}};
+    session *s = session_load(text, &why);
+    if (!s) return raise_refusal(L, &why);
+    meeple_push_state(L, s);
+    return 1;
+}
+
 static int m_load(lua_State *L) {
     const char *text = arg_str(L, 1, "load", "text");
+    if (names_variant(text)) return call_variant(L, "load", 1);
     reason why = {{0}};
     session *s = session_load(text, &why);
     if (!s) return raise_refusal(L, &why);

@@ -13,6 +13,10 @@
 /* Pushes the module table (games, new, from_table, load) and registers the state metatable. */
 int meeple_open(lua_State *L);
 
+/* Pops a function and makes it this lua_State's renderer behind tostring(state), in place of the
+ * compiled-in scripts/render.lua (the shell reads render.lua from disk when it can). */
+void meeple_set_renderer(lua_State *L);
+
 /* Pushes `s` as a "meeple.state" userdata; the userdata owns it from now on (freed by __gc). */
 void meeple_push_state(lua_State *L, session *s);
 /* The session behind the state at stack index `idx`, or NULL when it is not one. */
@@ -20,8 +24,16 @@ session *meeple_to_session(lua_State *L, int idx);
 
 /* Pushes the state table of `st` as `viewer` (-1: everything; a 0-based seat: what that seat sees). */
 void meeple_push_table(lua_State *L, const game_def *def, const void *st, int viewer);
+/* Writes the state table's fields into the existing table at `idx` (a bot's view, read lazily). */
+void meeple_fill_table(lua_State *L, int idx, const game_def *def, const void *st, int viewer);
 /* Pushes the legal actions of `st` as an array of canonical strings. */
 void meeple_push_legal(lua_State *L, const game_def *def, const void *st);
+
+/* Memory a lua_State's states hold outside its heap (a session is malloc'd), for a sandbox that caps
+ * memory: once set, `fn` is told of each state's bytes when it is pushed (+) and collected (-). It may
+ * raise an error when a state is pushed; the state is then collected as usual. */
+typedef void (*meeple_charge_fn)(lua_State *L, void *ud, long long bytes);
+void meeple_set_charge(lua_State *L, meeple_charge_fn fn, void *ud);
 
 /* Pushes function(m, n) with math.random's contract, drawing from its own PCG seeded with `seed`. */
 void meeple_push_rng(lua_State *L, uint64_t seed);

@@ -20,8 +20,13 @@
 void params_defaults(const game_def *def, param_value *out) {
     memset(out, 0, sizeof(param_value) * MEEPLE_MAX_PARAMS);
     for (int i = 0; i < def->num_params; i++) {
+        const param_def *p = &def->params[i];
         out[i].count = 1;
-        out[i].v[0] = def->params[i].fallback;
+        out[i].v[0] = p->fallback;
+        if (p->fallback_list) {
+            out[i].count = p->fallback_count;
+            memcpy(out[i].v, p->fallback_list, sizeof(int32_t) * (size_t)p->fallback_count);
+        }
     }
 }
 

@@ -9,12 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <lauxlib.h>
-#include <lua.h>
-
+#include "bot.h"
 #include "cli.h"
-#include "lmeeple.h"
 #include "registry.h"
+#include "session.h"
 
 /* A game that has not ended after this many decisions is stuck: a bug in its rules, not a long game. */
 #define BENCH_MAX_DECISIONS 1000000
@@ -198,183 +196,72 @@ static double bench_clone(const game_def *def, const void *st, bool *ok) {
 
 /* ========================================================================= decisions through Lua */
 
-/* A bot driven the way a match will drive it: its view, the legal strings, a ctx per seat.
- * Its lua_State's stack holds, at fixed places: */
-enum { BOT_TABLE = 1, BOT_CHOOSE, BOT_NAME, BOT_CTX, BOT_NOOP };
-
+/* Bots driven the way a match drives them (core/bot.h): one sandboxed bot per seat, a new game begun
+ * on each for every game. With `probe`, the bots' answers are ignored and the choice is made in C
+ * with the pure C baseline's generator, so the games are the same as the baseline's and the
+ * difference in time is the host's overhead alone. */
 typedef struct lua_chooser {
     chooser base;
     const bench_args *args;
-    const cli_options *opts;
-    lua_State *L;
-    const char *name;                   /* the bot's name, kept alive at BOT_NAME */
-    bool noop;                          /* call BOT_NOOP and choose in C: the host's cost alone */
-    const void *st;                     /* the state being decided, for ctx.sample */
-    const action_t *acts;               /* its legal actions, for decide */
-    int n;
-    rng sample_rng, noop_rng;
-    char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
+    bot *bots[MEEPLE_MAX_PLAYERS];
+    bool probe;
+    rng pick;
 } lua_chooser;
 
-/* ctx.sample(): a full state consistent with the seat's view, as a meeple.state. */
-static int ctx_sample(lua_State *L) {
-    lua_chooser *lc = lua_touserdata(L, lua_upvalueindex(1));
-    int seat = (int)lua_tointeger(L, lua_upvalueindex(2));
-    const game_def *def = lc->args->def;
-    param_value params[MEEPLE_MAX_PARAMS];
-    reason why = {{0}};
-    params_defaults(def, params);
-    session *s = session_new(def, (int)lc->args->players, params, 1, &why);
-    if (!s) return luaL_error(L, "sample: %s", why.text);
-    meeple_push_state(L, s); /* Lua owns it from here */
-    memcpy(s->now, lc->st, def->state_size);
-    def->sample(s->now, seat, &lc->sample_rng);
-    session_rebase(s);
-    return 1;
-}
+static const bot_limits bench_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY};
 
-/* The ctx of one seat for one game: {seat, rng, budget = nil, sample}. */
-static void push_ctx(lua_chooser *lc, int seat, long long game) {
-    lua_State *L = lc->L;
-    lua_createtable(L, 0, 4);
-    lua_pushinteger(L, seat + 1);
-    lua_setfield(L, -2, "seat");
-    meeple_push_rng(L, ((uint64_t)lc->args->seed + (uint64_t)game) * 1000003u + (uint64_t)seat);
-    lua_setfield(L, -2, "rng");
-    lua_pushlightuserdata(L, lc);
-    lua_pushinteger(L, seat);
-    lua_pushcclosure(L, ctx_sample, 2);
-    lua_setfield(L, -2, "sample");
-}
-
-static void report_bot_error(lua_chooser *lc, const char *what) {
-    char context[160];
-    snprintf(context, sizeof context, "meeple bench: bot '%.60s' %s", lc->name, what);
-    cli_report(lc->L, lc->opts, context);
-}
-
-/* Calls the bot's init(game, seat, ctx) for every seat, when it has one. */
-static bool call_init(lua_chooser *lc) {
-    lua_State *L = lc->L;
-    int base = lua_gettop(L);
-    bool ok = true;
-    cli_push_msgh(L, lc->opts);
-    if (lua_getfield(L, BOT_TABLE, "init") != LUA_TFUNCTION) {
-        lua_settop(L, base);
-        return true;
-    }
-    for (int seat = 0; ok && seat < lc->args->players; seat++) {
-        lua_pushvalue(L, base + 2);
-        lua_pushstring(L, lc->args->def->name);
-        lua_pushinteger(L, seat + 1);
-        lua_rawgeti(L, BOT_CTX, seat + 1);
-        ok = lua_pcall(L, 3, 0, base + 1) == LUA_OK;
-    }
-    if (!ok) report_bot_error(lc, "init failed");
-    lua_settop(L, base);
-    return ok;
+static void report_bot(const bot *b, const char *what) {
+    fprintf(stderr, "meeple bench: bot '%s' %s: %s\n", bot_name(b), what, bot_reason(b));
 }
 
 static bool lua_chooser_start(chooser *c, const void *st, long long game) {
     lua_chooser *lc = (lua_chooser *)c;
-    lua_State *L = lc->L;
-    lc->st = st;
-    rng_seed(&lc->sample_rng, (uint64_t)lc->args->seed + (uint64_t)game, 0x5a3d1e);
-    lua_createtable(L, (int)lc->args->players, 0);
-    for (int seat = 0; seat < lc->args->players; seat++) {
-        push_ctx(lc, seat, game);
-        lua_rawseti(L, -2, seat + 1);
-    }
-    lua_replace(L, BOT_CTX);
-    return lc->noop || call_init(lc);
+    for (int seat = 0; seat < lc->args->players; seat++)
+        if (!bot_begin(lc->bots[seat], st, seat, (uint64_t)lc->args->seed + (uint64_t)game)) {
+            report_bot(lc->bots[seat], "failed");
+            return false;
+        }
+    return true;
 }
 
-/* Called under lua_pcall with (chooser, bot function, ctx): builds the view and the legal strings and
- * calls the bot, so that neither a memory error nor a game's faulty table escapes unprotected. */
-static int decide(lua_State *L) {
-    lua_chooser *lc = lua_touserdata(L, 1);
-    const game_def *def = lc->args->def;
-    lua_pushvalue(L, 2);
-    meeple_push_table(L, def, lc->st, def->to_move(lc->st));
-    lua_createtable(L, lc->n, 0);
-    for (int i = 0; i < lc->n; i++) {
-        def->action_text(lc->st, lc->acts[i], lc->texts[i]);
-        lua_pushstring(L, lc->texts[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_pushvalue(L, 3);
-    lua_call(L, 3, 1);
-    return 1;
-}
-
-/* The index of the bot's choice in acts, or -1 (said why) when it failed or chose a non-legal action. */
 static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
     lua_chooser *lc = (lua_chooser *)c;
-    lua_State *L = lc->L;
-    int base = lua_gettop(L);
-    lc->st = st;
-    lc->acts = acts;
-    lc->n = n;
-    cli_push_msgh(L, lc->opts);
-    lua_pushcfunction(L, decide);
-    lua_pushlightuserdata(L, lc);
-    lua_pushvalue(L, lc->noop ? BOT_NOOP : BOT_CHOOSE);
-    lua_rawgeti(L, BOT_CTX, lc->args->def->to_move(st) + 1);
-    if (lua_pcall(L, 3, 1, base + 1) != LUA_OK) {
-        report_bot_error(lc, "failed");
-        return -1;
+    bot *b = lc->bots[lc->args->def->to_move(st)];
+    if (lc->probe) {
+        if (!bot_probe(b, st, acts, n)) {
+            report_bot(b, "failed");
+            return -1;
+        }
+        return (int)rng_below(&lc->pick, (uint32_t)n);
     }
-    if (lc->noop) {
-        lua_settop(L, base);
-        return (int)rng_below(&lc->noop_rng, (uint32_t)n);
-    }
-    int k = -1;
-    const char *chosen = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    for (int i = 0; chosen && i < n && k < 0; i++)
-        if (strcmp(chosen, lc->texts[i]) == 0) k = i;
-    if (k < 0 && chosen)
-        fprintf(stderr, "meeple bench: bot '%s' chose '%s', which is not a legal action\n", lc->name, chosen);
-    else if (k < 0)
-        fprintf(stderr, "meeple bench: bot '%s' returned %s instead of an action\n", lc->name,
-                luaL_typename(L, -1));
-    lua_settop(L, base);
+    int k = bot_choose(b, st, acts, n);
+    if (k < 0) report_bot(b, "failed");
     return k;
 }
 
-/* A fresh lua_State with the bot file (loaded as text only) and the fixed stack places. */
-static bool lua_chooser_init(lua_chooser *lc, const bench_args *a, const cli_options *opts) {
-    memset(lc, 0, sizeof *lc);
-    lc->base = (chooser){lua_chooser_start, lua_choose};
-    lc->args = a;
-    lc->opts = opts;
-    rng_seed(&lc->noop_rng, (uint64_t)a->seed, 0x6265);
-    lua_State *L = lc->L = cli_new_lua();
-    if (!L) {
-        fprintf(stderr, "meeple bench: cannot create a Lua state (out of memory)\n");
-        return false;
+/* One bot per seat from `code`; false (said why) when out of memory or the bot is broken. */
+static bool lua_chooser_init(lua_chooser *lc, const bench_args *a, const bot_code *code, bool probe,
+                             const cli_options *opts) {
+    param_value params[MEEPLE_MAX_PARAMS];
+    params_defaults(a->def, params);
+    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose}, .args = a, .probe = probe};
+    rng_seed(&lc->pick, (uint64_t)a->seed, 0x6265);
+    for (int seat = 0; seat < a->players; seat++) {
+        lc->bots[seat] = bot_new(code, a->def, params, &bench_limits, opts->debug);
+        if (!lc->bots[seat]) {
+            fprintf(stderr, "meeple bench: out of memory\n");
+            return false;
+        }
+        if (bot_fault_of(lc->bots[seat])) {
+            report_bot(lc->bots[seat], "cannot start");
+            return false;
+        }
     }
-    cli_push_msgh(L, opts);
-    int status = luaL_loadfilex(L, a->bot, "t");
-    if (status == LUA_OK) status = lua_pcall(L, 0, 1, 1);
-    if (status != LUA_OK) {
-        cli_report(L, opts, "meeple bench: cannot load the bot");
-        return false;
-    }
-    lua_remove(L, 1); /* the handler; the bot table is now BOT_TABLE */
-    if (!lua_istable(L, BOT_TABLE) || lua_getfield(L, BOT_TABLE, "choose") != LUA_TFUNCTION) {
-        fprintf(stderr, "meeple bench: the bot file '%s' must return a table with a choose function\n",
-                a->bot);
-        return false;
-    }
-    lua_getfield(L, BOT_TABLE, "name");
-    if (lua_type(L, BOT_NAME) != LUA_TSTRING) {
-        lua_pop(L, 1);
-        lua_pushstring(L, a->bot);
-    }
-    lc->name = lua_tostring(L, BOT_NAME);
-    lua_pushnil(L);                /* BOT_CTX, filled per game */
-    luaL_loadstring(L, "");        /* BOT_NOOP: an empty chunk is a Lua function doing nothing */
     return true;
+}
+
+static void lua_chooser_free(lua_chooser *lc) {
+    for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) bot_free(lc->bots[seat]);
 }
 
 /* ====================================================================================== report */
@@ -418,7 +305,7 @@ static void print_figures(const figure *f, int n, bool json) {
 static double per(double a, double b) { return b > 0 ? a / b : 0; }
 
 static void bench_report(const bench_args *a, const bench_run *run, double clone_ns, const char *bot,
-                         double overhead_ns) {
+                         double overhead_ns, double overhead_read_ns) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     figure f[16];
@@ -434,6 +321,7 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
     f[n++] = (figure){"ns per decision", NULL, per(run->seconds * 1e9, (double)run->decisions), 1};
     f[n++] = (figure){"ns per clone", NULL, clone_ns, 1};
     if (bot) f[n++] = (figure){"ns host overhead per decision", NULL, overhead_ns, 1};
+    if (bot) f[n++] = (figure){"ns host overhead per decision, view read", NULL, overhead_read_ns, 1};
     f[n++] = (figure){"state bytes", NULL, (double)a->def->state_size, 0};
     f[n++] = (figure){"peak memory KiB", NULL, (double)ru.ru_maxrss, 0};
     print_figures(f, n, a->json);
@@ -441,29 +329,52 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
 
 /* ======================================================================================== main */
 
-/* The host's cost per decision: a no-op Lua bot's pipeline against pure C. It does not depend on the
- * bot, so it runs 200..1000 games however few the bot played: fewer are mostly noise. */
-static bool bench_overhead(const bench_args *a, lua_chooser *lc, void *st, double *out) {
+/* The host's cost per decision: a no-op Lua bot's pipeline against pure C, with the view left
+ * unread (`choose = function() end`) and read (one field, which fills it all). It does not depend on
+ * the bot, so it runs 200..1000 games however few the bot played: fewer are mostly noise. */
+static bool bench_overhead(const bench_args *a, void *st, const cli_options *opts, double *unread,
+                           double *read) {
+    static const char *const probes[2] = {
+        "return { name = 'probe', choose = function() end }",
+        "return { name = 'probe', choose = function(view) local _ = view.turn end }",
+    };
     long long games = a->games < 200 ? 200 : a->games > 1000 ? 1000 : a->games;
     random_chooser rc = random_chooser_new(a);
-    bench_run pure, noop;
+    bench_run pure, probe;
     if (!bench_play(a, games, &rc.base, st, &pure, false)) return false;
-    lc->noop = true;
-    if (!bench_play(a, games, &lc->base, st, &noop, false)) return false;
-    *out = per(noop.seconds * 1e9, (double)noop.decisions) - per(pure.seconds * 1e9, (double)pure.decisions);
+    for (int i = 0; i < 2; i++) {
+        char err[300];
+        bot_code *code = bot_code_from_text(probes[i], "probe", &bench_limits, err, sizeof err);
+        lua_chooser lc = {0};
+        bool ok = code && lua_chooser_init(&lc, a, code, true, opts) &&
+                  bench_play(a, games, &lc.base, st, &probe, false);
+        if (!code) fprintf(stderr, "meeple bench: %s\n", err);
+        lua_chooser_free(&lc);
+        bot_code_free(code);
+        if (!ok) return false;
+        double ns = per(probe.seconds * 1e9, (double)probe.decisions) -
+                    per(pure.seconds * 1e9, (double)pure.decisions);
+        *(i ? read : unread) = ns;
+    }
     return true;
 }
 
 static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st) {
-    lua_chooser *lc = malloc(sizeof *lc);
+    char err[400];
+    bot_code *code = bot_code_load(a->bot, &bench_limits, err, sizeof err);
+    if (!code) {
+        fprintf(stderr, "meeple bench: %s\n", err);
+        return 1;
+    }
+    lua_chooser lc = {0};
     bench_run run;
-    double clone_ns = 0, overhead = 0;
-    bool ok = lc && lua_chooser_init(lc, a, opts) && bench_play(a, a->games, &lc->base, st, &run, true);
+    double clone_ns = 0, unread = 0, read = 0;
+    bool ok = lua_chooser_init(&lc, a, code, false, opts) && bench_play(a, a->games, &lc.base, st, &run, true);
     if (ok) clone_ns = bench_clone(a->def, st, &ok);
-    if (ok) ok = bench_overhead(a, lc, st, &overhead);
-    if (ok) bench_report(a, &run, clone_ns, lc->name, overhead);
-    if (lc && lc->L) lua_close(lc->L);
-    free(lc);
+    if (ok) ok = bench_overhead(a, st, opts, &unread, &read);
+    if (ok) bench_report(a, &run, clone_ns, code->name, unread, read);
+    lua_chooser_free(&lc);
+    bot_code_free(code);
     return ok ? 0 : 1;
 }
 
@@ -485,7 +396,7 @@ int bench_main(int argc, char **argv, const cli_options *opts) {
         double clone_ns = 0;
         bool ok = bench_play(&a, a.games, &rc.base, st, &run, true);
         if (ok) clone_ns = bench_clone(a.def, st, &ok);
-        if (ok) bench_report(&a, &run, clone_ns, NULL, 0);
+        if (ok) bench_report(&a, &run, clone_ns, NULL, 0, 0);
         status = ok ? 0 : 1;
     }
     free(st);

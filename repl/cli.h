@@ -31,7 +31,14 @@ void cli_push_msgh(lua_State *L, const cli_options *opts);
  * "meeple" or a phrase such as "meeple bench: bot 'x' failed". */
 void cli_report(lua_State *L, const cli_options *opts, const char *who);
 
+struct game_def;
+/* Prints `meeple rules GAME`: the game's rules text and its parameters. */
+void cli_print_rules(const struct game_def *def);
+
 /* `meeple bench`, in bench.c. */
 int bench_main(int argc, char **argv, const cli_options *opts);
+/* `meeple match`, in match.c; `meeple replay`, in replay.c. */
+int match_main(int argc, char **argv, const cli_options *opts);
+int replay_main(int argc, char **argv, const cli_options *opts);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "lmeeple.h"
 #include "registry.h"
+#include "shell.h"
 
 typedef int (*cli_command_fn)(int argc, char **argv, const cli_options *opts);
 
@@ -27,15 +28,44 @@ static int cmd_rules(int argc, char **argv, const cli_options *opts);
 static int cmd_run(int argc, char **argv, const cli_options *opts);
 
 static const cli_command commands[] = {
-    {"repl", "meeple repl [GAME]", "interactive Lua shell with the current game", NULL, NULL},
+    {"repl", "meeple repl [GAME] [--seed S] [--players N] [--variant V]",
+     "interactive Lua shell with the current game (`meeple` alone too)",
+     "`meeple` alone starts it too. The module is the global `meeple`, the current game `g`; :help in\n"
+     "the shell lists its commands. History is kept in $MEEPLE_HISTORY, else ~/.meeple_history.",
+     shell_main},
     {"run", "meeple run FILE.lua [ARGS...]", "run a Lua script with the meeple module loaded",
      "The module is the global `meeple` and `require \"meeple\"`; `arg` and `...` are as in lua.\n"
      "A script error prints one line and exits 1 (the traceback with `meeple --debug run`).",
      cmd_run},
-    {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--variant V]",
-     "play a game at the terminal against bots", NULL, NULL},
-    {"match", "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl]",
-     "a tournament between bots, seats rotated", NULL, NULL},
+    {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--players N] [--variant V]",
+     "play a game at the terminal against bots",
+     "  --bot FILE   a bot for the next other seat (repeat it; the last one fills the rest), or the\n"
+     "               name of one in bots/; without any, bots/random.lua plays every other seat\n"
+     "  --seat N     your seat (default 1)\n"
+     "  --seed S     the deal (default: a fresh one, printed)\n"
+     "  --players N  player count (default: the game's, or one more than the bots given)\n"
+     "  --variant V  house rules: a name in scripts/variants/GAME/, or a file\n"
+     "Answer with an action's number, the action, or its first letters (\"trav med\");\n"
+     "`undo` takes back your last decision, `help` lists the answers, `quit` stops.",
+     play_main},
+    {"match",
+     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]",
+     "a tournament between bots, seats rotated",
+     "  BOT          a bot file, or the name of one in bots/ (random, greedy_babel, ismcts, ...);\n"
+     "               one per seat, so the number of bots is the number of players\n"
+     "  --games N    games to play (default 100); game i is dealt with seed S+i-1, seats rotated\n"
+     "  --seed S     first seed (default 1)\n"
+     "  --jobs J     games played at once, one thread each (default 1); results do not depend on it\n"
+     "  --variant V  every game under a house-rule variant (a name in scripts/variants/GAME, or a file)\n"
+     "  --log F      one JSON line per game (seed, seats, actions, scores, winners, forfeits);\n"
+     "               F is written anew unless --resume\n"
+     "  --resume     continue the match logged in F where it stopped (same arguments)\n"
+     "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
+     "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
+     "  --memory MB  its memory cap (default 128)\n"
+     "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"
+     "Bots print to stderr only under `meeple --debug match`.",
+     match_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
@@ -44,7 +74,10 @@ static const cli_command commands[] = {
      "  --bot FILE   every decision goes through this Lua bot; adds the host's overhead per decision\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},
-    {"replay", "meeple replay F.jsonl [--game K]", "step through a logged game", NULL, NULL},
+    {"replay", "meeple replay F.jsonl [--game K]", "step through a logged game",
+     "Replays game K (default 1) of a `meeple match --log` file from its seed, printing the board\n"
+     "after every decision; on a terminal it waits for Enter between decisions (q quits).",
+     replay_main},
     {"games", "meeple games", "list the games", NULL, cmd_games},
     {"rules", "meeple rules GAME", "a game's rules summary, rulings, action grammar and parameters", NULL,
      cmd_rules},
@@ -105,7 +138,8 @@ static int msgh_plain(lua_State *L) {
     lua_Debug ar;
     for (int level = 1; !has_position(msg) && lua_getstack(L, level, &ar); level++) {
         lua_getinfo(L, "Sl", &ar);
-        if (ar.currentline > 0) {
+        /* The user's own file, not a chunk compiled into meeple ("=variant.lua"). */
+        if (ar.currentline > 0 && ar.source[0] == '@') {
             msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
             break;
         }
@@ -171,7 +205,13 @@ static void param_describe(const param_def *p, char *def_text, size_t dn, char *
         break;
     case PARAM_PER_SEAT:
         snprintf(def_text, dn, "%d", p->fallback);
-        snprintf(range, rn, "a whole number in %d..%d, or a list of them by seat", p->min, p->max);
+        if (p->fallback_list) {
+            size_t used = (size_t)snprintf(def_text, dn, "{");
+            for (int i = 0; i < p->fallback_count && used < dn; i++)
+                used += (size_t)snprintf(def_text + used, dn - used, "%s%d", i ? ", " : "", p->fallback_list[i]);
+            if (used < dn) snprintf(def_text + used, dn - used, "}");
+        }
+        snprintf(range, rn, "a whole number in %d..%d, or a list of them (see below)", p->min, p->max);
         break;
     case PARAM_CHOICE: {
         snprintf(def_text, dn, "\"%s\"", p->choices[p->fallback]);
@@ -221,12 +261,16 @@ static int cmd_rules(int argc, char **argv, const cli_options *opts) {
     if (argc > 2) return cli_bad_args("rules", "one game expected, got also '%s'", argv[2]);
     const game_def *def = game_find(argv[1]);
     if (!def) return cli_bad_args("rules", "unknown game '%s'; games: %s", argv[1], game_names());
+    cli_print_rules(def);
+    return 0;
+}
+
+void cli_print_rules(const game_def *def) {
     const char *rules = def->rules ? def->rules : "";
     size_t len = strlen(rules);
     fputs(rules, stdout);
     if (len && rules[len - 1] != '\n') putchar('\n');
     print_params(def);
-    return 0;
 }
 
 /* `arg` as the lua interpreter builds it: the script at 0, its arguments after, the rest before. */
@@ -301,10 +345,7 @@ int main(int argc, char **argv) {
             return cli_bad_args(NULL, "unknown option '%s'", argv[i]);
         }
     }
-    if (i == argc) {
-        print_help();
-        return 0;
-    }
+    if (i == argc) return shell_main(1, (char *[]){"repl", NULL}, &opts); /* `meeple`: the shell */
     const cli_command *c = command_find(argv[i]);
     if (!c) return cli_bad_args(NULL, "unknown command '%s'", argv[i]);
     if (wants_help(c, argc - i, argv + i)) {

@@ -1,16 +1,55 @@
--- render.lua — plain-text rendering of state tables for people: tostring(s) in Lua, the shell, `play`.
--- A chunk returning render(t) -> string. Babel gets a board; any other game an indented listing.
+-- render.lua — rendering of state tables for people: tostring(s) in Lua, the shell, `play`.
+-- A chunk returning render(t [, opts]) -> string. Babel and Citadels get a board; any other game an
+-- indented listing. Plain text unless opts.color: then cards are painted in their colours with ANSI
+-- codes (the shell and `meeple play` ask for it on a terminal without NO_COLOR; tostring never does).
+--
+-- The shell reads this file from the source tree when it can (see README, "The shell"), so a change
+-- here shows at the next `meeple repl` without recompiling.
 
 local concat, sort, format = table.concat, table.sort, string.format
 
 local LOCATIONS = { "medes", "sumerians", "hittites", "persians", "assyrians" }
+
+-- ---------------------------------------------------------------- colours
+
+local ANSI = { red = 31, green = 32, yellow = 33, blue = 34, purple = 35, grey = 90 }
+
+-- The colour of each card a player would name by colour: Babel's peoples, Citadels' districts by
+-- kind, and the characters that take income from a kind.
+local COLOUR = {
+  medes = "green", sumerians = "red", hittites = "yellow", persians = "grey", assyrians = "blue",
+  king = "yellow", bishop = "blue", merchant = "green", warlord = "red",
+}
+local DISTRICTS = {
+  yellow = { "manor", "castle", "palace" },
+  blue = { "temple", "church", "monastery", "cathedral" },
+  green = { "tavern", "market", "trading_post", "docks", "harbor", "town_hall" },
+  red = { "watchtower", "prison", "battlefield", "fortress" },
+  purple = { "haunted_city", "keep", "laboratory", "smithy", "observatory", "graveyard", "dragon_gate",
+    "university", "library", "great_wall", "school_of_magic" },
+}
+for colour, names in pairs(DISTRICTS) do
+  for _, name in ipairs(names) do COLOUR[name] = colour end
+end
+
+-- Set per call by render: paints a card name in its colour, or leaves it as it is.
+local paint = tostring
+
+local function painter(color)
+  if not color then return tostring end
+  return function(name)
+    local code = ANSI[COLOUR[name]]
+    if not code then return tostring(name) end
+    return format("\27[%dm%s\27[0m", code, name)
+  end
+end
 
 -- "a b c" for a list, "-" for an empty one, the number itself when a view gives a count.
 local function items(list)
   if type(list) ~= "table" then return tostring(list) end
   if #list == 0 then return "-" end
   local out = {}
-  for i, v in ipairs(list) do out[i] = tostring(v) end
+  for i, v in ipairs(list) do out[i] = paint(v) end
   return concat(out, " ")
 end
 
@@ -51,7 +90,7 @@ local function babel_header(t)
 end
 
 local function babel_location(out, t, loc)
-  out[#out + 1] = loc
+  out[#out + 1] = paint(loc)
   for i, p in ipairs(t.players) do
     local row = p.rows and p.rows[loc] or {}
     local temple = p.temples and p.temples[loc] or {}
@@ -88,6 +127,79 @@ local function render_babel(t)
   out[#out + 1] = ""
   for i, p in ipairs(t.players) do out[#out + 1] = babel_player(t, i, p) end
   out[#out + 1] = babel_decks(t)
+  return concat(out, "\n")
+end
+
+-- ---------------------------------------------------------------- Citadels
+
+local function citadels_header(t)
+  local parts = { format("Citadels · round %s", tostring(t.round or "?")) }
+  if t.phase == "over" or t.to_move == nil then
+    parts[#parts + 1] = "game over"
+  elseif t.phase == "choose" then
+    parts[#parts + 1] = format("choosing characters: player %d to choose", t.to_move)
+  else
+    local who = t.current and format("the %s's turn", paint(t.current)) or "turns"
+    parts[#parts + 1] = format("%s: player %d to move", who, t.to_move)
+  end
+  parts[#parts + 1] = format("crown P%s", tostring(t.crown or "?"))
+  if t.killed then parts[#parts + 1] = "killed " .. paint(t.killed) end
+  if t.robbed then parts[#parts + 1] = "robbed " .. paint(t.robbed) end
+  return concat(parts, " · ")
+end
+
+-- A player's characters: the names they may see, and how many more are hidden from this view.
+local function citadels_characters(p)
+  local known = type(p.characters) == "table" and p.characters or {}
+  local hidden = (p.character_count or #known) - #known
+  local text = #known > 0 and items(known) or (hidden > 0 and "" or "-")
+  if hidden > 0 then text = text .. (text ~= "" and " " or "") .. format("(%d hidden)", hidden) end
+  return text
+end
+
+local function citadels_player(out, t, i, p)
+  local hand = type(p.hand) == "table" and format("hand %d: %s", #p.hand, items(p.hand))
+    or format("hand %s cards", tostring(p.hand))
+  local crown = t.crown == i and " · crown" or ""
+  local first = t.first_complete == i and " · first city of 8" or ""
+  out[#out + 1] = format("P%d  gold %s · %s · characters %s%s%s", i, tostring(p.gold), hand,
+    citadels_characters(p), crown, first)
+  local city = type(p.city) == "table" and p.city or {}
+  out[#out + 1] = format("    city %d: %s", #city, items(city))
+  if type(p.passed) == "table" and #p.passed > 0 then
+    out[#out + 1] = "    passed: " .. items(p.passed)
+  end
+  if type(p.buried) == "table" and #p.buried > 0 then
+    out[#out + 1] = "    put face down: " .. items(p.buried)
+  end
+end
+
+local function citadels_turn(out, t)
+  local drawn, marked = t.drawn, t.marked
+  if type(drawn) == "table" and #drawn > 0 then out[#out + 1] = "drawn: " .. items(drawn)
+  elseif tonumber(drawn) and tonumber(drawn) > 0 then out[#out + 1] = format("drawn: %d cards", drawn) end
+  if type(marked) == "table" and #marked > 0 then out[#out + 1] = "marked to replace: " .. items(marked)
+  elseif tonumber(marked) and tonumber(marked) > 0 then out[#out + 1] = format("marked: %d cards", marked) end
+  if type(t.pending) == "table" then
+    out[#out + 1] = format("graveyard: P%s may take back %s", tostring(t.pending.owner),
+      paint(t.pending.district))
+  end
+end
+
+local function render_citadels(t)
+  local out = { citadels_header(t), "" }
+  local aside = format("aside face up: %s · face down: %s", items(t.aside_up or {}),
+    type(t.aside_down) == "table" and items(t.aside_down) or tostring(t.aside_down or 0))
+  out[#out + 1] = aside
+  if t.phase == "choose" and t.pack ~= nil then
+    out[#out + 1] = type(t.pack) == "table" and "to choose from: " .. items(t.pack)
+      or format("to choose from: %s characters", tostring(t.pack))
+  end
+  out[#out + 1] = ""
+  for i, p in ipairs(t.players) do citadels_player(out, t, i, p) end
+  out[#out + 1] = ""
+  citadels_turn(out, t)
+  out[#out + 1] = format("deck %d", size(t.deck))
   return concat(out, "\n")
 end
 
@@ -140,9 +252,13 @@ local function render_generic(t)
   return concat(out, "\n")
 end
 
-local function render(t)
+local function render(t, opts)
   if type(t) ~= "table" then return tostring(t) end
-  if t.game == "babel" and type(t.players) == "table" then return render_babel(t) end
+  paint = painter(opts and opts.color)
+  if type(t.players) == "table" then
+    if t.game == "babel" then return render_babel(t) end
+    if t.game == "citadels" then return render_citadels(t) end
+  end
   return render_generic(t)
 end
 

@@ -5,7 +5,7 @@
  * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
  * restores the exact state, save/load round-trips, and a finished game has no legal actions.
  *
- * Usage: test_conformance [GAMES_PER_COUNT] (default 1500). */
+ * Usage: test_conformance [GAMES_PER_COUNT] (default 1000). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,7 +167,7 @@ static void play_one(run_context *c, bool thorough) {
 }
 
 int main(int argc, char **argv) {
-    int games = argc > 1 ? atoi(argv[1]) : 1500;
+    int games = argc > 1 ? atoi(argv[1]) : 1000;
     for (int g = 0; g < meeple_game_count; g++) {
         const game_def *def = meeple_games[g];
         for (int players = def->min_players; players <= def->max_players; players++) {

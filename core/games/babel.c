@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../table.h"
+
 /* ==================================================================== components */
 
 enum { MEDES, SUMERIANS, HITTITES, PERSIANS, ASSYRIANS, NUM_PEOPLES };
@@ -770,6 +772,12 @@ static int babel_to_move(const void *st) {
     return g->phase == PHASE_OVER ? -1 : g->to_move;
 }
 
+static uint32_t babel_turn_key(const void *st, int *owner) {
+    const babel *g = st;
+    *owner = g->phase == PHASE_OVER ? -1 : g->active;
+    return (uint32_t)g->turn << 1 | (g->phase == PHASE_OVER);
+}
+
 static bool babel_is_over(const void *st) { return ((const babel *)st)->phase == PHASE_OVER; }
 
 static void babel_scores(const void *st, int *out) {
@@ -840,14 +848,8 @@ static void babel_action_text(const void *st, action_t a, char *out) {
         snprintf(out + len, (size_t)(MEEPLE_ACTION_TEXT - len), " @%d", act_pos(a));
 }
 
-static int word_index(const char *word, const char *const *words, int count) {
-    for (int i = 0; i < count; i++)
-        if (words[i] && strcmp(word, words[i]) == 0) return i;
-    return -1;
-}
-
 static bool parse_people(const char *word, int *out, reason *why) {
-    *out = word ? word_index(word, people_name, NUM_PEOPLES) : -1;
+    *out = word ? table_name_index(word, people_name, NUM_PEOPLES) : -1;
     if (*out < 0)
         return deny(why, "'%s' is not a people; peoples: medes, sumerians, hittites, persians, "
                     "assyrians", word ? word : "");
@@ -892,7 +894,7 @@ static bool babel_parse_action(const void *st, const char *text, action_t *out, 
         words[--count] = NULL;
     }
     if (!count) return deny(why, "no action given");
-    int kind = word_index(words[0], kind_word, NUM_KINDS);
+    int kind = table_name_index(words[0], kind_word, NUM_KINDS);
     if (kind < 0)
         return deny(why, "unknown action '%s'; actions: travel, settle, build, migrate, collapse, "
                     "steal, expel, switch, leap, halve, discard, end", words[0]);
@@ -904,7 +906,7 @@ static bool babel_parse_action(const void *st, const char *text, action_t *out, 
     if (pos > 0 && !is_ability(kind)) return deny(why, "only an ability takes a row position (@N)");
     int arg = 0, dest = 0;
     if (kind == ACT_BUILD || kind == ACT_LEAP) {
-        arg = word_index(words[1], side_word, 2);
+        arg = table_name_index(words[1], side_word, 2);
         if (arg < 0) return deny(why, "say '%s own' or '%s opp'", words[0], words[0]);
     } else if (want >= 2 && !parse_people(words[1], &arg, why)) {
         return false;
@@ -1019,34 +1021,22 @@ static const char *const player_keys[] = {"hand", "pawn", "reserve", "first_turn
 static const char *const location_keys[] = {"medes", "sumerians", "hittites", "persians",
                                             "assyrians", NULL};
 
-static bool refuse_at(tree_reader *r, reason *why, const char *what) {
-    return deny(why, "%s: %s", r->path(r), what);
-}
-
-static bool check_keys(tree_reader *r, const char *const *known, reason *why) {
-    const char *unknown = r->unknown_key(r, known);
-    if (!unknown) return true;
-    char what[120];
-    snprintf(what, sizeof what, "unknown field '%.60s'", unknown);
-    return refuse_at(r, why, what);
-}
-
 /* Reads the list the reader is at as people cards, taking them from what is left. `add` receives
  * each card (onto a pile or into a hand). */
 static bool take_people(tree_reader *r, table_cards *cards, void (*add)(void *, int), void *zone,
                         reason *why) {
     int n = r->length(r);
-    if (n > PEOPLE_CARDS) return refuse_at(r, why, "more cards than the game has");
+    if (n > PEOPLE_CARDS) return table_refuse(r, why, "more cards than the game has");
     for (int i = 1; i <= n; i++) {
         r->enter_index(r, i);
         const char *name = r->get_str(r);
-        int people = name ? word_index(name, people_name, NUM_PEOPLES) : -1;
+        int people = name ? table_name_index(name, people_name, NUM_PEOPLES) : -1;
         bool ok = people >= 0 && cards->people_left[people] > 0;
         if (!ok) {
             char what[120];
             if (people < 0) snprintf(what, sizeof what, "'%.40s' is not a people", name ? name : "(not a name)");
             else snprintf(what, sizeof what, "more than %d %s cards in the table", CARDS_PER_PEOPLE, name);
-            refuse_at(r, why, what);
+            table_refuse(r, why, what);
         }
         r->leave(r);
         if (!ok) return false;
@@ -1062,7 +1052,7 @@ static void add_to_hand(void *zone, int people) { ((uint8_t *)zone)[people]++; }
 static bool take_levels(tree_reader *r, table_cards *cards, uint8_t *levels, uint8_t *count, int cap,
                         reason *why) {
     int n = r->length(r);
-    if (n > cap) return refuse_at(r, why, "more temple cards than fit there");
+    if (n > cap) return table_refuse(r, why, "more temple cards than fit there");
     for (int i = 1; i <= n; i++) {
         int64_t level = 0;
         r->enter_index(r, i);
@@ -1073,7 +1063,7 @@ static bool take_levels(tree_reader *r, table_cards *cards, uint8_t *levels, uin
             if (!is_level) snprintf(what, sizeof what, "a temple card is a level from 1 to 6");
             else snprintf(what, sizeof what, "more than %d temple cards of level %d in the table",
                           temple_copies[level], (int)level);
-            refuse_at(r, why, what);
+            table_refuse(r, why, what);
         }
         r->leave(r);
         if (!ok) return false;
@@ -1091,45 +1081,7 @@ static bool read_people_zone(tree_reader *r, const char *key, table_cards *cards
     bool ok = true;
     if (kind == TREE_TABLE) ok = take_people(r, cards, add, zone, why), *wanted = -1;
     else if (kind == TREE_NUM && r->get_int(r, &n) && n >= 0 && n <= PEOPLE_CARDS) *wanted = (int)n;
-    else if (kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of people cards or a number of cards");
-    r->leave(r);
-    return ok;
-}
-
-static bool read_bool(tree_reader *r, const char *key, bool *out, reason *why) {
-    tree_kind kind = r->enter_key(r, key);
-    bool ok = kind == TREE_ABSENT || kind == TREE_BOOL;
-    if (kind == TREE_BOOL) *out = r->get_bool(r);
-    if (!ok) refuse_at(r, why, "true or false");
-    r->leave(r);
-    return ok;
-}
-
-static bool read_int(tree_reader *r, const char *key, int min, int max, int *out, reason *why) {
-    tree_kind kind = r->enter_key(r, key);
-    int64_t v = *out;
-    bool ok = kind == TREE_ABSENT || (kind == TREE_NUM && r->get_int(r, &v) && v >= min && v <= max);
-    if (ok) *out = (int)v;
-    else {
-        char what[80];
-        snprintf(what, sizeof what, "a whole number from %d to %d", min, max);
-        refuse_at(r, why, what);
-    }
-    r->leave(r);
-    return ok;
-}
-
-/* Reads a name from `names` (count of them); absent leaves *out. */
-static bool read_name(tree_reader *r, const char *key, const char *const *names, int count, int *out,
-                      const char *expect, reason *why) {
-    tree_kind kind = r->enter_key(r, key);
-    bool ok = true;
-    if (kind != TREE_ABSENT) {
-        const char *name = r->get_str(r);
-        int index = name ? word_index(name, names, count) : -1;
-        if (index < 0) ok = refuse_at(r, why, expect);
-        else *out = index;
-    }
+    else if (kind != TREE_ABSENT) ok = table_refuse(r, why, "a list of people cards or a number of cards");
     r->leave(r);
     return ok;
 }
@@ -1140,32 +1092,32 @@ static const char *const pawn_places[] = {"medes", "sumerians", "hittites", "per
 static bool read_rows_and_temples(tree_reader *r, babel_player *p, table_cards *cards, reason *why) {
     bool ok = true;
     if (r->enter_key(r, "rows") == TREE_TABLE) {
-        ok = check_keys(r, location_keys, why);
+        ok = table_check_keys(r, location_keys, why);
         for (int loc = 0; ok && loc < NUM_PEOPLES; loc++) {
             int wanted = -1;
             ok = read_people_zone(r, people_name[loc], cards, add_to_pile, &p->row[loc], &wanted, why);
-            if (ok && wanted >= 0) ok = refuse_at(r, why, "a row must list its cards");
+            if (ok && wanted >= 0) ok = table_refuse(r, why, "a row must list its cards");
         }
     } else if (r->kind(r) != TREE_ABSENT) {
-        ok = refuse_at(r, why, "a map from location to people cards");
+        ok = table_refuse(r, why, "a map from location to people cards");
     }
     r->leave(r);
     if (!ok) return false;
     if (r->enter_key(r, "temples") == TREE_TABLE) {
-        ok = check_keys(r, location_keys, why);
+        ok = table_check_keys(r, location_keys, why);
         for (int loc = 0; ok && loc < NUM_PEOPLES; loc++) {
             temple_site *site = &p->temple[loc];
             if (r->enter_key(r, people_name[loc]) == TREE_TABLE)
                 ok = take_levels(r, cards, site->level, &site->n, MAX_LEVEL, why);
             else if (r->kind(r) != TREE_ABSENT)
-                ok = refuse_at(r, why, "a list of temple levels");
+                ok = table_refuse(r, why, "a list of temple levels");
             for (int i = 1; ok && i < site->n; i++)
                 if (site->level[i] <= site->level[i - 1])
-                    ok = refuse_at(r, why, "a temple's levels must rise from bottom to top");
+                    ok = table_refuse(r, why, "a temple's levels must rise from bottom to top");
             r->leave(r);
         }
     } else if (r->kind(r) != TREE_ABSENT) {
-        ok = refuse_at(r, why, "a map from location to temple levels");
+        ok = table_refuse(r, why, "a map from location to temple levels");
     }
     r->leave(r);
     return ok;
@@ -1174,18 +1126,18 @@ static bool read_rows_and_temples(tree_reader *r, babel_player *p, table_cards *
 static bool read_player(tree_reader *r, babel *g, int who, table_cards *cards, reason *why) {
     babel_player *p = &g->player[who];
     p->pawn = QUARRY;
-    if (!check_keys(r, player_keys, why)) return false;
+    if (!table_check_keys(r, player_keys, why)) return false;
     int pawn = QUARRY;
     bool ok = read_people_zone(r, "hand", cards, add_to_hand, p->hand, &cards->hand_wanted[who], why) &&
-              read_name(r, "pawn", pawn_places, NUM_PEOPLES + 1, &pawn,
+              table_read_name(r, "pawn", pawn_places, NUM_PEOPLES + 1, &pawn,
                         "a pawn stands at the quarry or at a location (medes, sumerians, hittites, "
                         "persians, assyrians)", why) &&
-              read_bool(r, "first_turn", &p->first_turn, why);
+              table_read_bool(r, "first_turn", &p->first_turn, why);
     p->pawn = (uint8_t)pawn;
     if (!ok) return false;
     tree_kind kind = r->enter_key(r, "reserve");
     if (kind == TREE_TABLE) ok = take_levels(r, cards, p->reserve.card, &p->reserve.n, TEMPLE_CARDS, why);
-    else if (kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of temple levels");
+    else if (kind != TREE_ABSENT) ok = table_refuse(r, why, "a list of temple levels");
     r->leave(r);
     return ok && read_rows_and_temples(r, p, cards, why);
 }
@@ -1194,14 +1146,14 @@ static bool read_players(tree_reader *r, babel *g, table_cards *cards, reason *w
     tree_kind kind = r->enter_key(r, "players");
     bool ok = true;
     if (kind == TREE_TABLE) {
-        if (r->length(r) != 2) ok = refuse_at(r, why, "Babel has exactly 2 players");
+        if (r->length(r) != 2) ok = table_refuse(r, why, "Babel has exactly 2 players");
         for (int who = 0; ok && who < 2; who++) {
             if (r->enter_index(r, who + 1) == TREE_TABLE) ok = read_player(r, g, who, cards, why);
-            else ok = refuse_at(r, why, "each player is a table");
+            else ok = table_refuse(r, why, "each player is a table");
             r->leave(r);
         }
     } else if (kind != TREE_ABSENT) {
-        ok = refuse_at(r, why, "a list of the 2 players");
+        ok = table_refuse(r, why, "a list of the 2 players");
     } else {
         g->player[0].pawn = g->player[1].pawn = QUARRY;
     }
@@ -1215,14 +1167,14 @@ static bool read_decks(tree_reader *r, babel *g, table_cards *cards, reason *why
     tree_kind kind = r->enter_key(r, "discard");
     cards->discard_named = kind != TREE_ABSENT;
     if (ok && kind == TREE_TABLE) ok = take_people(r, cards, add_to_pile, &g->discard, why);
-    else if (ok && kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of people cards");
+    else if (ok && kind != TREE_ABSENT) ok = table_refuse(r, why, "a list of people cards");
     r->leave(r);
     if (!ok) return false;
 
     temple_pile top = {0};
     kind = r->enter_key(r, "temple_top");
     if (kind == TREE_TABLE) ok = take_levels(r, cards, top.card, &top.n, TEMPLE_CARDS, why);
-    else if (kind != TREE_ABSENT) ok = refuse_at(r, why, "a list of temple levels");
+    else if (kind != TREE_ABSENT) ok = table_refuse(r, why, "a list of temple levels");
     r->leave(r);
     if (!ok) return false;
     g->temple_known = top.n;
@@ -1237,11 +1189,11 @@ static bool read_decks(tree_reader *r, babel *g, table_cards *cards, reason *why
         for (int i = 0; ok && i < top.n; i++)
             if (g->temple_deck.n < top.n ||
                 g->temple_deck.card[g->temple_deck.n - top.n + i] != top.card[i])
-                ok = refuse_at(r, why, "temple_top must be the last cards of temple_deck");
+                ok = table_refuse(r, why, "temple_top must be the last cards of temple_deck");
     } else if (kind == TREE_NUM && r->get_int(r, &n) && n >= top.n && n <= TEMPLE_CARDS) {
         cards->temple_deck_wanted = (int)n - top.n;
     } else if (kind != TREE_ABSENT) {
-        ok = refuse_at(r, why, "a list of temple levels, or their number (counting temple_top)");
+        ok = table_refuse(r, why, "a list of temple levels, or their number (counting temple_top)");
     }
     r->leave(r);
     if (ok && cards->temple_deck_wanted != -1) {
@@ -1295,12 +1247,12 @@ static bool deal_rest(babel *g, table_cards *cards, reason *why) {
 
 static bool read_flow(tree_reader *r, babel *g, reason *why) {
     int turn = 1, active = 1, phase = PHASE_ACTIONS, to_move = 0, halve_left = 0;
-    bool ok = read_int(r, "turn", 1, 65535, &turn, why) && read_int(r, "active", 1, 2, &active, why) &&
-              read_name(r, "phase", phase_name, 3, &phase, "phase is actions, halve or over", why) &&
-              read_int(r, "to_move", 1, 2, &to_move, why) &&
-              read_int(r, "halve_left", 0, PEOPLE_CARDS, &halve_left, why) &&
-              read_bool(r, "migrated", &g->migrated, why) &&
-              read_bool(r, "end_phase", &g->end_phase, why);
+    bool ok = table_read_int(r, "turn", 1, 65535, &turn, why) && table_read_int(r, "active", 1, 2, &active, why) &&
+              table_read_name(r, "phase", phase_name, 3, &phase, "phase is actions, halve or over", why) &&
+              table_read_int(r, "to_move", 1, 2, &to_move, why) &&
+              table_read_int(r, "halve_left", 0, PEOPLE_CARDS, &halve_left, why) &&
+              table_read_bool(r, "migrated", &g->migrated, why) &&
+              table_read_bool(r, "end_phase", &g->end_phase, why);
     if (!ok) return false;
     g->turn = (uint16_t)turn;
     g->active = (uint8_t)(active - 1);
@@ -1332,7 +1284,7 @@ static bool babel_read_table(void *st, tree_reader *r, const param_value *params
     table_cards cards = {.hand_wanted = {-1, -1}, .people_deck_wanted = -2, .temple_deck_wanted = -2};
     for (int p = 0; p < NUM_PEOPLES; p++) cards.people_left[p] = CARDS_PER_PEOPLE;
     memcpy(cards.temples_left, temple_copies, sizeof temple_copies);
-    if (!check_keys(r, table_keys, why) || !read_players(r, g, &cards, why) ||
+    if (!table_check_keys(r, table_keys, why) || !read_players(r, g, &cards, why) ||
         !read_decks(r, g, &cards, why) || !deal_rest(g, &cards, why) || !read_flow(r, g, why))
         return false;
     if (!babel_validate(g, why)) return false;
@@ -1427,6 +1379,151 @@ static void babel_sample(void *st, int viewer, rng *r) {
     rng_seed(&g->rng, seed, 0xba6e1);
 }
 
+/* ==================================================================== variants' primitives */
+
+/* Babel's zones: hands (unordered), people stacks (rows, the people deck, the discard), temple stacks
+ * (reserves, the temple deck) and temple sites (which must keep rising). */
+typedef enum { ZONE_HAND, ZONE_PEOPLE, ZONE_TEMPLES, ZONE_SITE } zone_kind;
+typedef struct zone {
+    zone_kind kind;
+    void *at;
+    bool temple_deck;
+} zone;
+
+static bool babel_zone(babel *g, const char *text, zone *z, reason *why) {
+    table_path path;
+    if (!table_path_parse(text, 2, &path, why)) return false;
+    int loc = path.sub[0] ? table_name_index(path.sub, people_name, NUM_PEOPLES) : -1;
+    z->temple_deck = false;
+    if (path.player < 0 && !path.sub[0]) {
+        if (strcmp(path.key, "people_deck") == 0) return *z = (zone){ZONE_PEOPLE, &g->people_deck, false}, true;
+        if (strcmp(path.key, "discard") == 0) return *z = (zone){ZONE_PEOPLE, &g->discard, false}, true;
+        if (strcmp(path.key, "temple_deck") == 0) return *z = (zone){ZONE_TEMPLES, &g->temple_deck, true}, true;
+    } else if (path.player >= 0) {
+        babel_player *p = &g->player[path.player];
+        if (!path.sub[0] && strcmp(path.key, "hand") == 0) return *z = (zone){ZONE_HAND, p->hand, false}, true;
+        if (!path.sub[0] && strcmp(path.key, "reserve") == 0) return *z = (zone){ZONE_TEMPLES, &p->reserve, false}, true;
+        if (loc >= 0 && strcmp(path.key, "rows") == 0) return *z = (zone){ZONE_PEOPLE, &p->row[loc], false}, true;
+        if (loc >= 0 && strcmp(path.key, "temples") == 0) return *z = (zone){ZONE_SITE, &p->temple[loc], false}, true;
+    }
+    return deny(why, "'%.60s' is no zone; zones: players[N].hand, players[N].reserve, players[N].rows.P, "
+                "players[N].temples.P, people_deck, temple_deck, discard", text);
+}
+
+static bool is_people_zone(const zone *z) { return z->kind == ZONE_HAND || z->kind == ZONE_PEOPLE; }
+
+/* Takes one card (`card` names it; NULL takes the top) out of a zone: its people or level. */
+static int zone_take(babel *g, zone *z, const char *card, reason *why) {
+    int wanted = -1;
+    if (card) {
+        if (is_people_zone(z)) wanted = table_name_index(card, people_name, NUM_PEOPLES);
+        else wanted = atoi(card);
+        if (wanted < 0 || (!is_people_zone(z) && (wanted < 1 || wanted > MAX_LEVEL)))
+            return deny(why, "'%.40s' is not a card of that zone", card), -1;
+    }
+    switch (z->kind) {
+    case ZONE_HAND: {
+        uint8_t *hand = z->at;
+        if (wanted < 0) return deny(why, "say which card: a hand has no top"), -1;
+        if (!hand[wanted]) return deny(why, "there is no %s card there", people_name[wanted]), -1;
+        hand[wanted]--;
+        return wanted;
+    }
+    case ZONE_PEOPLE: {
+        people_pile *pile = z->at;
+        for (int i = pile->n - 1; i >= 0; i--)
+            if (wanted < 0 || pile->card[i] == wanted) return people_take_at(pile, i);
+        return deny(why, wanted < 0 ? "the zone is empty" : "there is no such card there"), -1;
+    }
+    case ZONE_TEMPLES: {
+        temple_pile *pile = z->at;
+        for (int i = pile->n - 1; i >= 0; i--)
+            if (wanted < 0 || pile->card[i] == wanted) {
+                int level = pile->card[i];
+                if (z->temple_deck && i >= pile->n - g->temple_known) g->temple_known--;
+                memmove(&pile->card[i], &pile->card[i + 1], (size_t)(pile->n - i - 1));
+                pile->n--;
+                return level;
+            }
+        return deny(why, wanted < 0 ? "the zone is empty" : "there is no such card there"), -1;
+    }
+    case ZONE_SITE: {
+        temple_site *site = z->at;
+        for (int i = site->n - 1; i >= 0; i--)
+            if (wanted < 0 || site->level[i] == wanted) {
+                int level = site->level[i];
+                memmove(&site->level[i], &site->level[i + 1], (size_t)(site->n - i - 1));
+                site->n--;
+                return level;
+            }
+        return deny(why, wanted < 0 ? "the zone is empty" : "there is no such card there"), -1;
+    }
+    }
+    return -1;
+}
+
+static bool zone_put(babel *g, zone *z, int card, bool to_bottom, reason *why) {
+    switch (z->kind) {
+    case ZONE_HAND: ((uint8_t *)z->at)[card]++; return true;
+    case ZONE_PEOPLE: {
+        people_pile *pile = z->at;
+        if (to_bottom) {
+            memmove(pile->card + 1, pile->card, pile->n);
+            pile->card[0] = (uint8_t)card;
+            pile->n++;
+        } else {
+            people_push(pile, card);
+        }
+        return true;
+    }
+    case ZONE_TEMPLES: {
+        temple_pile *pile = z->at;
+        if (to_bottom) {
+            memmove(pile->card + 1, pile->card, pile->n);
+            pile->card[0] = (uint8_t)card;
+            pile->n++;
+        } else {
+            temple_push(pile, card);
+            /* A card a house rule lays on the temple deck is seen by both, like collapsed ones. */
+            if (z->temple_deck) g->temple_known++;
+        }
+        return true;
+    }
+    case ZONE_SITE: {
+        temple_site *site = z->at;
+        bool rises = to_bottom ? site->n == 0 || card < site->level[0] : card > site_top(site);
+        if (!rises || site->n == MAX_LEVEL) return deny(why, "a temple's levels must rise from bottom to top");
+        if (to_bottom) memmove(site->level + 1, site->level, site->n);
+        site->level[to_bottom ? 0 : site->n] = (uint8_t)card;
+        site->n++;
+        return true;
+    }
+    }
+    return false;
+}
+
+static bool babel_move(void *st, const char *from, const char *to, const card_move *m, reason *why) {
+    babel *g = st, before = *g;
+    zone src, dst;
+    bool ok = babel_zone(g, from, &src, why) && babel_zone(g, to, &dst, why);
+    if (ok && is_people_zone(&src) != is_people_zone(&dst))
+        ok = deny(why, "people cards and temple cards have zones of their own");
+    for (int i = 0; ok && i < (m->count > 0 ? m->count : 1); i++) {
+        int card = zone_take(g, &src, m->card, why);
+        ok = card >= 0 && zone_put(g, &dst, card, m->to_bottom, why);
+    }
+    if (ok) ok = babel_validate(g, why);
+    if (ok) check_end(g);
+    else *g = before;
+    return ok;
+}
+
+static bool babel_add(void *st, const char *counter, int delta, reason *why) {
+    (void)st;
+    (void)delta;
+    return deny(why, "Babel has no counters ('%.40s'): move cards instead", counter);
+}
+
 /* ==================================================================== the definition */
 
 static const char babel_rules_text[] =
@@ -1517,6 +1614,7 @@ const game_def babel_game = {
     .num_players = babel_num_players,
     .turn = babel_turn,
     .to_move = babel_to_move,
+    .turn_key = babel_turn_key,
     .is_over = babel_is_over,
     .legal = babel_legal,
     .check = babel_check,
@@ -1530,4 +1628,6 @@ const game_def babel_game = {
     .read_table = babel_read_table,
     .validate = babel_validate,
     .sample = babel_sample,
+    .move = babel_move,
+    .add = babel_add,
 };

@@ -251,7 +251,7 @@ describe("bad input", function()
     { function() return meeple.new("babel", { params = 5 }) end, "params" },
     { function() return meeple.new("babel", { params = { nope = 1 } }) end, "nope" },
     { function() return meeple.new("babel", { params = { end_total = "many" } }) end, "end_total" },
-    { function() return meeple.new("babel", { variant = "short" }) end, "variants are not supported yet" },
+    { function() return meeple.new("babel", { variant = "no-such-variant" }) end, "no variant 'no-such-variant' for babel" },
     { function() return meeple.new("babel", { colour = "red" }) end, "colour" },
     { function() return meeple.new("babel", { colour = "red" }) end, "seed, players, params, variant" },
     { function() return meeple.from_table() end, "table" },

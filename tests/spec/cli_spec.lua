@@ -66,9 +66,9 @@ describe("meeple games and rules", function()
     out, code = meeple("bench --help")
     assert.equal(0, code)
     assert.truthy(out:find("usage: meeple bench GAME", 1, true))
-    out, code = meeple("")
+    out, code = meeple("</dev/null") -- `meeple` alone is the shell: it leaves at the end of its input
     assert.equal(0, code)
-    assert.truthy(out:find("usage:", 1, true))
+    assert.equal("", out)
   end)
 end)
 
@@ -91,14 +91,6 @@ describe("bad arguments", function()
     end)
   end
 
-  it("commands of later issues say so and exit 2", function()
-    for _, args in ipairs({ "repl", "play babel", "match babel a b", "replay x.jsonl" }) do
-      local out, code = meeple(args, true)
-      assert.equal(2, code)
-      assert.equal(1, #lines(out))
-      assert.truthy(out:find("not in this build yet", 1, true))
-    end
-  end)
 end)
 
 describe("meeple run", function()
@@ -107,12 +99,12 @@ describe("meeple run", function()
       local m = require "meeple"
       assert(m == meeple)
       local s = meeple.new("babel", { seed = 1 })
-      print(#meeple.games(), s:game(), arg[0] ~= nil, arg[1], arg[2], select("#", ...))
+      print(meeple.games()[1], s:game(), arg[0] ~= nil, arg[1], arg[2], select("#", ...))
     ]])
     local out, code = meeple("run " .. quote(name) .. " x y")
     os.remove(name)
     assert.equal(0, code)
-    assert.equal("1\tbabel\ttrue\tx\ty\t2\n", out)
+    assert.equal("babel\tbabel\ttrue\tx\ty\t2\n", out)
   end)
 
   it("reports a failing script in one line and exits 1", function()

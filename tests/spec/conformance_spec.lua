@@ -30,8 +30,37 @@ local function random_game(game, seed, visit)
   return s
 end
 
+-- The player counts a game accepts (meeple.new refuses the others with a reason).
+local function player_counts(game)
+  local counts = {}
+  for n = 1, 8 do
+    if pcall(meeple.new, game, { players = n }) then counts[#counts + 1] = n end
+  end
+  return counts
+end
+
 for _, game in ipairs(meeple.games()) do
   describe(game .. " conformance", function()
+    it("plays complete games at every player count", function()
+      local counts = player_counts(game)
+      assert.is_true(#counts >= 1)
+      for _, n in ipairs(counts) do
+        for seed = 1, 25 do
+          local s = meeple.new(game, { seed = seed, players = n })
+          local decisions = 0
+          while not s:is_over() do
+            local legal = s:legal()
+            assert.is_true(#legal > 0, ("%s, %d players, seed %d: no legal action"):format(game, n, seed))
+            s:play(legal[(seed * 7919 + decisions) % #legal + 1])
+            decisions = decisions + 1
+          end
+          assert.are.equal(n, #s:scores())
+          assert.is_true(#s:winners() >= 1)
+          assert.are.same({}, s:legal())
+        end
+      end
+    end)
+
     it("every state table rebuilds the same state table", function()
       for seed = 1, 20 do
         random_game(game, seed, function(s)

@@ -1,0 +1,1143 @@
+/* bot.c — the bot runtime (bot.h): one sandboxed lua_State per bot, its limits, the view, ctx.
+ *
+ * The sandbox, from the outside in:
+ *   - lua_newstate with our allocator: it refuses growth past the cap (frees and shrinks always work)
+ *     and counts the game states the bot holds through meeple_set_charge;
+ *   - a count hook installed before any bot code exists and never removed (coroutines copy it when
+ *     they are made); it counts instructions, reads the clock, and once a limit trips it re-arms
+ *     itself to every instruction and raises, so no pcall in the bot can swallow the trip;
+ *   - only the base, table, string, math, utf8 and coroutine libraries are opened, and the globals
+ *     table is cut to the allow list below: no io, os, debug, package, dofile, loadfile, string.dump;
+ *     load takes text only; setmetatable refuses __gc (finalizers run with hooks off) and the host's
+ *     metatables are locked; collectgarbage only counts; require reads the project's bots/lib only;
+ *   - C calls that could run long without a Lua instruction are priced or refused first: patterns
+ *     by a bound on their backtracking, table.sort and table.move by their length.
+ * The bot sees only plain data: the view (a table filled from a copy of the state the first time it
+ * is touched), the legal strings, and ctx. Samples are fresh states re-dealt from the bot's view. */
+#define _XOPEN_SOURCE 700 /* clock_gettime, realpath, readlink */
+
+#include "bot.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "lmeeple.h"
+#include "registry.h"
+#include "rng.h"
+#include "session.h"
+
+#ifndef MEEPLE_SOURCE_DIR
+#define MEEPLE_SOURCE_DIR "."
+#endif
+
+/* The main thread's stack holds, at fixed places, after bot_new: */
+enum {
+    SLOT_TABLE = 1, /* what the bot file returned */
+    SLOT_CHOOSE,    /* its choose */
+    SLOT_INIT,      /* its init, or nil */
+    SLOT_CTX,       /* this game's ctx, or nil */
+    SLOT_VIEW_MT,   /* the metatable of unread views */
+    SLOT_RNG_MT,    /* the metatable of ctx.rng */
+    SLOT_SAMPLE,    /* the state method `sample` */
+    SLOT_SEEDER,    /* the original math.randomseed */
+    SLOT_TEMPLATE,  /* a state of this game, copied from the true one for each ctx.sample */
+    SLOT_COUNT = SLOT_TEMPLATE
+};
+
+/* Which call is running, for the reason's wording. */
+typedef enum { CALL_LOAD, CALL_INIT, CALL_CHOOSE } call_kind;
+
+struct bot {
+    lua_State *L;
+    const bot_code *code;
+    const game_def *def;
+    param_value params[MEEPLE_MAX_PARAMS];
+    bot_limits lim;
+    bool echo;
+    int seat;
+
+    /* Memory: bytes held (heap and states), the peak, and a refused growth not yet retried. */
+    size_t used, peak;
+    bool refused;
+    const void *refused_ptr;
+    size_t refused_osize, refused_nsize;
+
+    /* The call running: instructions counted, its deadline (monotonic ms), its start. */
+    long long steps;
+    double start, deadline;
+    call_kind call;
+
+    bot_fault fault;
+    char reason[256];
+
+    const void *st;          /* the true state during a call, for ctx.sample; NULL between calls */
+    const action_t *acts;    /* the legal actions during choose, or NULL when given as texts */
+    const char (*given)[MEEPLE_ACTION_TEXT];  /* the legal actions' texts, when given so */
+    int n;
+    bool probe;              /* bot_probe: the answer is not read */
+    rng ctx_rng, sample_rng;
+    char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
+};
+
+/* Registry keys (their addresses), and the key under which an unread view keeps its state copy. */
+static const char snapshot_key = 's';
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static bot *bot_of(lua_State *L) { return *(bot **)lua_getextraspace(L); }
+
+/* SplitMix64: independent seeds for each seat and purpose from one game seed. */
+static uint64_t mix(uint64_t a, uint64_t b) {
+    uint64_t z = a ^ (b * 0x9e3779b97f4a7c15u + 0x632be59bd9b4e019u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* =====================================================================================================
+ * Limits
+ * ===================================================================================================== */
+
+/* Records why the bot is done; the first reason stands. */
+static void set_fault(bot *b, bot_fault f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void set_fault(bot *b, bot_fault f, const char *fmt, ...) {
+    if (b->fault) return;
+    b->fault = f;
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(b->reason, sizeof b->reason, fmt, args);
+    va_end(args);
+    static const char *const where[] = {" while loading", " in init", ""};
+    size_t len = strlen(b->reason);
+    if (f != BOT_ANSWER && f != BOT_ERROR && len < sizeof b->reason)
+        snprintf(b->reason + len, sizeof b->reason - len, "%s", where[b->call]);
+}
+
+static void trip_limits(bot *b) {
+    if (b->fault) return;
+    if (b->refused)
+        set_fault(b, BOT_MEMORY, "exceeded the memory cap (%zu MiB)", b->lim.memory >> 20);
+    else if (b->steps > b->lim.instructions)
+        set_fault(b, BOT_INSTRUCTIONS, "exceeded the instruction budget (%lld per decision)",
+                  b->lim.instructions);
+    else if (now_ms() > b->deadline)
+        set_fault(b, BOT_TIME, "exceeded the time limit (%.0f ms per decision)", b->lim.ms);
+}
+
+/* The count hook. Never removed; after a trip it fires at every instruction of every thread that
+ * runs, so the error it raises reaches the host whatever pcalls stand in between. */
+static void hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    bot *b = bot_of(L);
+    if (!b->fault) {
+        b->steps += BOT_HOOK_STEP;
+        trip_limits(b);
+    }
+    if (b->fault) {
+        lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+        luaL_error(L, "%s", b->reason);
+    }
+}
+
+/* Charges `steps` instructions for work done in C (a sort, a move); trips the budget if it is spent. */
+static void charge_steps(lua_State *L, bot *b, double steps) {
+    b->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
+    if (b->steps > b->lim.instructions) {
+        trip_limits(b);
+        lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+        luaL_error(L, "%s", b->reason);
+    }
+}
+
+/* The allocator: refuses growth past the cap. Lua retries a refused allocation once after an
+ * emergency collection; a retry that succeeds clears the refusal, any other leaves it for the hook. */
+static void *bot_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    bot *b = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        b->used -= old;
+        return NULL;
+    }
+    bool retry = b->refused && ptr == b->refused_ptr && osize == b->refused_osize && nsize == b->refused_nsize;
+    if (nsize > old && b->used + (nsize - old) > b->lim.memory) {
+        b->refused = true;
+        b->refused_ptr = ptr;
+        b->refused_osize = osize;
+        b->refused_nsize = nsize;
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p) return NULL;
+    b->used = b->used - old + nsize;
+    if (b->used > b->peak) b->peak = b->used;
+    if (retry) b->refused = false;
+    return p;
+}
+
+/* Game states the bot holds live outside its heap: they count against the cap too. */
+static void charge_state(lua_State *L, void *ud, long long bytes) {
+    bot *b = ud;
+    b->used = (size_t)((long long)b->used + bytes);
+    if (b->used > b->peak) b->peak = b->used;
+    if (bytes > 0 && b->used > b->lim.memory) {
+        b->refused = true;
+        b->refused_ptr = NULL;
+        b->refused_osize = b->refused_nsize = 0;
+        trip_limits(b);
+        luaL_error(L, "%s", b->reason);
+    }
+}
+
+/* Runs the function below `nargs` arguments under the limits. LUA_OK, or the bot is done. */
+static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
+    lua_State *L = b->L;
+    b->call = kind;
+    b->steps = 0;
+    b->start = now_ms();
+    b->deadline = b->start + b->lim.ms;
+    int status = lua_pcall(L, nargs, nresults, 0);
+    /* A long C call runs without the hook: the clock is read once more. */
+    if (!b->fault && (b->refused || now_ms() > b->deadline)) trip_limits(b);
+    if (status != LUA_OK && !b->fault) {
+        if (status == LUA_ERRMEM) {
+            b->refused = true;
+            trip_limits(b);
+        } else {
+            const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+            static const char *const what[] = {"error while loading", "error in init", "error"};
+            if (msg)
+                set_fault(b, BOT_ERROR, "%s: %.*s", what[kind], (int)strcspn(msg, "\n"), msg);
+            else
+                set_fault(b, BOT_ERROR, "%s: (an error object that is a %s)", what[kind],
+                          luaL_typename(L, -1));
+        }
+    }
+    if (status != LUA_OK) lua_pop(L, 1);
+    else if (b->fault && nresults > 0) lua_pop(L, nresults);
+    return !b->fault;
+}
+
+/* =====================================================================================================
+ * The sandbox's own functions
+ * ===================================================================================================== */
+
+/* Fills an unread view from its state copy and makes it a plain table. */
+static void view_fill(lua_State *L, int idx) {
+    bot *b = bot_of(L);
+    idx = lua_absindex(L, idx);
+    if (lua_rawgetp(L, idx, &snapshot_key) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        return;
+    }
+    meeple_fill_table(L, idx, b->def, lua_touserdata(L, -1), b->seat);
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawsetp(L, idx, &snapshot_key);
+    lua_pushnil(L);
+    lua_setmetatable(L, idx);
+}
+
+/* Fills the table at `idx` first when it is an unread view. */
+static void view_touch(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return;
+    bool is_view = lua_rawequal(L, -1, lua_upvalueindex(1));
+    lua_pop(L, 1);
+    if (is_view) view_fill(L, idx);
+}
+
+static int view_index(lua_State *L) {
+    view_fill(L, 1);
+    lua_settop(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int view_newindex(lua_State *L) {
+    view_fill(L, 1);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+static int view_len(lua_State *L) {
+    view_fill(L, 1);
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    return 1;
+}
+
+static int raw_next(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    if (lua_next(L, 1)) return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+static int view_pairs(lua_State *L) {
+    view_fill(L, 1);
+    lua_pushcfunction(L, raw_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* next, rawget, rawset, rawlen: as Lua's, reading an unread view first (upvalue 1: the view
+ * metatable). */
+static int sb_next(lua_State *L) {
+    view_touch(L, 1);
+    return raw_next(L);
+}
+
+static int sb_rawget(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    view_touch(L, 1);
+    lua_settop(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int sb_rawset(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    view_touch(L, 1);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
+}
+
+static int sb_rawlen(lua_State *L) {
+    int t = lua_type(L, 1);
+    luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
+    view_touch(L, 1);
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    return 1;
+}
+
+/* setmetatable without finalizers: a __gc would run with hooks off, out of every limit. (A __gc
+ * added to a metatable afterwards is never called: Lua marks objects when the metatable is set.) */
+static int sb_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "setmetatable: __gc (finalizers) is not allowed in bots");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* load, for text only; the environment is the bot's unless one is given. */
+static int sb_load(lua_State *L) {
+    int n = lua_gettop(L);
+    if (n > 4) lua_settop(L, n = 4);
+    while (n < 3) {
+        lua_pushnil(L);
+        n++;
+    }
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int sb_collectgarbage(lua_State *L) {
+    const char *opt = luaL_optstring(L, 1, "collect");
+    if (strcmp(opt, "count") != 0)
+        return luaL_error(L, "collectgarbage: only \"count\" is allowed in bots, got \"%s\"", opt);
+    lua_pushnumber(L, (lua_Number)lua_gc(L, LUA_GCCOUNT, 0) + (lua_Number)lua_gc(L, LUA_GCCOUNTB, 0) / 1024);
+    return 1;
+}
+
+/* print: to stderr, one line per call and prefixed with the bot's name, when echoing; else nowhere. */
+static int sb_print(lua_State *L) {
+    bot *b = bot_of(L);
+    if (!b->echo) return 0;
+    int n = lua_gettop(L);
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf);
+    for (int i = 1; i <= n; i++) {
+        if (i > 1) luaL_addchar(&buf, '\t');
+        luaL_tolstring(L, i, NULL);
+        luaL_addvalue(&buf);
+    }
+    luaL_pushresult(&buf);
+    size_t len;
+    const char *text = lua_tolstring(L, -1, &len);
+    fprintf(stderr, "[%s] %.*s\n", b->code->name, len > 2000 ? 2000 : (int)len, text);
+    return 0;
+}
+
+/* require NAME: bots/lib/NAME.lua (dots as folders), run once per bot in the bot's environment. */
+static int sb_require(lua_State *L) {
+    bot *b = bot_of(L);
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    bool ok = len > 0 && len < 64;
+    for (size_t i = 0; ok && i < len; i++) {
+        char c = name[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+             (c == '.' && i > 0 && name[i - 1] != '.');
+    }
+    if (!ok) return luaL_error(L, "require: '%s' is not a module name (letters, digits, _ and .)", name);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1)); /* 2: the modules loaded so far */
+    if (lua_getfield(L, 2, name) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    if (!b->code->lib_dir[0]) return luaL_error(L, "require: no bots/lib folder found (set MEEPLE_ROOT)");
+    char path[1200], file[72];
+    snprintf(file, sizeof file, "%s", name);
+    for (char *c = file; *c; c++)
+        if (*c == '.') *c = '/';
+    snprintf(path, sizeof path, "%s/%s.lua", b->code->lib_dir, file);
+    FILE *f = fopen(path, "rb");
+    if (!f) return luaL_error(L, "require: no module '%s' in %s", name, b->code->lib_dir);
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf);
+    size_t got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) luaL_addlstring(&buf, chunk, got);
+    fclose(f);
+    luaL_pushresult(&buf); /* 3 */
+    size_t text_len;
+    const char *text = lua_tolstring(L, 3, &text_len);
+    lua_pushfstring(L, "@%s", path);
+    if (luaL_loadbufferx(L, text, text_len, lua_tostring(L, -1), "t") != LUA_OK) return lua_error(L);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, 2, name);
+    return 1;
+}
+
+/* ---- Guards for C calls that run long without a Lua instruction ---- */
+
+/* The end (exclusive) of the set that opens at p[i] == '[', as Lua's matcher reads it. */
+static size_t set_end(const char *p, size_t plen, size_t i) {
+    size_t j = i + 1;
+    if (j < plen && p[j] == '^') j++;
+    do { /* the first character is part of the set even when it is ']' */
+        if (j >= plen) return plen;
+        if (p[j++] == '%') j++;
+    } while (j < plen && p[j] != ']');
+    return j + 1;
+}
+
+/* An upper bound on the steps a Lua pattern takes over a subject of `n` bytes: every start, times
+ * n + 1 for each *, + or - and each %b, times 2 for each ?. Loose, but a pattern under it is safe. */
+static double pattern_cost(const char *p, size_t plen, double n) {
+    double cost = n + 1;
+    for (size_t i = 0; i < plen && cost < 1e300;) {
+        size_t j;
+        if (p[i] == '%' && i + 1 < plen && p[i + 1] == 'b') {
+            cost *= n + 1;
+            i += 4;
+            continue;
+        }
+        if (p[i] == '%' && i + 1 < plen && p[i + 1] == 'f') {
+            i = i + 2 < plen && p[i + 2] == '[' ? set_end(p, plen, i + 2) : i + 2;
+            continue;
+        }
+        if (p[i] == '(' || p[i] == ')') {
+            i++;
+            continue;
+        }
+        if (p[i] == '%') j = i + 2;
+        else if (p[i] == '[') j = set_end(p, plen, i);
+        else j = i + 1;
+        if (j < plen && (p[j] == '*' || p[j] == '+' || p[j] == '-')) {
+            cost *= n + 1;
+            j++;
+        } else if (j < plen && p[j] == '?') {
+            cost *= 2;
+            j++;
+        }
+        i = j;
+    }
+    return cost;
+}
+
+#define PATTERN_MAX_STEPS 2e8
+
+/* string.find, match, gmatch, gsub: refused when the pattern could backtrack for too long over
+ * this subject (upvalue 1: the original, upvalue 2: the function's name). */
+static int sb_pattern(lua_State *L) {
+    size_t n, plen;
+    luaL_checklstring(L, 1, &n);
+    const char *p = luaL_checklstring(L, 2, &plen);
+    const char *name = lua_tostring(L, lua_upvalueindex(2));
+    bool plain = strcmp(name, "find") == 0 && lua_toboolean(L, 4);
+    if (!plain) {
+        double cost = pattern_cost(p, plen, (double)n);
+        if (cost > PATTERN_MAX_STEPS)
+            return luaL_error(L, "string.%s: this pattern could take too long over %d characters "
+                              "(bots' limit: simplify it or shorten the text)", name, (int)n);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* table.sort: charged n log n instructions first (upvalue 1: the original). */
+static int sb_sort(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    double n = (double)luaL_len(L, 1);
+    if (n > 1) charge_steps(L, bot_of(L), n * log2(n));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 0);
+    return 0;
+}
+
+/* table.move: charged one instruction per element first (upvalue 1: the original). */
+static int sb_move(lua_State *L) {
+    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+    if (e >= f) charge_steps(L, bot_of(L), (double)e - (double)f + 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* =====================================================================================================
+ * ctx
+ * ===================================================================================================== */
+
+/* rng(m, n) and rng:random(m, n): math.random's contract, from the seat's own generator. */
+static int rng_random(lua_State *L) {
+    rng *r = luaL_checkudata(L, 1, "meeple.bot_rng");
+    int nargs = lua_gettop(L) - 1;
+    if (nargs == 0) {
+        uint64_t bits = ((uint64_t)rng_next(r) << 21) ^ (rng_next(r) >> 11);
+        lua_pushnumber(L, (lua_Number)(bits & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0));
+        return 1;
+    }
+    lua_Integer lo = 1, hi = luaL_checkinteger(L, 2);
+    if (nargs >= 2) {
+        lo = hi;
+        hi = luaL_checkinteger(L, 3);
+    }
+    luaL_argcheck(L, lo <= hi, nargs >= 2 ? 3 : 2, "interval is empty");
+    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo;
+    luaL_argcheck(L, span < 0xffffffffu, nargs >= 2 ? 3 : 2, "interval is too large");
+    lua_pushinteger(L, lo + (lua_Integer)rng_below(r, (uint32_t)span + 1));
+    return 1;
+}
+
+/* rng:pick(list): one element, uniformly (nil from an empty list). */
+static int rng_pick(lua_State *L) {
+    rng *r = luaL_checkudata(L, 1, "meeple.bot_rng");
+    lua_Integer n = luaL_len(L, 2);
+    if (n <= 0) return 0;
+    luaL_argcheck(L, n < 0xffffffffLL, 2, "list is too long");
+    lua_geti(L, 2, 1 + (lua_Integer)rng_below(r, (uint32_t)n));
+    return 1;
+}
+
+/* rng:shuffle(list): shuffles in place and returns the list. */
+static int rng_shuffle(lua_State *L) {
+    rng *r = luaL_checkudata(L, 1, "meeple.bot_rng");
+    lua_Integer n = luaL_len(L, 2);
+    luaL_argcheck(L, n < 0xffffffffLL, 2, "list is too long");
+    charge_steps(L, bot_of(L), (double)n);
+    for (lua_Integer i = n; i > 1; i--) {
+        lua_Integer j = 1 + (lua_Integer)rng_below(r, (uint32_t)i);
+        lua_geti(L, 2, i);
+        lua_geti(L, 2, j);
+        lua_seti(L, 2, i);
+        lua_seti(L, 2, j);
+    }
+    lua_settop(L, 2);
+    return 1;
+}
+
+/* ctx.sample(): the true state with everything the seat cannot see re-dealt, as a fresh state.
+ * Upvalues: the state method `sample` and this game's template state, which holds a copy of the
+ * true state only while the method runs. */
+static int ctx_sample(lua_State *L) {
+    bot *b = bot_of(L);
+    if (!b->st) return luaL_error(L, "ctx.sample: only during init or choose");
+    session *t = meeple_to_session(L, lua_upvalueindex(2));
+    memcpy(t->now, b->st, b->def->state_size);
+    memcpy(t->start, b->st, b->def->state_size);
+    t->history_len = 0;
+    lua_settop(L, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushinteger(L, b->seat + 1);
+    lua_pushinteger(L, (lua_Integer)(((uint64_t)rng_next(&b->sample_rng) << 31) ^ rng_next(&b->sample_rng)));
+    int status = lua_pcall(L, 3, 1, 0);
+    /* The template's copy of the true state is wiped at once, whatever happened. */
+    memset(t->now, 0, b->def->state_size);
+    memset(t->start, 0, b->def->state_size);
+    if (status != LUA_OK) return lua_error(L);
+    return 1;
+}
+
+/* ctx.clock(): milliseconds since this call (choose or init) began. */
+static int ctx_clock(lua_State *L) {
+    lua_pushnumber(L, now_ms() - bot_of(L)->start);
+    return 1;
+}
+
+/* =====================================================================================================
+ * Setting up a state
+ * ===================================================================================================== */
+
+/* Replaces lib[name] with a C closure over the original (and extra upvalues pushed before). */
+static void wrap(lua_State *L, int lib, const char *name, lua_CFunction fn, bool with_name) {
+    lib = lua_absindex(L, lib);
+    lua_getfield(L, lib, name);
+    if (with_name) lua_pushstring(L, name);
+    lua_pushcclosure(L, fn, with_name ? 2 : 1);
+    lua_setfield(L, lib, name);
+}
+
+/* Locks a metatable (getmetatable answers false; setmetatable is refused). */
+static void lock_metatable(lua_State *L, int idx) {
+    lua_pushboolean(L, 0);
+    lua_setfield(L, idx < 0 ? idx - 1 : idx, "__metatable");
+}
+
+static const char *const allowed_globals[] = {
+    "assert", "error", "getmetatable", "ipairs", "pairs", "pcall", "select", "tonumber", "tostring",
+    "type", "xpcall", "rawequal", "_VERSION", "_G",
+    "string", "table", "math", "utf8", "coroutine", NULL,
+};
+
+static bool allowed(const char *name) {
+    for (const char *const *a = allowed_globals; *a; a++)
+        if (strcmp(*a, name) == 0) return true;
+    return false;
+}
+
+/* Under lua_pcall: opens the allowed libraries, cuts the globals to the allow list, adds the
+ * sandbox's functions, and returns the values of SLOT_VIEW_MT .. SLOT_TEMPLATE (as placeholders). */
+static int setup(lua_State *L) {
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_TABLIBNAME, luaopen_table},
+        {LUA_STRLIBNAME, luaopen_string},  {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8},   {LUA_COLIBNAME, luaopen_coroutine},
+        {NULL, NULL},
+    };
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    /* The meeple.state type, for samples and their clones; its metatable is locked. */
+    lua_pushcfunction(L, meeple_open);
+    lua_call(L, 0, 0);
+    luaL_getmetatable(L, "meeple.state");
+    lock_metatable(L, -1);
+    lua_getfield(L, -1, "__index");
+    lua_getfield(L, -1, "sample");
+    int sample_fn = lua_gettop(L);
+    /* The string metatable, locked too: its __index is the string table, guarded below. */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lock_metatable(L, -1);
+    lua_pop(L, 2);
+    lua_pushglobaltable(L);
+    int g = lua_gettop(L);
+    /* The originals the sandbox wraps, kept as upvalues only. */
+    lua_getfield(L, g, "setmetatable");
+    lua_pushcclosure(L, sb_setmetatable, 1);
+    lua_getfield(L, g, "load");
+    lua_pushcclosure(L, sb_load, 1);
+    int wrapped = lua_gettop(L) - 1;
+    /* Cut the globals to the allow list (collect first: no changes while traversing). */
+    lua_newtable(L);
+    int drop = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, g)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING || !allowed(lua_tostring(L, -1))) {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, drop, (lua_Integer)lua_rawlen(L, drop) + 1);
+        }
+    }
+    for (lua_Integer i = 1, n = (lua_Integer)lua_rawlen(L, drop); i <= n; i++) {
+        lua_rawgeti(L, drop, i);
+        lua_pushnil(L);
+        lua_rawset(L, g);
+    }
+    lua_pop(L, 1);
+    /* The view metatable: filled on first touch. */
+    lua_createtable(L, 0, 5);
+    int view_mt = lua_gettop(L);
+    lua_pushcfunction(L, view_index);
+    lua_setfield(L, view_mt, "__index");
+    lua_pushcfunction(L, view_newindex);
+    lua_setfield(L, view_mt, "__newindex");
+    lua_pushcfunction(L, view_len);
+    lua_setfield(L, view_mt, "__len");
+    lua_pushcfunction(L, view_pairs);
+    lua_setfield(L, view_mt, "__pairs");
+    lock_metatable(L, view_mt);
+    /* The raw functions, reading a view first. */
+    static const struct { const char *name; lua_CFunction fn; } raw[] = {
+        {"next", sb_next}, {"rawget", sb_rawget}, {"rawset", sb_rawset}, {"rawlen", sb_rawlen},
+    };
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+        lua_pushvalue(L, view_mt);
+        lua_pushcclosure(L, raw[i].fn, 1);
+        lua_setfield(L, g, raw[i].name);
+    }
+    lua_pushvalue(L, wrapped);
+    lua_setfield(L, g, "setmetatable");
+    lua_pushvalue(L, wrapped + 1);
+    lua_setfield(L, g, "load");
+    lua_pushcfunction(L, sb_collectgarbage);
+    lua_setfield(L, g, "collectgarbage");
+    lua_pushcfunction(L, sb_print);
+    lua_setfield(L, g, "print");
+    lua_newtable(L);
+    lua_pushcclosure(L, sb_require, 1);
+    lua_setfield(L, g, "require");
+    /* string: no dump; patterns guarded. table: sort and move priced. */
+    lua_getfield(L, g, "string");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    static const char *const pattern_fns[] = {"find", "match", "gmatch", "gsub"};
+    for (int i = 0; i < 4; i++) wrap(L, -1, pattern_fns[i], sb_pattern, true);
+    lua_pop(L, 1);
+    lua_getfield(L, g, "table");
+    wrap(L, -1, "sort", sb_sort, false);
+    wrap(L, -1, "move", sb_move, false);
+    lua_pop(L, 1);
+    /* math.randomseed, kept by the host to seed math.random for each game. */
+    lua_getfield(L, g, "math");
+    lua_getfield(L, -1, "randomseed");
+    int seeder = lua_gettop(L);
+    /* ctx.rng's type. */
+    luaL_newmetatable(L, "meeple.bot_rng");
+    int rng_mt = lua_gettop(L);
+    static const luaL_Reg rng_methods[] = {
+        {"random", rng_random}, {"pick", rng_pick}, {"shuffle", rng_shuffle}, {NULL, NULL},
+    };
+    luaL_newlib(L, rng_methods);
+    lua_setfield(L, rng_mt, "__index");
+    lua_pushcfunction(L, rng_random);
+    lua_setfield(L, rng_mt, "__call");
+    lock_metatable(L, rng_mt);
+    /* The values for SLOT_VIEW_MT .. SLOT_TEMPLATE. */
+    lua_pushvalue(L, view_mt);
+    lua_pushvalue(L, rng_mt);
+    lua_pushvalue(L, sample_fn);
+    lua_pushvalue(L, seeder);
+    lua_pushnil(L); /* the template, made per game */
+    return SLOT_COUNT - SLOT_VIEW_MT + 1;
+}
+
+bot *bot_new(const bot_code *code, const game_def *def, const param_value *params, const bot_limits *limits,
+             bool echo) {
+    bot *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->code = code;
+    b->def = def;
+    memcpy(b->params, params, sizeof b->params);
+    b->lim = *limits;
+    b->echo = echo;
+    lua_State *L = b->L = lua_newstate(bot_alloc, b);
+    if (!L) {
+        free(b);
+        return NULL;
+    }
+    *(bot **)lua_getextraspace(L) = b;
+    /* Views and legal lists die young: generational collection leaves the long-lived rest alone. */
+    lua_gc(L, LUA_GCGEN, 0, 0);
+    lua_sethook(L, hook, LUA_MASKCOUNT, BOT_HOOK_STEP); /* before any bot code: never removed */
+    meeple_set_charge(L, charge_state, b);
+    /* The bot's file: SLOT_TABLE; then the places after it are filled. */
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushcfunction(L, setup);
+    b->call = CALL_LOAD;
+    b->start = now_ms();
+    b->deadline = b->start + b->lim.ms;
+    if (lua_pcall(L, 0, SLOT_COUNT - SLOT_VIEW_MT + 1, 0) != LUA_OK) {
+        if (!b->fault) set_fault(b, BOT_ERROR, "the sandbox could not be set up: %s", lua_tostring(L, -1));
+        lua_settop(L, SLOT_COUNT);
+        return b;
+    }
+    char chunkname[1100];
+    snprintf(chunkname, sizeof chunkname, "@%s", code->path);
+    int status = luaL_loadbufferx(L, code->text, code->len, chunkname, "t");
+    if (status != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        set_fault(b, status == LUA_ERRMEM ? BOT_MEMORY : BOT_ERROR, "cannot load: %s", msg ? msg : "?");
+        lua_pop(L, 1);
+        return b;
+    }
+    if (!limited_call(b, CALL_LOAD, 0, 1)) return b;
+    lua_replace(L, SLOT_TABLE);
+    if (lua_type(L, SLOT_TABLE) != LUA_TTABLE) {
+        set_fault(b, BOT_ERROR, "the file must return a table with a choose function, not a %s",
+                  luaL_typename(L, SLOT_TABLE));
+        return b;
+    }
+    lua_pushliteral(L, "choose");
+    lua_rawget(L, SLOT_TABLE);
+    lua_replace(L, SLOT_CHOOSE);
+    if (lua_type(L, SLOT_CHOOSE) != LUA_TFUNCTION) {
+        set_fault(b, BOT_ERROR, "the file's table has no choose function");
+        return b;
+    }
+    lua_pushliteral(L, "init");
+    lua_rawget(L, SLOT_TABLE);
+    lua_replace(L, SLOT_INIT);
+    if (!lua_isnil(L, SLOT_INIT) && lua_type(L, SLOT_INIT) != LUA_TFUNCTION)
+        set_fault(b, BOT_ERROR, "the file's init is a %s, not a function", luaL_typename(L, SLOT_INIT));
+    return b;
+}
+
+/* Under lua_pcall with the rng metatable, the `sample` method and math.randomseed: seeds
+ * math.random, returns this game's template state and ctx. */
+static int begin_game(lua_State *L) {
+    enum { RNG_MT = 1, SAMPLE, SEEDER, TEMPLATE };
+    bot *b = bot_of(L);
+    const void *st = b->st;
+    int players = b->def->num_players(st);
+    /* A state of this game for ctx.sample to copy the true one into (and wipe after). */
+    reason why = {{0}};
+    session *t = session_new(b->def, players, b->params, 1, &why);
+    if (!t) return luaL_error(L, "cannot make a state for samples: %s", why.text);
+    meeple_push_state(L, t); /* TEMPLATE */
+    /* ctx */
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, b->seat + 1);
+    lua_setfield(L, -2, "seat");
+    lua_pushstring(L, b->def->name);
+    lua_setfield(L, -2, "game");
+    lua_pushinteger(L, players);
+    lua_setfield(L, -2, "players");
+    rng *r = lua_newuserdatauv(L, sizeof *r, 0);
+    *r = b->ctx_rng;
+    lua_pushvalue(L, RNG_MT);
+    lua_setmetatable(L, -2);
+    lua_setfield(L, -2, "rng");
+    lua_pushvalue(L, SAMPLE);
+    lua_pushvalue(L, TEMPLATE);
+    lua_pushcclosure(L, ctx_sample, 2);
+    lua_setfield(L, -2, "sample");
+    lua_pushcfunction(L, ctx_clock);
+    lua_setfield(L, -2, "clock");
+    lua_createtable(L, 0, 3);
+    lua_pushnumber(L, b->lim.ms);
+    lua_setfield(L, -2, "ms");
+    lua_pushinteger(L, b->lim.instructions);
+    lua_setfield(L, -2, "instructions");
+    lua_pushinteger(L, (lua_Integer)b->lim.memory);
+    lua_setfield(L, -2, "memory");
+    lua_setfield(L, -2, "budget");
+    /* math.random, from the host's seed. */
+    uint64_t seed = rng_next(&b->sample_rng) | (uint64_t)rng_next(&b->sample_rng) << 32;
+    lua_pushvalue(L, SEEDER);
+    lua_pushinteger(L, (lua_Integer)(seed >> 1));
+    lua_call(L, 1, 0);
+    return 2;
+}
+
+bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
+    if (b->fault) return false;
+    lua_State *L = b->L;
+    b->seat = seat;
+    b->st = st;
+    rng_seed(&b->ctx_rng, mix(seed, (uint64_t)seat * 2 + 1), 0xc7);
+    rng_seed(&b->sample_rng, mix(seed, (uint64_t)seat * 2 + 2), 0x5a);
+    lua_pushcfunction(L, begin_game);
+    lua_pushvalue(L, SLOT_RNG_MT);
+    lua_pushvalue(L, SLOT_SAMPLE);
+    lua_pushvalue(L, SLOT_SEEDER);
+    bool ok = limited_call(b, CALL_INIT, 3, 2);
+    if (ok) {
+        lua_replace(L, SLOT_CTX);
+        lua_replace(L, SLOT_TEMPLATE);
+    }
+    if (ok && !lua_isnil(L, SLOT_INIT)) {
+        lua_pushvalue(L, SLOT_INIT);
+        lua_pushstring(L, b->def->name);
+        lua_pushinteger(L, seat + 1);
+        lua_pushvalue(L, SLOT_CTX);
+        ok = limited_call(b, CALL_INIT, 3, 0);
+    }
+    b->st = NULL;
+    return ok;
+}
+
+/* =====================================================================================================
+ * Decisions
+ * ===================================================================================================== */
+
+/* Under lua_pcall with choose, the view metatable and ctx: the view (unread: an empty table that
+ * fills itself from a copy of the state when first touched), the legal strings, and the call. */
+static int decide(lua_State *L) {
+    enum { CHOOSE = 1, VIEW_MT, CTX };
+    bot *b = bot_of(L);
+    const game_def *def = b->def;
+    lua_pushvalue(L, CHOOSE);
+    lua_createtable(L, 0, 16); /* room for a state table's top level when it fills */
+    memcpy(lua_newuserdatauv(L, def->state_size, 0), b->st, def->state_size);
+    lua_rawsetp(L, -2, &snapshot_key);
+    lua_pushvalue(L, VIEW_MT);
+    lua_setmetatable(L, -2);
+    lua_createtable(L, b->n, 0);
+    for (int i = 0; i < b->n; i++) {
+        if (b->acts) def->action_text(b->st, b->acts[i], b->texts[i]);
+        lua_pushstring(L, b->acts ? b->texts[i] : b->given[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushvalue(L, CTX);
+    lua_call(L, 3, 1);
+    return 1;
+}
+
+static bool run_decision(bot *b, const void *st, const action_t *acts, const char (*given)[MEEPLE_ACTION_TEXT],
+                         int n) {
+    if (b->fault) return false;
+    if (lua_isnil(b->L, SLOT_CTX)) {
+        set_fault(b, BOT_ERROR, "error: asked to choose before a game began (bot_begin)");
+        return false;
+    }
+    b->st = st;
+    b->acts = acts;
+    b->given = given;
+    b->n = n;
+    lua_pushcfunction(b->L, decide);
+    lua_pushvalue(b->L, SLOT_CHOOSE);
+    lua_pushvalue(b->L, SLOT_VIEW_MT);
+    lua_pushvalue(b->L, SLOT_CTX);
+    bool ok = limited_call(b, CALL_CHOOSE, 3, 1);
+    b->st = NULL;
+    return ok;
+}
+
+/* The index of the bot's answer among the texts, or -1 (the fault set). */
+static int answer(bot *b, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
+    lua_State *L = b->L;
+    int k = -1;
+    size_t len = 0;
+    const char *chosen = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+    for (int i = 0; chosen && i < n && k < 0; i++)
+        if (strcmp(chosen, texts[i]) == 0) k = i;
+    if (k < 0 && chosen) {
+        char text[64];
+        size_t keep = len < 48 ? len : 48;
+        for (size_t i = 0; i < keep; i++) text[i] = (unsigned char)chosen[i] < 0x20 ? '?' : chosen[i];
+        snprintf(text + keep, sizeof text - keep, "%s", len > keep ? "..." : "");
+        set_fault(b, BOT_ANSWER, "chose '%s', which is not a legal action", text);
+    } else if (k < 0) {
+        set_fault(b, BOT_ANSWER, "returned %s instead of an action", lua_isnil(L, -1) ? "nothing" :
+                  luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+    return k;
+}
+
+int bot_choose(bot *b, const void *st, const action_t *acts, int n) {
+    if (!run_decision(b, st, acts, NULL, n)) return -1;
+    return answer(b, (const char(*)[MEEPLE_ACTION_TEXT])b->texts, n);
+}
+
+int bot_choose_text(bot *b, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
+    if (!run_decision(b, st, NULL, texts, n)) return -1;
+    return answer(b, texts, n);
+}
+
+bool bot_probe(bot *b, const void *st, const action_t *acts, int n) {
+    if (!run_decision(b, st, acts, NULL, n)) return false;
+    lua_pop(b->L, 1);
+    return true;
+}
+
+bot_fault bot_fault_of(const bot *b) { return b->fault; }
+const char *bot_reason(const bot *b) { return b->reason; }
+const char *bot_name(const bot *b) { return b->code->name; }
+
+size_t bot_memory(const bot *b, size_t *peak) {
+    if (peak) *peak = b->peak;
+    return b->used;
+}
+
+void bot_free(bot *b) {
+    if (!b) return;
+    if (b->L) lua_close(b->L);
+    free(b);
+}
+
+/* =====================================================================================================
+ * Bot files
+ * ===================================================================================================== */
+
+static bool is_dir_with(const char *dir, const char *file) {
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    return access(path, R_OK) == 0;
+}
+
+/* Sets `out` to `dir` when it holds the helper library. */
+static bool try_lib(char *out, size_t n, const char *dir) {
+    if (!is_dir_with(dir, "rules.lua")) return false;
+    char real[PATH_MAX];
+    snprintf(out, n, "%s", realpath(dir, real) ? real : dir);
+    return true;
+}
+
+void bot_lib_dir(const char *bot_path, char *out, size_t n) {
+    char dir[PATH_MAX + 32];
+    out[0] = '\0';
+    const char *root = getenv("MEEPLE_ROOT");
+    if (root && *root) {
+        snprintf(dir, sizeof dir, "%s/bots/lib", root);
+        snprintf(out, n, "%s", dir);
+        try_lib(out, n, dir);
+        return;
+    }
+    if (bot_path) {
+        const char *slash = strrchr(bot_path, '/');
+        if (slash) snprintf(dir, sizeof dir, "%.*s/lib", (int)(slash - bot_path), bot_path);
+        else snprintf(dir, sizeof dir, "lib");
+        if (try_lib(out, n, dir)) return;
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        snprintf(dir, sizeof dir, "%s/../bots/lib", exe);
+        if (try_lib(out, n, dir)) return;
+        snprintf(dir, sizeof dir, "%s/bots/lib", exe);
+        if (try_lib(out, n, dir)) return;
+    }
+    if (try_lib(out, n, MEEPLE_SOURCE_DIR "/bots/lib")) return;
+    out[0] = '\0';
+}
+
+/* The bot's name for tables and logs: printable, short, without spaces. */
+static void set_name(bot_code *code, const char *name, size_t len) {
+    size_t k = 0;
+    for (size_t i = 0; i < len && k < sizeof code->name - 1; i++) {
+        unsigned char c = (unsigned char)name[i];
+        code->name[k++] = c <= ' ' || c == '"' || c == '\\' || c >= 0x7f ? '_' : (char)c;
+    }
+    code->name[k] = '\0';
+}
+
+/* Tries the code once in a sandbox; takes its name. */
+static bot_code *try_code(bot_code *code, const bot_limits *limits, char *err, size_t errn) {
+    param_value params[MEEPLE_MAX_PARAMS] = {{0}};
+    bot *b = bot_new(code, meeple_games[0], params, limits, false);
+    if (!b) {
+        snprintf(err, errn, "out of memory");
+        bot_code_free(code);
+        return NULL;
+    }
+    if (b->fault) {
+        snprintf(err, errn, "bot file '%s': %s", code->path, b->reason);
+        bot_free(b);
+        bot_code_free(code);
+        return NULL;
+    }
+    lua_pushliteral(b->L, "name");
+    if (lua_rawget(b->L, SLOT_TABLE) == LUA_TSTRING) {
+        size_t len;
+        const char *name = lua_tolstring(b->L, -1, &len);
+        set_name(code, name, len);
+    }
+    bot_free(b);
+    return code;
+}
+
+bot_code *bot_code_from_text(const char *text, const char *chunkname, const bot_limits *limits,
+                             char *err, size_t errn) {
+    bot_code *code = calloc(1, sizeof *code);
+    if (code) code->text = malloc(strlen(text) + 1);
+    if (!code || !code->text) {
+        free(code);
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    code->len = strlen(text);
+    memcpy(code->text, text, code->len + 1);
+    snprintf(code->path, sizeof code->path, "%s", chunkname);
+    set_name(code, chunkname, strlen(chunkname));
+    bot_lib_dir(NULL, code->lib_dir, sizeof code->lib_dir);
+    return try_code(code, limits, err, errn);
+}
+
+bot_code *bot_code_load(const char *path, const bot_limits *limits, char *err, size_t errn) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errn, "cannot read the bot file '%s'", path);
+        return NULL;
+    }
+    bot_code *code = calloc(1, sizeof *code);
+    size_t cap = 1 << 14;
+    if (code) code->text = malloc(cap);
+    bool ok = code && code->text;
+    while (ok) {
+        size_t got = fread(code->text + code->len, 1, cap - code->len - 1, f);
+        code->len += got;
+        if (got == 0) break;
+        if (code->len + 1 == cap) {
+            char *grown = cap < (64u << 20) ? realloc(code->text, cap *= 2) : NULL;
+            ok = grown != NULL;
+            if (ok) code->text = grown;
+        }
+    }
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!ok || read_error) {
+        snprintf(err, errn, ok ? "cannot read the bot file '%s'" : "the bot file '%s' is too large", path);
+        bot_code_free(code);
+        return NULL;
+    }
+    code->text[code->len] = '\0';
+    snprintf(code->path, sizeof code->path, "%s", path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 4 && strcmp(base + len - 4, ".lua") == 0) len -= 4;
+    set_name(code, base, len);
+    bot_lib_dir(path, code->lib_dir, sizeof code->lib_dir);
+    return try_code(code, limits, err, errn);
+}
+
+void bot_code_free(bot_code *code) {
+    if (!code) return;
+    free(code->text);
+    free(code);
+}

@@ -1,0 +1,683 @@
+-- shell.lua — the Lua side of the shell (`meeple repl`) and of `meeple play`: the `:` commands, tab
+-- completion, how values are printed, and a human's game against bots.
+--
+-- repl/shell.c loads this chunk with its native helpers as the argument and calls the functions of the
+-- table it returns:
+--   start{game, seed, players}              once, before the first prompt
+--   command(line)                            a line starting with ":"; returns "quit" to leave
+--   complete(line, start, stop)              the words that may replace line:sub(start + 1, stop), or
+--                                            "files" for file names
+--   show(...)                                prints the values an expression returned
+--   play{game, seed, players, seat, bots}    `meeple play`; returns the exit status
+-- The shell reads this file from the source tree when it can (README, "The shell"): a change here
+-- shows at the next `meeple repl` without recompiling.
+
+local native = ...
+local meeple = require "meeple"
+
+local format, concat, sort = string.format, table.concat, table.sort
+local render, color = native.render, native.color
+
+local M = {}
+
+local DEFAULT_BOT = "bots/random.lua"
+
+local function say(...) io.write(format(...), "\n") end
+
+-- An error the user caused: the shell shows its message alone, on one line.
+local function fail(...) error(format(...), 0) end
+
+local function words(text)
+  local t = {}
+  for w in text:gmatch("%S+") do t[#t + 1] = w end
+  return t
+end
+
+local function whole(text, what)
+  local n = math.tointeger(tonumber(text))
+  if not n then fail("%s must be a whole number, got '%s'", what, text) end
+  return n
+end
+
+-- =====================================================================================================
+-- Games, boards and bots
+-- =====================================================================================================
+
+local function current()
+  local g = rawget(_G, "g")
+  if g == nil then
+    fail("no game yet: start one with :new GAME (games: %s)", concat(meeple.games(), ", "))
+  end
+  if not native.is_state(g) then fail("g is a %s, not a game: start one with :new GAME", type(g)) end
+  return g
+end
+
+-- The board as `who` sees it (everything when nil), in colour on a terminal.
+local function board(s, who)
+  print(render(who and s:view(who) or s:table(), { color = color }))
+end
+
+local function result(s, me)
+  local scores, winners = s:scores(), s:winners() or {}
+  local function name(p) return format("P%d%s", p, p == me and " (you)" or "") end
+  local parts, won = {}, {}
+  for p, score in ipairs(scores) do parts[p] = name(p) .. " " .. score end
+  for i, p in ipairs(winners) do won[i] = name(p) end
+  local verdict = #won == 1 and "winner: " .. won[1] or "shared win: " .. concat(won, ", ")
+  return "scores: " .. concat(parts, ", ") .. "\n" .. verdict
+end
+
+-- Numbered, in columns down then across.
+local function numbered(list)
+  if #list == 0 then return print("  (no legal actions: the game is over)") end
+  local cells, width = {}, 0
+  for i, a in ipairs(list) do
+    cells[i] = format("%" .. #tostring(#list) .. "d  %s", i, a)
+    width = math.max(width, #cells[i] + 3)
+  end
+  local cols = math.max(1, math.min(4, math.floor(80 / width)))
+  local rows = math.ceil(#list / cols)
+  for r = 1, rows do
+    local line = {}
+    for c = 0, cols - 1 do
+      local cell = cells[r + c * rows]
+      if cell then line[#line + 1] = cell .. string.rep(" ", width - #cell) end
+    end
+    print((("  " .. concat(line)):gsub("%s+$", "")))
+  end
+end
+
+-- The legal action `text` names: its number in `legal`, the action itself, or the first letters of
+-- its words ("trav med" for "travel medes"). nil and one line saying why otherwise.
+function M.resolve(s, text, legal)
+  legal = legal or s:legal()
+  text = text:lower():gsub("^%s+", ""):gsub("%s+$", ""):gsub("%s+", " ")
+  if #legal == 0 then return nil, "the game is over" end
+  if text == "" then return nil, "which action? (:legal lists them)" end
+  local n = math.tointeger(tonumber(text))
+  if n then
+    if legal[n] then return legal[n] end
+    return nil, format("there is no action %d: they are numbered 1..%d", n, #legal)
+  end
+  for _, a in ipairs(legal) do
+    if a == text then return a end
+  end
+  local typed, found = words(text), {}
+  for _, a in ipairs(legal) do
+    local full = words(a)
+    local fits = #typed <= #full
+    for i = 1, #typed do
+      fits = fits and full[i]:sub(1, #typed[i]) == typed[i]
+    end
+    if fits then found[#found + 1] = a end
+  end
+  if #found == 1 then return found[1] end
+  if #found > 1 then
+    local shown = {}
+    for i = 1, math.min(#found, 8) do shown[i] = found[i] end
+    local more = #found > 8 and format(" and %d more", #found - 8) or ""
+    return nil, format("'%s' could be %s%s", text, concat(shown, ", "), more)
+  end
+  -- Nothing fits: the rules say why, and the legal actions of the same kind are named.
+  local _, why = s:check(text)
+  why = why or format("no legal action matches '%s'", text)
+  local kind = {}
+  for _, a in ipairs(legal) do
+    if a:match("^%S+"):sub(1, #typed[1]) == typed[1] then kind[#kind + 1] = a end
+  end
+  if #kind == 0 or #kind > 6 then return nil, why end
+  return nil, format("%s (legal now: %s)", why, concat(kind, ", "))
+end
+
+-- A bot file as given, else under the source tree, so `bots/random.lua` works from anywhere; a
+-- plain name ("random") is bots/NAME.lua.
+local function find_file(file)
+  local candidates = { file }
+  if not file:find("/", 1, true) and not file:find(".lua", 1, true) then
+    candidates[2] = "bots/" .. file .. ".lua"
+  end
+  if native.root and file:sub(1, 1) ~= "/" then
+    for i = 1, #candidates do candidates[#candidates + 1] = native.root .. "/" .. candidates[i] end
+  end
+  for _, path in ipairs(candidates) do
+    local f = io.open(path, "r")
+    if f then
+      f:close()
+      return path
+    end
+  end
+end
+
+-- Stands in for bots/random.lua when the file is nowhere to be found.
+local builtin_random = {
+  name = function() return "random" end,
+  choose = function(_, s)
+    local legal = s:legal()
+    return legal[math.random(#legal)]
+  end,
+}
+
+local function load_bot(file, seed, echo)
+  local path = find_file(file)
+  if not path and file == DEFAULT_BOT then return builtin_random end
+  if not path then fail("cannot read the bot file '%s'", file) end
+  local bot, why = native.bot(path, seed, echo)
+  if not bot then fail("%s", why) end
+  return bot
+end
+
+-- Plays the bot's choice for the seat to move; returns the seat and the action.
+local function bot_move(s, bot)
+  local p = s:to_move()
+  local action, why = bot:choose(s)
+  if not action then fail("%s", why) end
+  s:play(action)
+  return p, action
+end
+
+-- =====================================================================================================
+-- The `:` commands
+-- =====================================================================================================
+
+local commands, order = {}, {}
+local function command(name, args, help, fn)
+  commands[name] = { args = args, help = help, fn = fn }
+  order[#order + 1] = name
+end
+
+local bots = {}                 -- loaded bots by file, so a bot keeps its ctx between decisions
+local last_bot = DEFAULT_BOT    -- what :auto uses when given no file
+
+local function shell_bot(file)
+  if not bots[file] then bots[file] = load_bot(file, math.random(1, 1 << 30), true) end
+  last_bot = file
+  return bots[file]
+end
+
+local function new_game(name, seed, players, variant)
+  local s = meeple.new(name, { seed = seed, players = players, variant = variant })
+  rawset(_G, "g", s)
+  say("g = a new game of %s%s · seed %d · %d players", name, variant and " (" .. variant .. ")" or "", seed,
+    s:num_players())
+  board(s)
+end
+
+command("help", "", "this list", function()
+  say("A Lua prompt with the meeple module; the current game is g: g:legal(), g:play(\"...\"),")
+  say("g:view(1), g:undo() ... (the whole API: ../shared/API.md). Commands on g:")
+  local width = 0
+  for _, name in ipairs(order) do width = math.max(width, #name + #commands[name].args + 2) end
+  for _, name in ipairs(order) do
+    local c = commands[name]
+    local head = ":" .. name .. (c.args ~= "" and " " .. c.args or "")
+    say("  %-" .. width .. "s  %s", head, c.help)
+  end
+  say("Tab completes Lua names (g:le -> g:legal() and, after :play, the legal actions.")
+  say("An action may be shortened to the first letters of its words (\"trav med\"). Ctrl-C stops")
+  say("what is running, Ctrl-D leaves. Games: %s.", concat(meeple.games(), ", "))
+end)
+
+command("new", "GAME [SEED] [PLAYERS] [VARIANT]", "a new game in g (a fresh seed unless given)",
+  function(arg)
+    local a = words(arg)
+    if not a[1] then
+      fail("which game? :new GAME [SEED] [PLAYERS] [VARIANT]; games: %s", concat(meeple.games(), ", "))
+    end
+    local seed = a[2] and whole(a[2], "the seed") or math.random(0, 999999)
+    local players = a[3] and whole(a[3], "the player count") or nil
+    new_game(a[1], seed, players, a[4])
+  end)
+
+command("play", "ACTION", "an action, its number in :legal, or its first letters",
+  function(arg)
+    local s = current()
+    local action, why = M.resolve(s, arg)
+    if not action then fail("%s", why) end
+    local p = s:to_move()
+    s:play(action)
+    say("P%d: %s", p, action)
+    board(s)
+    if s:is_over() then print(result(s)) end
+  end)
+
+command("undo", "[N]", "take back the last N decisions (1)", function(arg)
+  local s = current()
+  local n = arg ~= "" and whole(arg, "N") or 1
+  local before = #s:history()
+  s:undo(math.max(n, 0))
+  say("took back %d decision%s", before - #s:history(), before - #s:history() == 1 and "" or "s")
+  board(s)
+end)
+
+command("legal", "", "the legal actions, numbered", function()
+  local s = current()
+  if not s:is_over() then say("P%d to move:", s:to_move()) end
+  numbered(s:legal())
+end)
+
+command("view", "P", "the game as player P sees it", function(arg)
+  local s = current()
+  if arg == "" then fail("whose view? :view P, P in 1..%d", s:num_players()) end
+  local p = whole(arg, "the player")
+  if p < 1 or p > s:num_players() then fail("the player must be 1..%d, got %d", s:num_players(), p) end
+  board(s, p)
+end)
+
+command("board", "", "the whole game, as g prints it", function() board(current()) end)
+
+command("bot", "[FILE]", "a bot makes the current decision (" .. DEFAULT_BOT .. ")", function(arg)
+  local s = current()
+  if s:is_over() then fail("the game is over: :undo, or :new") end
+  local bot = shell_bot(arg ~= "" and arg or DEFAULT_BOT)
+  local p, action = bot_move(s, bot)
+  say("P%d (%s): %s", p, bot:name(), action)
+  board(s)
+  if s:is_over() then print(result(s)) end
+end)
+
+command("auto", "[FILE...]", "bots play to the end: seat k takes file k (the last :bot)",
+  function(arg)
+    local s = current()
+    local files = words(arg)
+    if #files == 0 then files[1] = last_bot end
+    local by_seat = {}
+    for p = 1, s:num_players() do by_seat[p] = shell_bot(files[(p - 1) % #files + 1]) end
+    local moves = 0
+    while not s:is_over() do
+      local bot = by_seat[s:to_move()]
+      local p, action = bot_move(s, bot)
+      say("P%d (%s): %s", p, bot:name(), action)
+      moves = moves + 1
+    end
+    board(s)
+    print(result(s))
+  end)
+
+command("save", "FILE", "write g:save() to FILE", function(arg)
+  local s = current()
+  if arg == "" then fail("which file? :save FILE") end
+  local f, why = io.open(arg, "w")
+  if not f then fail("cannot write %s", why) end
+  f:write(s:save())
+  f:close()
+  say("saved %s after %d decisions to %s", s:game(), #s:history(), arg)
+end)
+
+command("load", "FILE", "g from a file written by :save (or s:save())", function(arg)
+  if arg == "" then fail("which file? :load FILE") end
+  local f, why = io.open(arg, "r")
+  if not f then fail("cannot read %s", why) end
+  local text = f:read("a")
+  f:close()
+  local s = meeple.load(text)
+  rawset(_G, "g", s)
+  say("g = %s after %d decisions, from %s", s:game(), #s:history(), arg)
+  board(s)
+end)
+
+command("rules", "[GAME]", "the rules of the current game, or of GAME", function(arg)
+  native.rules(arg ~= "" and arg or current():game())
+end)
+
+command("quit", "", "leave the shell (Ctrl-D too)", function() return "quit" end)
+
+local function traceback(e)
+  if native.debug then return debug.traceback(tostring(e), 2) end
+  return tostring(e)
+end
+
+function M.command(line)
+  local name, arg = line:match("^%s*:(%a+)%s*(.-)%s*$")
+  local c = commands[name or ""]
+  if not c then
+    native.error(format("unknown command ':%s' (:help lists the commands)", name or line))
+    return
+  end
+  local ok, answer = xpcall(c.fn, traceback, arg)
+  if not ok then native.error(answer) end
+  return ok and answer or nil
+end
+
+function M.start(o)
+  if native.interactive then
+    say("meeple %s · %s · games: %s", native.version, _VERSION, concat(meeple.games(), ", "))
+    say(":help lists the commands · Tab completes · Ctrl-D leaves")
+  end
+  if o.game then
+    local ok, why = pcall(new_game, o.game, o.seed, o.players, o.variant)
+    if not ok then native.error(why) end
+  end
+end
+
+-- =====================================================================================================
+-- Completion
+-- =====================================================================================================
+
+local KEYWORDS = { "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto",
+  "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while" }
+local IS_KEYWORD = {}
+for _, k in ipairs(KEYWORDS) do IS_KEYWORD[k] = true end
+
+local function is_name(k)
+  return type(k) == "string" and k:match("^[%a_][%w_]*$") ~= nil and not IS_KEYWORD[k]
+end
+
+-- The table a value's fields come from beyond its own: its metatable's __index, when a table.
+local function index_table(v)
+  local mt = getmetatable(v)
+  if type(mt) == "table" then
+    local index = rawget(mt, "__index")
+    if type(index) == "table" then return index end
+  end
+end
+
+-- The value a dotted path names in the globals, without running any metamethod.
+local function lookup(path)
+  local v = _G
+  for name in path:gmatch("[^.]+") do
+    local found = type(v) == "table" and rawget(v, name) or nil
+    if found == nil then
+      local index = index_table(v)
+      found = index and rawget(index, name)
+    end
+    if found == nil then return nil end
+    v = found
+  end
+  return v
+end
+
+-- Names of v's fields (and its __index table's) starting with `partial`, with their values.
+local function fields(v, partial, out)
+  local sources = { type(v) == "table" and v or nil, index_table(v) }
+  for i = 1, 2 do
+    local t = sources[i]
+    if t then
+      for k, x in next, t do
+        if is_name(k) and k:sub(1, #partial) == partial and out[k] == nil then out[k] = x end
+      end
+    end
+  end
+  return out
+end
+
+local function sorted(set)
+  local list = {}
+  for k in pairs(set) do list[#list + 1] = k end
+  sort(list)
+  return list
+end
+
+local function complete_lua(word)
+  local path, sep, partial = word:match("^(.-)([.:])([%w_]*)$")
+  local found, out = {}, {}
+  if not path then
+    fields(_G, word, found)
+    for _, k in ipairs(KEYWORDS) do
+      if k:sub(1, #word) == word then found[k] = found[k] or false end
+    end
+    for _, name in ipairs(sorted(found)) do
+      out[#out + 1] = name .. (type(found[name]) == "function" and "(" or "")
+    end
+    return out
+  end
+  if not path:match("^[%a_][%w_%.]*$") or path:find("..", 1, true) or path:sub(-1) == "." then return out end
+  local v = lookup(path)
+  if v == nil then return out end
+  fields(v, partial, found)
+  for _, name in ipairs(sorted(found)) do
+    local is_fn = type(found[name]) == "function"
+    if sep == "." or is_fn then out[#out + 1] = path .. sep .. name .. (is_fn and "(" or "") end
+  end
+  return out
+end
+
+local FILE_ARGS = { bot = true, auto = true, save = true, load = true }
+
+local function complete_command(line, start, stop)
+  local upto = line:sub(1, stop)
+  local partial = upto:match("^%s*:(%a*)$")
+  if partial then
+    local out = {}
+    for _, name in ipairs(order) do
+      if name:sub(1, #partial) == partial then out[#out + 1] = ":" .. name .. " " end
+    end
+    return out
+  end
+  local name, arg = upto:match("^%s*:(%a+)%s+(.*)$")
+  if FILE_ARGS[name] then return "files" end
+  local choices = {}
+  if name == "play" then
+    local g = rawget(_G, "g")
+    choices = native.is_state(g) and g:legal() or {}
+  elseif name == "new" or name == "rules" then
+    choices = meeple.games()
+  elseif name == "view" then
+    local g = rawget(_G, "g")
+    for p = 1, native.is_state(g) and g:num_players() or 0 do choices[p] = tostring(p) end
+  end
+  -- The argument may hold spaces ("travel m"): the candidates are cut where the word being
+  -- completed starts, and what was typed before it must match literally.
+  local arg_start = stop - #arg
+  local out = {}
+  for _, c in ipairs(choices) do
+    if c:sub(1, #arg) == arg then out[#out + 1] = c:sub(start - arg_start + 1) end
+  end
+  return out
+end
+
+local playing -- the game of `meeple play`, whose answers are its legal actions
+
+function M.complete(line, start, stop)
+  if playing then
+    local out, typed = {}, line:sub(1, stop)
+    for _, a in ipairs(playing:legal()) do
+      if a:sub(1, #typed) == typed then out[#out + 1] = a:sub(start + 1) end
+    end
+    return out
+  end
+  if line:match("^%s*:") then return complete_command(line, start, stop) end
+  return complete_lua(line:sub(start + 1, stop))
+end
+
+-- =====================================================================================================
+-- Printing values
+-- =====================================================================================================
+
+local MAX_DEPTH, MAX_ITEMS, WIDTH = 4, 60, 78
+
+local function quote(s)
+  return (format("%q", s):gsub("\\\n", "\\n"))
+end
+
+-- Numbers first, then strings, then the rest by their text: the same order on every run.
+local function key_order(a, b)
+  local ta, tb = type(a), type(b)
+  if ta == tb and (ta == "number" or ta == "string") then return a < b end
+  if ta == "number" or tb == "number" then return ta == "number" end
+  if ta == "string" or tb == "string" then return ta == "string" end
+  return tostring(a) < tostring(b)
+end
+
+local function scalar(v)
+  if type(v) == "string" then return quote(v) end
+  if native.is_state(v) then return format("<%s state, turn %d>", v:game(), v:turn()) end
+  return tostring(v)
+end
+
+local function has_tostring(v)
+  local mt = getmetatable(v)
+  return type(mt) == "table" and rawget(mt, "__tostring") ~= nil
+end
+
+-- A table on one line when it fits, else one item per line; nested to MAX_DEPTH, cycles marked.
+local function pretty(v, indent, depth, seen)
+  if type(v) ~= "table" or has_tostring(v) then return scalar(v) end
+  if seen[v] then return "<cycle>" end
+  if next(v) == nil then return "{}" end
+  if depth > MAX_DEPTH then return "{...}" end
+  seen[v] = true
+  local items, n, inner = {}, rawlen(v), indent .. "  "
+  for i = 1, math.min(n, MAX_ITEMS) do items[i] = pretty(rawget(v, i), inner, depth + 1, seen) end
+  local keys = {}
+  for k in next, v do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  sort(keys, key_order)
+  for _, k in ipairs(keys) do
+    if #items >= MAX_ITEMS then break end
+    local name = is_name(k) and k or "[" .. scalar(k) .. "]"
+    items[#items + 1] = name .. " = " .. pretty(rawget(v, k), inner, depth + 1, seen)
+  end
+  seen[v] = nil
+  local total = n + #keys
+  if total > #items then items[#items + 1] = format("... (%d more)", total - #items) end
+  local one = "{ " .. concat(items, ", ") .. " }"
+  if #indent + #one <= WIDTH and not one:find("\n", 1, true) then return one end
+  if #keys == 0 and not one:find("\n", 1, true) then -- a long list of plain values: lines filled up
+    local lines, line = {}, ""
+    for i, item in ipairs(items) do
+      local piece = item .. (i < #items and "," or "")
+      if line ~= "" and #inner + #line + 1 + #piece > WIDTH then
+        lines[#lines + 1] = line
+        line = piece
+      else
+        line = line == "" and piece or line .. " " .. piece
+      end
+    end
+    lines[#lines + 1] = line
+    return "{\n" .. inner .. concat(lines, "\n" .. inner) .. "\n" .. indent .. "}"
+  end
+  return "{\n" .. inner .. concat(items, ",\n" .. inner) .. "\n" .. indent .. "}"
+end
+
+M.pretty = function(v) return pretty(v, "", 1, {}) end
+
+function M.show(...)
+  local parts = {}
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if type(v) == "string" then parts[i] = v
+    elseif native.is_state(v) then parts[i] = render(v:table(), { color = color })
+    else parts[i] = pretty(v, "", 1, {}) end
+  end
+  print(concat(parts, "\t"))
+end
+
+-- =====================================================================================================
+-- `meeple play`: a human against bots
+-- =====================================================================================================
+
+-- Some decisions are secret: what the other players see of them. By game, by the action's first word.
+local SECRET = {
+  citadels = {
+    choose = "chooses a character", bury = "puts a character aside face down",
+    keep = "keeps one of the drawn cards", replace = "marks a card to replace",
+    lab = "discards a card for 1 gold",
+  },
+}
+
+local function seen_by_others(game, action)
+  local verb = action:match("^%S+")
+  local secret = SECRET[game] and SECRET[game][verb]
+  if secret and action ~= "replace done" then return "(" .. secret .. ")" end
+  return action
+end
+
+-- Who acts, as the others see it, when a player acts in several roles: by game, from a view.
+local ROLE = {
+  citadels = function(view) return view.phase == "turns" and view.current or nil end,
+}
+
+local PLAY_HELP = [[
+Answer with the number of an action, the action, or the first letters of its words ("trav med").
+  undo    take back your last decision (and the bots' moves since)
+  board   show the game again          rules   the rules
+  help    this text                    quit    stop (Ctrl-D too)]]
+
+-- Takes back the human's last decision and everything after it; false when there is none.
+local function undo_mine(s, me)
+  local history = s:history()
+  for i = #history, 1, -1 do
+    if history[i].player == me then
+      s:undo(#history - i + 1)
+      return true
+    end
+  end
+  return false
+end
+
+function M.play(o)
+  local made, s = pcall(meeple.new, o.game, { seed = o.seed, players = o.players, variant = o.variant })
+  if not made then return 2, tostring(s) end
+  local me, game = o.seat, s:game()
+  local seats, others = {}, {}
+  playing = s
+  for p = 1, s:num_players() do
+    if p ~= me then
+      local file = o.bots[#others + 1] or o.bots[#o.bots] or DEFAULT_BOT
+      local ok, bot = pcall(load_bot, file, o.seed * 1000 + p, native.debug)
+      if not ok then return 2, bot end
+      seats[p] = bot
+      others[#others + 1] = format("P%d %s", p, seats[p]:name())
+    end
+  end
+  say("%s%s · seed %d · you are P%d · %s", game, o.variant and " (" .. o.variant .. ")" or "", o.seed, me,
+    concat(others, ", "))
+  say("Answer with a number, an action or its first letters; undo, help, quit.")
+  local shown -- the number of decisions when the human last saw the game
+  while not s:is_over() do
+    local p = s:to_move()
+    if p ~= me then
+      local bot = seats[p]
+      local role = ROLE[game] and ROLE[game](s:view(me))
+      local action, why = bot:choose(s)
+      if not action then
+        native.error(why)
+        say("the game stops here (seed %d)", o.seed)
+        return 1
+      end
+      s:play(action)
+      say("P%d %s%s: %s", p, bot:name(), role and " as " .. role or "", seen_by_others(game, action))
+    else
+      local legal = s:legal()
+      if shown ~= #s:history() then
+        print()
+        board(s, me)
+        numbered(legal)
+        shown = #s:history()
+      end
+      local line, why = native.readline(format("P%d> ", me))
+      local answer = line and line:match("^%s*(.-)%s*$"):lower()
+      if not line then
+        local cause = why == "interrupt" and "interrupted" or "no more input"
+        say("%s: the game is left unfinished (seed %d)", cause, o.seed)
+        return 0
+      elseif answer == "quit" or answer == "q" or answer == "exit" then
+        say("the game is left unfinished (seed %d)", o.seed)
+        return 0
+      elseif answer == "help" or answer == "?" then
+        print(PLAY_HELP)
+      elseif answer == "board" or answer == "" then
+        shown = nil
+      elseif answer == "rules" then
+        native.rules(game)
+      elseif answer == "undo" then
+        if undo_mine(s, me) then shown = nil else native.error("nothing of yours to undo yet") end
+      else
+        local action, reason = M.resolve(s, answer, legal)
+        if action then
+          s:play(action)
+          if action ~= answer then say("P%d: %s", me, action) end
+        else
+          native.error(reason)
+        end
+      end
+    end
+  end
+  print()
+  board(s, me)
+  print(result(s, me))
+  return 0
+end
+
+return M

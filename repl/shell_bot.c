@@ -1,0 +1,82 @@
+/* shell_bot.c — shell_bot.h over the host's bot runtime (core/bot.h): the bot file is read once, and
+ * each seat it plays gets a sandboxed bot of its own, begun when it first decides in a game. A bot
+ * that fails is dropped, so the next decision asked of it starts it afresh. */
+#include "shell_bot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+
+struct shell_bot {
+    bot_code *code;
+    bot_limits limits;
+    uint64_t seed;
+    bool echo;
+    bot *seat[MEEPLE_MAX_PLAYERS];
+    const session *game[MEEPLE_MAX_PLAYERS]; /* the session each seat's bot was begun in */
+};
+
+static const bot_limits shell_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY};
+
+shell_bot *shell_bot_load(const char *path, uint64_t seed, bool echo, char *err, size_t errn) {
+    shell_bot *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, errn, "cannot load the bot '%s': out of memory", path);
+        return NULL;
+    }
+    b->limits = shell_limits;
+    b->seed = seed;
+    b->echo = echo;
+    b->code = bot_code_load(path, &b->limits, err, errn);
+    if (!b->code) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+const char *shell_bot_name(const shell_bot *b) { return b->code->name; }
+
+static void drop_seat(shell_bot *b, int seat) {
+    bot_free(b->seat[seat]);
+    b->seat[seat] = NULL;
+    b->game[seat] = NULL;
+}
+
+bool shell_bot_choose(shell_bot *b, const session *s, char out[MEEPLE_ACTION_TEXT], char *err, size_t errn) {
+    const game_def *def = s->def;
+    if (def->is_over(s->now)) {
+        snprintf(err, errn, "the game is over: there is nothing to decide");
+        return false;
+    }
+    int seat = def->to_move(s->now);
+    if (b->seat[seat] && b->game[seat] != s) drop_seat(b, seat); /* another game: a fresh bot */
+    if (!b->seat[seat]) {
+        b->seat[seat] = bot_new(b->code, def, s->params, &b->limits, b->echo);
+        if (!b->seat[seat]) {
+            snprintf(err, errn, "bot '%s': out of memory", b->code->name);
+            return false;
+        }
+        b->game[seat] = s;
+        bot_begin(b->seat[seat], s->now, seat, b->seed * 1000003u + (uint64_t)seat);
+    }
+    action_t acts[MEEPLE_MAX_ACTIONS];
+    int n = def->legal(s->now, acts);
+    int k = bot_fault_of(b->seat[seat]) == BOT_OK ? bot_choose(b->seat[seat], s->now, acts, n) : -1;
+    if (k < 0) {
+        snprintf(err, errn, "bot '%s' %s", b->code->name, bot_reason(b->seat[seat]));
+        drop_seat(b, seat);
+        return false;
+    }
+    def->action_text(s->now, acts[k], out);
+    return true;
+}
+
+void shell_bot_free(shell_bot *b) {
+    if (!b) return;
+    for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) bot_free(b->seat[seat]);
+    bot_code_free(b->code);
+    free(b);
+}

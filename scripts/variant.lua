@@ -1,0 +1,362 @@
+-- variant.lua — house-rule variants: loading a variant file and playing a state under its hooks.
+--
+-- A state under a variant is a table wrapping a plain state (the "raw" one, where the rules live).
+-- Every method a plain state has works on it; the hooks (API.md "House-rule variants") run around the
+-- raw rules. The wrapper keeps its own list of decisions, so undo and save replay through the hooks.
+-- Plain states never pass through here: a game without a variant pays nothing for this.
+--
+-- Compiled into the binaries; meeple.new, meeple.from_table and meeple.load call it when a variant is
+-- named. It receives the module's raw functions (`raw`) when first loaded.
+local raw = ...
+
+local M = {}
+
+local HOOKS = { "setup", "actions", "check", "apply", "after", "turn_end", "score", "is_over" }
+local FIELDS = { game = true, name = true, params = true, hooks = true, description = true }
+
+local function set_of(list)
+  local set = {}
+  for _, v in ipairs(list) do set[v] = true end
+  return set
+end
+local HOOK_SET = set_of(HOOKS)
+
+---------------------------------------------------------------------------------------------------
+-- Finding and loading a variant file
+---------------------------------------------------------------------------------------------------
+
+local function readable(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+-- A name is looked up as scripts/variants/GAME/NAME.lua under $MEEPLE_ROOT, the current directory,
+-- then the source tree meeple was built from; anything with a "/" or ending in ".lua" is a path.
+local function find_file(game, name)
+  if name:find("/", 1, true) or name:match("%.lua$") then
+    if readable(name) then return name end
+    return nil, ("variant file '%s' not found"):format(name)
+  end
+  local relative = ("scripts/variants/%s/%s.lua"):format(game, name)
+  local roots = { os.getenv("MEEPLE_ROOT") or "", ".", raw.source_dir or "" }
+  for _, root in ipairs(roots) do
+    if root ~= "" and readable(root .. "/" .. relative) then return root .. "/" .. relative end
+  end
+  return nil, ("no variant '%s' for %s (looked for %s)"):format(name, game, relative)
+end
+
+-- Variant code runs with the plain Lua libraries minus everything that touches the machine or brings
+-- randomness from outside the state (math.random): same seed and actions must give the same game.
+local function variant_env()
+  local safe_math = {}
+  for k, v in pairs(math) do
+    if k ~= "random" and k ~= "randomseed" then safe_math[k] = v end
+  end
+  return {
+    assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
+    select = select, tonumber = tonumber, tostring = tostring, type = type, print = print,
+    string = string, table = table, math = safe_math, utf8 = utf8,
+  }
+end
+
+local loaded = {}
+
+-- Loads and checks a variant file: returns the variant table and the path, or raises one clear line.
+function M.load_file(game, name)
+  local path, missing = find_file(game, name)
+  if not path then error(missing, 0) end
+  local v = loaded[path] or M.read_file(path)
+  loaded[path] = v
+  if v.game ~= game then
+    error(("variant %s is for %s, not %s"):format(path, tostring(v.game), game), 0)
+  end
+  return v, path
+end
+
+-- Reads and checks a variant file on its own terms (any game).
+function M.read_file(path)
+  local f = assert(io.open(path, "r"))
+  local text = f:read("a")
+  f:close()
+  local chunk, err = load(text, "@" .. path, "t", variant_env())
+  if not chunk then error(("variant %s does not load: %s"):format(path, err), 0) end
+  local ok, v = pcall(chunk)
+  if not ok then error(("variant %s failed while loading: %s"):format(path, tostring(v)), 0) end
+  if type(v) ~= "table" then error(("variant %s must return a table"):format(path), 0) end
+  for k in pairs(v) do
+    if not FIELDS[k] then
+      error(("variant %s: unknown field '%s' (fields: game, name, params, hooks, description)"):format(path, tostring(k)), 0)
+    end
+  end
+  if type(v.game) ~= "string" then error(("variant %s: game must be a game's name"):format(path), 0) end
+  if type(v.name) ~= "string" then error(("variant %s: name must be a string"):format(path), 0) end
+  if v.params ~= nil and type(v.params) ~= "table" then error(("variant %s: params must be a table"):format(path), 0) end
+  v.hooks = v.hooks or {}
+  if type(v.hooks) ~= "table" then error(("variant %s: hooks must be a table"):format(path), 0) end
+  for k, f in pairs(v.hooks) do
+    if not HOOK_SET[k] then
+      error(("variant %s: unknown hook '%s' (hooks: %s)"):format(path, tostring(k), table.concat(HOOKS, ", ")), 0)
+    end
+    if type(f) ~= "function" then error(("variant %s: hook %s must be a function"):format(path, k), 0) end
+  end
+  v.path = path
+  return v
+end
+
+---------------------------------------------------------------------------------------------------
+-- A state under a variant
+---------------------------------------------------------------------------------------------------
+
+local Variant = {}
+Variant.__index = Variant
+
+-- Runs a hook; an error in it is raised again as one line naming the variant and the hook (the
+-- message already carries the file and line where it was raised).
+local function call(s, hook, ...)
+  local f = s._v.hooks[hook]
+  local results = table.pack(pcall(f, s, ...))
+  if not results[1] then
+    error(("variant %s, hook %s: %s"):format(s._v.name, hook, tostring(results[2])), 0)
+  end
+  return table.unpack(results, 2, results.n)
+end
+
+local function wrap(state, v, name)
+  return setmetatable({ _raw = state, _v = v, _name = name, _start = state, _actions = {} }, Variant)
+end
+
+-- The variant's own verdict on a game over: over, winners (nil leaves it to the rules).
+local function hooked_end(s)
+  if not s._v.hooks.is_over then return nil end
+  local over, winners = call(s, "is_over")
+  return over, winners
+end
+
+function Variant:is_over()
+  local over = hooked_end(self)
+  if over ~= nil then return over and true or false end
+  return self._raw:is_over()
+end
+
+function Variant:to_move()
+  if self:is_over() then return nil end
+  return self._raw:to_move()
+end
+
+function Variant:base_score(p) return self._raw:scores()[p] end
+
+function Variant:scores()
+  local scores = self._raw:scores()
+  if not self._v.hooks.score then return scores end
+  for p = 1, #scores do
+    local score = call(self, "score", p)
+    if type(score) ~= "number" then
+      error(("variant %s, hook score: returned %s, not a number"):format(self._v.name, type(score)), 0)
+    end
+    scores[p] = score
+  end
+  return scores
+end
+
+-- Winners: the hook's, if it says; else with a score hook the highest hooked scores; else the rules'.
+function Variant:winners()
+  local over, winners = hooked_end(self)
+  if over == false or (over == nil and not self._raw:is_over()) then return nil end
+  if winners then return winners end
+  if not self._v.hooks.score then return self._raw:winners() end
+  local scores, best, list = self:scores(), -math.huge, {}
+  for p, score in ipairs(scores) do
+    if score > best then best, list = score, { p } elseif score == best then list[#list + 1] = p end
+  end
+  return list
+end
+
+-- Legal: the rules' list, as the actions hook changes it, less what the check hook refuses.
+function Variant:legal()
+  if self:is_over() then return {} end
+  local list = self._raw:legal()
+  local hooks = self._v.hooks
+  if hooks.actions then
+    list = call(self, "actions", list)
+    if type(list) ~= "table" then
+      error(("variant %s, hook actions: must return a list of actions"):format(self._v.name), 0)
+    end
+  end
+  if not hooks.check then return list end
+  local kept = {}
+  for _, a in ipairs(list) do
+    if call(self, "check", a) ~= false then kept[#kept + 1] = a end
+  end
+  return kept
+end
+
+function Variant:check(a)
+  if type(a) ~= "string" then error(("check: action must be a string, got %s"):format(type(a)), 2) end
+  if self:is_over() then return false, "the game is over" end
+  if self._v.hooks.check then
+    local ok, why = call(self, "check", a)
+    if ok == false then return false, why or ("the house rules (%s) forbid that"):format(self._v.name) end
+  end
+  for _, legal in ipairs(self:legal()) do
+    if legal == a then return true end
+  end
+  local ok, why = self._raw:check(a)
+  if ok then return false, ("the house rules (%s) leave that out"):format(self._v.name) end
+  return false, why
+end
+
+-- Applies a legal action through the hooks: apply (or the rules), after, then turn_end if a turn ended.
+local function apply(s, a)
+  local key, owner = s._raw:_turn_key()
+  local handled = s._v.hooks.apply and call(s, "apply", a)
+  if not handled then s._raw:play(a) end
+  if s._v.hooks.after then call(s, "after", a) end
+  if s._v.hooks.turn_end and s._raw:_turn_key() ~= key and owner then call(s, "turn_end", owner) end
+end
+
+-- A decision is all or nothing: if a hook fails halfway, the state is as it was before.
+function Variant:try(a)
+  local ok, why = self:check(a)
+  if not ok then return nil, why end
+  local player, before = self:to_move(), self._raw:clone()
+  local applied, err = pcall(apply, self, a)
+  if not applied then
+    self._raw = before
+    error(err, 0)
+  end
+  self._actions[#self._actions + 1] = { player = player, action = a }
+  return true
+end
+
+function Variant:play(a)
+  local ok, why = self:try(a)
+  if not ok then error(why, 2) end
+  return self
+end
+
+-- Undo replays the kept decisions from the start, through the hooks.
+function Variant:undo(n)
+  n = n == nil and 1 or n
+  if math.type(n) ~= "integer" or n < 0 then error("undo: n must be a whole number, 0 or more", 2) end
+  local keep = math.max(0, #self._actions - n)
+  local actions = self._actions
+  self._raw, self._actions = self._start:clone(), {}
+  for i = 1, keep do
+    apply(self, actions[i].action)
+    self._actions[i] = actions[i]
+  end
+  return self
+end
+
+function Variant:history()
+  local copy = {}
+  for i, h in ipairs(self._actions) do copy[i] = { player = h.player, action = h.action } end
+  return copy
+end
+
+function Variant:clone()
+  local c = wrap(self._raw:clone(), self._v, self._name)
+  c._start = self._start
+  for i, h in ipairs(self._actions) do c._actions[i] = h end
+  return c
+end
+
+function Variant:sample(p, seed)
+  local sampled = self._raw:sample(p, seed)
+  return wrap(sampled, self._v, self._name)
+end
+
+-- The save: the start (with the variant's name in it) and the decisions taken since.
+function Variant:save()
+  local lines = { (self._start:save():gsub("\n$", "")) }
+  for _, h in ipairs(self._actions) do lines[#lines + 1] = "action " .. h.action end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+function Variant:variant() return self._name end
+function Variant:game() return self._raw:game() end
+function Variant:num_players() return self._raw:num_players() end
+function Variant:turn() return self._raw:turn() end
+function Variant:table() return self._raw:table() end
+function Variant:view(p) return self._raw:view(p) end
+function Variant:move(from, to, opts) self._raw:move(from, to, opts) return self end
+function Variant:add(counter, n) self._raw:add(counter, n) return self end
+function Variant:_turn_key() return self._raw:_turn_key() end
+Variant.__tostring = function(s) return tostring(s._raw) end
+Variant.__name = "meeple.state"
+
+---------------------------------------------------------------------------------------------------
+-- Construction, called by the module
+---------------------------------------------------------------------------------------------------
+
+-- The variant's parameters, overridden by those the caller gives.
+local function merged_params(v, params)
+  local merged = {}
+  for k, val in pairs(v.params or {}) do merged[k] = val end
+  for k, val in pairs(params or {}) do merged[k] = val end
+  return merged
+end
+
+local function build(game, name, make)
+  local v, path = M.load_file(game, name)
+  local ok, state = pcall(make, v)
+  if not ok then
+    local message = tostring(state):gsub("^variant%.lua:%d+: ", "") -- the rules' words, not our line
+    error(("variant %s: %s"):format(path, message), 0)
+  end
+  raw.set_variant(state, name)
+  return v, state
+end
+
+-- meeple.new(game, {variant = ...}): the rules' setup, then the variant's.
+function M.new(game, opts)
+  local v, state = build(game, opts.variant, function(v)
+    return raw.new(game, { seed = opts.seed, players = opts.players, params = merged_params(v, opts.params) })
+  end)
+  local s = wrap(state, v, opts.variant)
+  if v.hooks.setup then
+    call(s, "setup")
+    raw.rebase(s._raw) -- the start is the position after the variant's setup
+  end
+  s._start = s._raw:clone()
+  return s
+end
+
+-- meeple.from_table(t) with t.variant: the position as the table says (no setup).
+function M.from_table(t)
+  local v, state = build(t.game, t.variant, function(v)
+    local copy = {}
+    for k, val in pairs(t) do copy[k] = val end
+    copy.variant, copy.params = nil, merged_params(v, t.params)
+    return raw.from_table(copy)
+  end)
+  local s = wrap(state, v, t.variant)
+  s._start = state:clone()
+  return s
+end
+
+-- meeple.load(text) of a save naming a variant: the start, then every action through the hooks.
+function M.load(text)
+  local header, actions = {}, {}
+  local name, game
+  for line in (text .. "\n"):gmatch("(.-)\r?\n") do
+    if line:match("^action ") then actions[#actions + 1] = line:sub(8)
+    else
+      header[#header + 1] = line
+      name = name or line:match("^variant (.+)$")
+      game = game or line:match("^game (%S+)$")
+    end
+  end
+  local start = raw.load(table.concat(header, "\n"))
+  local v = M.load_file(game or start:game(), name)
+  local s = wrap(start, v, name)
+  s._start = start:clone()
+  for i, a in ipairs(actions) do
+    local ok, why = s:try(a)
+    if not ok then error(("bad save, action %d '%s': %s"):format(i, a, why), 0) end
+  end
+  return s
+end
+
+return M

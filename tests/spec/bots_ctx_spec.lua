@@ -1,0 +1,175 @@
+-- bots_ctx_spec.lua — what a bot is given: the view, legal, ctx (seat, rng, sample, budget, clock), the
+-- helper library; and the shipped bots playing whole games. A probing bot prints what it finds (bots
+-- print to stderr under `meeple --debug`) and the spec reads it.
+local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
+local root = os.getenv("MEEPLE_ROOT") or "."
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function write(source)
+  local name = os.tmpname() .. ".lua"
+  local f = assert(io.open(name, "w"))
+  f:write(source)
+  f:close()
+  return name
+end
+
+-- Runs a match of the probe (seat 1 in game 1) against `other`; returns the output and status.
+local function probe(source, args, other)
+  local bot = write(source)
+  local p = assert(io.popen(("%s --debug match babel %s %s %s 2>&1"):format(quote(exe), quote(bot),
+    other or quote(root .. "/bots/random.lua"), args or "--games 1")))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  os.remove(bot)
+  return out, code
+end
+
+-- The probe's printed lines ("[probe] ..." on stderr), without the prefix.
+local function said(out)
+  local t = {}
+  for line in out:gmatch("%[probe%] ([^\n]*)") do t[#t + 1] = line end
+  return t
+end
+
+-- A canonical text of a plain table (keys sorted), for comparing views.
+local serialize = [[
+  local function ser(v)
+    if type(v) ~= "table" then return tostring(v) end
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    local parts = {}
+    for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. ser(v[k] == nil and v[tonumber(k)] or v[k]) end
+    return "{" .. table.concat(parts, ",") .. "}"
+  end
+]]
+
+describe("ctx", function()
+  it("carries the seat, the game, the player count and the budget", function()
+    local out, code = probe([[
+      return { name = "probe", choose = function(view, legal, ctx)
+        print(ctx.seat, ctx.game, ctx.players, ctx.budget.ms, ctx.budget.instructions, ctx.budget.memory,
+          type(ctx.clock()))
+        return legal[1]
+      end }
+    ]], "--games 1 --ms 250 --instructions 5000000 --memory 32")
+    assert.equal(0, code, out)
+    assert.equal("1\tbabel\t2\t250.0\t5000000\t33554432\tnumber", said(out)[1])
+  end)
+
+  it("has a seeded rng: callable like math.random, with :random, :pick and :shuffle", function()
+    local source = [[
+      return { name = "probe", choose = function(view, legal, ctx)
+        local r = ctx.rng
+        local a, b, c = r(6), r:random(10, 12), r()
+        assert(a >= 1 and a <= 6 and b >= 10 and b <= 12 and c >= 0 and c < 1)
+        local pick = r:pick(legal)
+        local found = false
+        for _, x in ipairs(legal) do found = found or x == pick end
+        assert(found, "pick is one of legal")
+        local list = r:shuffle({ 1, 2, 3, 4, 5 })
+        table.sort(list)
+        assert(table.concat(list) == "12345")
+        print(a, b, c, math.random(1000))
+        return legal[1]
+      end }
+    ]]
+    local out1 = probe(source, "--games 1 --seed 4")
+    local out2 = probe(source, "--games 1 --seed 4")
+    local out3 = probe(source, "--games 1 --seed 5")
+    assert.truthy(#said(out1) > 3, out1)
+    assert.same(said(out1), said(out2))
+    assert.are_not.same(said(out1), said(out3))
+  end)
+
+  it("samples a full state consistent with the view: same position, same view, hidden cards re-dealt", function()
+    local out, code = probe(serialize .. [[
+      return { name = "probe", choose = function(view, legal, ctx)
+        local s = ctx.sample()
+        assert(s:game() == "babel" and s:to_move() == ctx.seat)
+        assert(table.concat(s:legal(), "|") == table.concat(legal, "|"), "the same actions")
+        assert(ser(s:view(ctx.seat)) == ser(view), "the same view")
+        local c = s:clone()
+        c:play(legal[#legal])
+        assert(ser(s:view(ctx.seat)) == ser(view), "a clone is independent")
+        print(ser(s:table().players[2].hand))
+        return legal[1]
+      end }
+    ]], "--games 1")
+    assert.equal(0, code, out)
+    local hands = said(out)
+    assert.truthy(#hands >= 10, out)
+    -- The opponent's hand is guessed anew each time: not always the same.
+    local different = false
+    for i = 2, #hands do different = different or hands[i] ~= hands[1] end
+    assert.truthy(different, out)
+  end)
+
+  it("hands over a view that reads like a table, and keeps its decision's state", function()
+    local out, code = probe(serialize .. [[
+      local kept, expected, n = nil, nil, 0
+      return { name = "probe", choose = function(view, legal, ctx)
+        n = n + 1
+        if n == 1 then
+          kept, expected = view, ser(ctx.sample():view(ctx.seat))   -- kept unread
+        elseif n == 6 then
+          assert(ser(kept) == expected, "a kept view shows its own decision")
+          local count = 0
+          for _ in next, view do count = count + 1 end
+          assert(count > 5 and rawget(view, "game") == "babel" and #view.players == 2)
+          for i, p in ipairs(view.players) do assert(p.pawn) end
+          print("ok")
+        end
+        return legal[1]
+      end }
+    ]], "--games 1")
+    assert.equal(0, code, out)
+    assert.same({ "ok" }, said(out))
+  end)
+
+  it("requires the project's helper library, and nothing else", function()
+    local out, code = probe([[
+      local rules = require "rules"
+      local ok, err = pcall(require, "socket")
+      print(type(rules.bot), ok, (err:gsub(" in .*", "")))
+      return { name = "probe", choose = function(view, legal) return legal[1] end }
+    ]], "--games 1")
+    assert.equal(0, code, out)
+    assert.equal("function\tfalse\trequire: no module 'socket'", said(out)[1])
+  end)
+end)
+
+describe("the shipped bots", function()
+  it("random, greedy_babel and a quick ismcts play babel without a forfeit", function()
+    local quick = write([[return require("ismcts").bot { name = "ismcts_quick", iterations = 30 }]])
+    local p = assert(io.popen(("%s match babel %s %s --games 2 2>&1"):format(quote(exe), quote(quick),
+      quote(root .. "/bots/greedy_babel.lua"))))
+    local out = p:read("a")
+    p:close()
+    os.remove(quick)
+    assert.truthy(out:match("\nismcts_quick +2 +%d+ +%d+ +%d+ +0 "), out)
+    assert.truthy(out:match("\ngreedy_babel +2 +%d+ +%d+ +%d+ +0 "), out)
+  end)
+
+  it("a strategy from the rules helper follows its priorities", function()
+    local out, code = probe([[
+      local rules = require "rules"
+      return rules.bot {
+        name = "probe", explain = true,
+        rules = {
+          { "^build opp", why = "deny" },
+          { "^build", why = "build" },
+          { "^settle", prefer = function(a) return #a end, why = "longest" },
+        },
+        score = function(a) return a == "end" and 1 or 0 end,
+      }
+    ]], "--games 1")
+    assert.equal(0, code, out)
+    local lines = said(out)
+    assert.truthy(#lines > 5, out)
+    for _, line in ipairs(lines) do
+      assert.truthy(line:match("^rule %d %(%a+%): %a") or line:match("^score: "), line)
+    end
+  end)
+end)

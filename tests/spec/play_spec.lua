@@ -1,0 +1,167 @@
+-- play_spec.lua — `meeple play` and the shell with their input piped in: whole games from scripted
+-- answers, one-line errors that do not stop anything, what a seat may see, and bad arguments.
+local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
+local root = os.getenv("MEEPLE_ROOT") or "."
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function write(text)
+  local name = os.tmpname()
+  local f = assert(io.open(name, "w"))
+  f:write(text)
+  f:close()
+  return name
+end
+
+-- Runs meeple with `args` and `input` on its stdin; returns stdout and stderr together, and the status.
+-- Leak checks are on under the sanitizers: the shell must free what it takes.
+local function meeple(args, input, env)
+  local stdin = write(input or "")
+  local p = assert(io.popen("env ASAN_OPTIONS=detect_leaks=1 MEEPLE_ROOT=" .. quote(root) .. " " ..
+    (env or "") .. " " .. quote(exe) .. " " .. args .. " <" .. stdin .. " 2>&1"))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  os.remove(stdin)
+  return out, code
+end
+
+local function count(text, pattern)
+  local n = 0
+  for _ in text:gmatch(pattern) do n = n + 1 end
+  return n
+end
+
+local function has(text, plain) return text:find(plain, 1, true) ~= nil end
+
+local function games()
+  local out = meeple("games")
+  local list = {}
+  for name in out:gmatch("(%S+)[^\n]*\n") do list[name] = true end
+  return list
+end
+
+describe("meeple play from piped answers", function()
+  it("plays Babel to the end, always answering 1, and names the winner", function()
+    local out, code = meeple("play babel --seed 3", ("1\n"):rep(2000))
+    assert.equal(0, code, out)
+    assert.truthy(out:match("scores: P1 %(you%) %d+, P2 %d+"), out)
+    assert.truthy(out:match("\nwinner: P%d") or out:match("\nshared win: "), out)
+    assert.truthy(has(out, "P2 random: "))
+    assert.is_nil(out:find("\27[", 1, true)) -- not a terminal: no colours
+  end)
+
+  it("never shows the human the other seat's hand", function()
+    local out = meeple("play babel --seed 4", ("1\n"):rep(2000))
+    assert.truthy(out:match("\nP2  [^\n]*hand %d+ cards"), out)
+    assert.is_nil(out:match("\nP2  [^\n]*hand %d+: "))
+  end)
+
+  it("takes actions, prefixes and numbers; refuses the rest in one line and asks again", function()
+    local out, code = meeple("play babel --seed 3",
+      "travel zzz\ntr\n99\nundo\ntrav med\nhelp\nundo\n1\nquit\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "'tr' could be travel medes, travel sumerians"), out)
+    assert.truthy(has(out, "there is no action 99"), out)
+    assert.truthy(has(out, "nothing of yours to undo yet"), out)
+    assert.truthy(has(out, "P1: travel medes"), out)
+    assert.truthy(has(out, "take back your last decision"), out)
+    assert.truthy(has(out, "left unfinished (seed 3)"), out)
+    -- undo took travel medes back: the first board is shown again, hand and all
+    assert.equal(2, count(out, "pawn quarry · reserve 1 · hand 8:"))
+  end)
+
+  it("plays against the bots given, and stops in one line when a bot breaks", function()
+    local bad = write('return { name = "bad", choose = function() return "fly" end }')
+    local out, code = meeple("play babel --seed 1 --seat 2 --bot " .. quote(bad), "")
+    os.remove(bad)
+    assert.equal(1, code, out)
+    assert.truthy(has(out, "bot 'bad' chose 'fly', which is not a legal action"), out)
+    out, code = meeple("play babel --seed 1 --bot " .. quote(root .. "/bots/random.lua"), "quit\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "you are P1 · P2 random"), out)
+  end)
+
+  it("hides the other players' secret decisions in Citadels", function()
+    if not games().citadels then return end
+    local out, code = meeple("play citadels --players 4 --seed 2", ("1\n"):rep(3000))
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "(chooses a character)"), out)
+    assert.is_nil(out:find("\nP%d random: choose "))
+    assert.is_nil(out:find("\nP%d random: keep "))
+    assert.truthy(out:match("\nscores: "), out)
+  end)
+
+  it("refuses bad arguments with one line, the usage and status 2", function()
+    for _, args in ipairs({ "play", "play chess", "play babel --variant nosuch", "play babel --seat 3",
+      "play babel --seed x", "play babel --bot /nonexistent/bot.lua", "play babel --frob",
+      "play babel babel", "repl chess", "repl --frob" }) do
+      local out, code = meeple(args)
+      assert.equal(2, code, args)
+      assert.equal(2, count(out, "\n"), args .. ": " .. out)
+      assert.truthy(out:match("^meeple [a-z]+: [^\n]+\nusage: meeple "), out)
+    end
+    assert.truthy(has(meeple("play babel --variant nosuch"), "no variant 'nosuch' for babel"))
+  end)
+end)
+
+describe("the shell with piped input", function()
+  it("runs commands and Lua, prints values, and says each mistake in one line", function()
+    local out, code = meeple("repl", table.concat({
+      ":new babel 1", ":play trav", ":play fly", ":play 42", ":frob", ":load /nonexistent/save",
+      "return 6 *", "7", "nosuch()", "{ 1, 'two', x = { y = true } }", "#g:legal()",
+      ":undo 5", ":view 3", ":new chess", "print('done')", "",
+    }, "\n"))
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "'trav' could be travel medes, travel sumerians"), out)
+    assert.truthy(has(out, "unknown action 'fly'"), out)
+    assert.truthy(has(out, "there is no action 42"), out)
+    assert.truthy(has(out, "unknown command ':frob'"), out)
+    assert.truthy(has(out, "cannot read /nonexistent/save"), out)
+    assert.truthy(has(out, "\n42\n"), out)
+    assert.truthy(has(out, "attempt to call a nil value (global 'nosuch')"), out)
+    assert.truthy(has(out, '{ 1, "two", x = { y = true } }'), out)
+    assert.truthy(has(out, "\n5\n"), out)
+    assert.truthy(has(out, "took back 0 decisions"), out)
+    assert.truthy(has(out, "the player must be 1..2, got 3"), out)
+    assert.truthy(has(out, "unknown game 'chess'"), out)
+    assert.truthy(out:match("\ndone\n$"), out)
+    assert.is_nil(out:find("traceback", 1, true))
+    assert.is_nil(out:find("\27[", 1, true))
+  end)
+
+  it("saves and loads a game, and lets bots play it out", function()
+    local save = os.tmpname()
+    local out, code = meeple("repl babel --seed 9", table.concat({
+      ":bot", ":bot " .. root .. "/bots/random.lua", ":save " .. save, ":new babel 1",
+      ":load " .. save, "'n=' .. #g:history()", ":auto", "g:is_over()", "",
+    }, "\n"))
+    os.remove(save)
+    assert.equal(0, code, out)
+    assert.truthy(out:match("P1 %(random%): %a"), out)
+    assert.truthy(has(out, "saved babel after 2 decisions"), out)
+    assert.truthy(has(out, "n=2"), out)
+    assert.truthy(out:match("\nscores: P1 %d+, P2 %d+\n"), out)
+    assert.truthy(out:match("\ntrue\n$"), out)
+  end)
+
+  it("starts as the shell with no command at all", function()
+    local out, code = meeple("", "'shell' .. 'ed'\n")
+    assert.equal(0, code, out)
+    assert.equal("shelled\n", out)
+  end)
+
+  it("reads render.lua from MEEPLE_ROOT, else uses the built-in one", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    os.execute("mkdir -p " .. quote(dir .. "/scripts"))
+    local f = assert(io.open(dir .. "/scripts/render.lua", "w"))
+    f:write('return function(t, opts) return "CUSTOM " .. t.game end\n')
+    f:close()
+    local input = ":new babel 1\ntostring(g)\n"
+    local out = meeple("repl", input, "MEEPLE_ROOT=" .. quote(dir))
+    assert.equal(2, count(out, "CUSTOM babel"), out)
+    out = meeple("repl", input, "MEEPLE_ROOT=/nonexistent")
+    assert.equal(2, count(out, "Babel · turn 1"), out)
+    os.execute("rm -r " .. quote(dir))
+  end)
+end)

@@ -1,0 +1,270 @@
+-- variants_spec.lua — house-rule variants: each shipped variant does what it says, hooks fail
+-- clearly, no variant can create or lose a card, and every shipped variant keeps the games whole,
+-- undoable, savable and deterministic.
+local meeple = require "meeple"
+
+local root = os.getenv("MEEPLE_ROOT") or "."
+
+local function write_variant(text)
+  local path = os.tmpname() .. ".lua"
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+  return path
+end
+
+local function deep_equal(a, b)
+  if type(a) ~= type(b) then return false end
+  if type(a) ~= "table" then return a == b end
+  for k, v in pairs(a) do if not deep_equal(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+local function count_cards(t)
+  local n = 0
+  local function walk(v)
+    if type(v) == "table" then for _, x in pairs(v) do walk(x) end
+    elseif type(v) == "string" and v ~= t.game then n = n + 1 end
+  end
+  return n
+end
+
+describe("shipped babel variants", function()
+  it("sumerians-all: the switch takes every card of the top card's people", function()
+    local s = meeple.from_table {
+      game = "babel", variant = "sumerians-all",
+      players = {
+        { pawn = "medes", rows = { medes = { "sumerians", "sumerians", "sumerians" } } },
+        { rows = { medes = { "hittites", "persians", "hittites", "hittites" } } },
+      },
+    }
+    s:play("switch")
+    local t = s:table()
+    assert.are.same({ "sumerians", "sumerians", "hittites", "hittites", "hittites" }, t.players[1].rows.medes)
+    assert.are.same({ "persians" }, t.players[2].rows.medes)
+  end)
+
+  it("handicap: the start player starts with 3 cards, the other with 5", function()
+    local s = meeple.new("babel", { variant = "handicap", seed = 2 })
+    local t = s:table()
+    assert.are.equal(3 + 3, #t.players[1].hand) -- 3 dealt, 3 drawn on the first turn
+    assert.are.equal(5, #t.players[2].hand)
+    assert.are.equal("handicap", s:variant())
+  end)
+
+  it("short: 12 against an opponent under 8 ends the game", function()
+    local s = meeple.from_table {
+      game = "babel", variant = "short",
+      players = {
+        { temples = { medes = { 1, 2, 3, 4, 5, 6 }, sumerians = { 1, 2, 3, 4, 5, 6 } } },
+        { temples = { medes = { 1, 2, 3, 4, 5, 6, } } },
+      },
+    }
+    assert.is_true(s:is_over())
+    assert.are.same({ 1 }, s:winners())
+    local base = meeple.from_table {
+      game = "babel",
+      players = {
+        { temples = { medes = { 1, 2, 3, 4, 5, 6 }, sumerians = { 1, 2, 3, 4, 5, 6 } } },
+        { temples = { medes = { 1, 2, 3, 4, 5, 6 } } },
+      },
+    }
+    assert.is_false(base:is_over())
+  end)
+
+  it("tower-bonus: a temple of height 6 scores 3 extra points", function()
+    local s = meeple.from_table {
+      game = "babel", variant = "tower-bonus",
+      players = { { temples = { medes = { 1, 2, 3, 4, 5, 6 }, hittites = { 1, 2 } } }, {} },
+    }
+    assert.are.same({ 6 + 2 + 3, 0 }, s:scores())
+    assert.are.equal(8, s:base_score(1))
+  end)
+
+  it("caravan: two identical cards buy one temple card, once a turn", function()
+    local s = meeple.from_table {
+      game = "babel", variant = "caravan", temple_top = { 4 },
+      players = { { hand = { "medes", "medes", "medes", "medes", "persians" }, pawn = "medes" }, { hand = 3 } },
+    }
+    assert.is_truthy(table.concat(s:legal(), ","):find("caravan medes", 1, true))
+    assert.is_false((s:check("caravan persians")))
+    s:play("caravan medes")
+    local t = s:table()
+    assert.are.same({ 4 }, t.players[1].reserve)
+    assert.are.equal(3, #t.players[1].hand)
+    assert.are.same({ "medes", "medes" }, t.discard)
+    local ok, why = s:check("caravan medes")
+    assert.is_false(ok)
+    assert.is_truthy(why:find("once a turn"))
+    s:undo()
+    assert.are.equal(5, #s:table().players[1].hand)
+  end)
+end)
+
+describe("shipped citadels variants", function()
+  it("seven: a city of 7 districts completes it", function()
+    local s = meeple.from_table {
+      game = "citadels", variant = "seven",
+      players = { { city = { "manor", "castle", "palace", "temple", "church", "tavern", "market" } }, {}, {}, {} },
+    }
+    assert.are.equal(1, s:table().first_complete)
+    local base = meeple.from_table {
+      game = "citadels",
+      players = { { city = { "manor", "castle", "palace", "temple", "church", "tavern", "market" } }, {}, {}, {} },
+    }
+    assert.is_nil(base:table().first_complete)
+  end)
+
+  it("taxes: at the start of each round a player with 5 or more gold pays 1", function()
+    local s = meeple.new("citadels", { variant = "taxes", players = 4, seed = 3, params = { start_gold = 6 } })
+    for _, p in ipairs(s:table().players) do assert.are.equal(5, p.gold) end
+    -- Play the first round out taking gold, and watch the second round begin taxed.
+    while s:table().round == 1 do
+      local legal = s:legal()
+      local pick = legal[1]
+      for _, a in ipairs(legal) do if a == "gold" or a == "end" then pick = a break end end
+      s:play(pick)
+    end
+    local gold_before = {}
+    local replay = meeple.new("citadels", { players = 4, seed = 3, params = { start_gold = 5 } })
+    for _, h in ipairs(s:history()) do replay:play(h.action) end
+    for p, player in ipairs(replay:table().players) do gold_before[p] = player.gold end
+    for p, player in ipairs(s:table().players) do
+      local expected = gold_before[p] >= 5 and gold_before[p] - 1 or gold_before[p]
+      assert.are.equal(expected, player.gold, "player " .. p)
+    end
+  end)
+end)
+
+describe("variant loading", function()
+  it("finds a variant by name or by path, and records its name in the save", function()
+    local by_name = meeple.new("babel", { variant = "short" })
+    local by_path = meeple.new("babel", { variant = root .. "/scripts/variants/babel/short.lua" })
+    assert.are.equal("short", by_name:variant())
+    assert.is_truthy(by_name:save():find("\nvariant short\n", 1, true))
+    assert.is_truthy(by_path:save():find("variant " .. root, 1, true))
+    local loaded = meeple.load(by_name:save())
+    assert.are.equal("short", loaded:variant())
+  end)
+
+  it("refuses a variant for another game", function()
+    local ok, err = pcall(meeple.new, "citadels", { variant = root .. "/scripts/variants/babel/short.lua" })
+    assert.is_false(ok)
+    assert.is_truthy(err:find("is for babel, not citadels", 1, true))
+  end)
+
+  it("names the file and the key of a bad parameter", function()
+    local path = write_variant('return { game = "babel", name = "x", params = { end_totl = 3 } }')
+    local ok, err = pcall(meeple.new, "babel", { variant = path })
+    assert.is_false(ok)
+    assert.is_truthy(err:find(path, 1, true))
+    assert.is_truthy(err:find("end_totl", 1, true))
+    path = write_variant('return { game = "babel", name = "x", params = { end_total = 99 } }')
+    ok, err = pcall(meeple.new, "babel", { variant = path })
+    assert.is_truthy(err:find("end_total must be 1..30", 1, true))
+  end)
+
+  it("refuses unknown hooks and fields, and a missing variant, with one line", function()
+    local path = write_variant('return { game = "babel", name = "x", hooks = { on_draw = function() end } }')
+    local ok, err = pcall(meeple.new, "babel", { variant = path })
+    assert.is_truthy(err:find("unknown hook 'on_draw'", 1, true))
+    path = write_variant('return { game = "babel", name = "x", colour = "red" }')
+    ok, err = pcall(meeple.new, "babel", { variant = path })
+    assert.is_truthy(err:find("unknown field 'colour'", 1, true))
+    ok, err = pcall(meeple.new, "babel", { variant = "no-such-variant" })
+    assert.is_false(ok)
+    assert.is_nil(err:find("\n"))
+  end)
+
+  it("a raising hook names the variant file and line, and changes nothing", function()
+    local path = write_variant('return { game = "babel", name = "boom", hooks = {\n after = function(s, a)\n error("boom")\n end } }')
+    local s = meeple.new("babel", { variant = path })
+    local before = s:table()
+    local ok, err = pcall(s.play, s, s:legal()[1])
+    assert.is_false(ok)
+    assert.is_truthy(err:find(path .. ":3: boom", 1, true))
+    assert.is_true(deep_equal(before, s:table()))
+    assert.are.equal(0, #s:history())
+  end)
+
+  it("a hook cannot create or lose a card", function()
+    local path = write_variant([[return { game = "babel", name = "thief", hooks = { after = function(s)
+      s:move("players[1].hand", "nowhere", { card = "medes" }) end } }]])
+    local s = meeple.new("babel", { variant = path })
+    local ok, err = pcall(s.play, s, s:legal()[1])
+    assert.is_false(ok)
+    assert.is_truthy(err:find("'nowhere' is no zone", 1, true))
+    local t = meeple.new("babel"):table()
+    assert.has_error(function() meeple.new("babel"):move("players[1].hand", "discard", { card = "unicorn" }) end)
+    assert.has_error(function() meeple.new("babel"):move("players[1].reserve", "discard") end) -- temple vs people
+    assert.has_error(function() meeple.new("citadels"):add("players[1].gold", -3) end)
+    local s2 = meeple.new("babel")
+    s2:move("players[1].reserve", "players[2].reserve")
+    assert.are.equal(count_cards(t), count_cards(s2:table()))
+  end)
+
+  it("a hook's table is a copy: changing it changes nothing", function()
+    local path = write_variant([[return { game = "babel", name = "scribble", hooks = { after = function(s)
+      local t = s:table(); t.players[1].hand = {}; t.discard[#t.discard + 1] = "medes" end } }]])
+    local s = meeple.new("babel", { variant = path })
+    s:play(s:legal()[1])
+    assert.is_true(#s:table().players[1].hand > 0)
+  end)
+
+  it("variants cannot reach the machine or outside randomness", function()
+    local path = write_variant([[return { game = "babel", name = "nosy", hooks = { after = function(s)
+      return io.open("/etc/passwd") end } }]])
+    local s = meeple.new("babel", { variant = path })
+    local ok, err = pcall(s.play, s, s:legal()[1])
+    assert.is_false(ok)
+    assert.is_truthy(err:find("io", 1, true))
+    path = write_variant([[return { game = "babel", name = "dice", hooks = { after = function(s)
+      return math.random(6) end } }]])
+    s = meeple.new("babel", { variant = path })
+    assert.has_error(function() s:play(s:legal()[1]) end)
+  end)
+end)
+
+-- Every shipped variant: complete games with every card accounted for, undo, save/load and the same
+-- game from the same seed and actions.
+local shipped = {
+  babel = { "sumerians-all", "handicap", "short", "tower-bonus", "caravan" },
+  citadels = { "seven", "taxes" },
+}
+
+for game, names in pairs(shipped) do
+  for _, name in ipairs(names) do
+    describe(game .. "/" .. name .. " conformance", function()
+      it("plays complete games that keep every card, undo, save and replay exactly", function()
+        for seed = 1, 8 do
+          local s = meeple.new(game, { variant = name, seed = seed })
+          local cards = count_cards(s:table())
+          local tables = { s:table() }
+          local steps = 0
+          while not s:is_over() and steps < 3000 do
+            local legal = s:legal()
+            assert.is_true(#legal > 0)
+            -- Added actions first, so that they are played too.
+            local pick = legal[(seed * 31 + steps) % #legal + 1]
+            for _, a in ipairs(legal) do if a:match("^caravan") and steps % 3 == 0 then pick = a end end
+            s:play(pick)
+            steps = steps + 1
+            assert.are.equal(cards, count_cards(s:table()), name .. ": a card appeared or vanished")
+            tables[#tables + 1] = s:table()
+          end
+          assert.is_true(s:is_over(), name .. " did not end")
+          assert.is_true(#s:winners() >= 1)
+          local loaded = meeple.load(s:save())
+          assert.is_true(deep_equal(s:table(), loaded:table()))
+          assert.are.same(s:scores(), loaded:scores())
+          local again = meeple.new(game, { variant = name, seed = seed })
+          for _, h in ipairs(s:history()) do again:play(h.action) end
+          assert.is_true(deep_equal(s:table(), again:table()))
+          s:undo(5)
+          assert.is_true(deep_equal(tables[#tables - 5], s:table()))
+        end
+      end)
+    end)
+  end
+end
