@@ -9,6 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <lauxlib.h>
+#include <lua.h>
+
 #include "bot.h"
 #include "cli.h"
 #include "registry.h"
@@ -20,7 +23,7 @@
 typedef struct bench_args {
     const game_def *def;
     long long games, seed, players;
-    const char *bot;
+    const char *bot, *variant;
     bool json;
 } bench_args;
 
@@ -52,7 +55,8 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         bool takes_value = strcmp(opt, "--games") == 0 || strcmp(opt, "--seed") == 0 ||
-                           strcmp(opt, "--players") == 0 || strcmp(opt, "--bot") == 0;
+                           strcmp(opt, "--players") == 0 || strcmp(opt, "--bot") == 0 ||
+                           strcmp(opt, "--variant") == 0;
         if (takes_value && i + 1 == argc) return cli_bad_args("bench", "%s needs a value", opt);
         const char *value = takes_value ? argv[++i] : NULL;
         if (strcmp(opt, "--games") == 0) {
@@ -66,6 +70,8 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
                 return cli_bad_args("bench", "--players must be 1..%d, got '%s'", MEEPLE_MAX_PLAYERS, value);
         } else if (strcmp(opt, "--bot") == 0) {
             a->bot = value;
+        } else if (strcmp(opt, "--variant") == 0) {
+            a->variant = value;
         } else if (strcmp(opt, "--json") == 0) {
             a->json = true;
         } else if (opt[0] == '-') {
@@ -83,6 +89,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
     if (a->players < a->def->min_players || a->players > a->def->max_players)
         return cli_bad_args("bench", "%s takes %d..%d players, got %lld", a->def->name, a->def->min_players,
                             a->def->max_players, a->players);
+    if (a->bot && a->variant) return cli_bad_args("bench", "--bot and --variant do not go together (yet)");
     if (a->bot) {
         FILE *f = fopen(a->bot, "r");
         if (!f) return cli_bad_args("bench", "cannot read the bot file '%s'", a->bot);
@@ -313,6 +320,7 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
     f[n++] = (figure){"game", a->def->name, 0, 0};
     f[n++] = (figure){"players", NULL, (double)a->players, 0};
     if (bot) f[n++] = (figure){"bot", bot, 0, 0};
+    if (a->variant) f[n++] = (figure){"variant", a->variant, 0, 0};
     f[n++] = (figure){"games", NULL, (double)run->games, 0};
     f[n++] = (figure){"decisions", NULL, (double)run->decisions, 0};
     f[n++] = (figure){"seconds", NULL, run->seconds, 4};
@@ -378,6 +386,67 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     return ok ? 0 : 1;
 }
 
+/* Random play under a variant: every decision goes through the variant's hooks, which are Lua, so
+ * this measures the hooked path (the plain path stays pure C and pays nothing for variants). */
+static const char variant_playouts[] =
+    "local game, variant, players, seed, games = ...\n"
+    "local decisions, pick = 0, seed\n"
+    "for g = 0, games - 1 do\n"
+    "  local s = meeple.new(game, { variant = variant, seed = seed + g, players = players })\n"
+    "  while not s:is_over() do\n"
+    "    local legal = s:legal()\n"
+    "    pick = (pick * 1103515245 + 12345) % 2147483648\n"
+    "    s:play(legal[pick % #legal + 1])\n"
+    "    decisions = decisions + 1\n"
+    "  end\n"
+    "end\n"
+    "return decisions\n";
+
+static int bench_with_variant(const bench_args *a, const cli_options *opts, void *st) {
+    lua_State *L = cli_new_lua();
+    if (!L) {
+        fprintf(stderr, "meeple bench: out of memory\n");
+        return 1;
+    }
+    /* One game first, so a bad variant is a bad argument rather than a failed bench. */
+    cli_push_msgh(L, opts);
+    int msgh = lua_gettop(L);
+    bench_run run = {0};
+    int status = 0;
+    for (int pass = 0; pass < 2 && !status; pass++) {
+        long long games = pass == 0 ? 1 : a->games;
+        if (luaL_loadbufferx(L, variant_playouts, strlen(variant_playouts), "=bench", "t") != LUA_OK) {
+            status = 1;
+            break;
+        }
+        lua_pushstring(L, a->def->name);
+        lua_pushstring(L, a->variant);
+        lua_pushinteger(L, (lua_Integer)a->players);
+        lua_pushinteger(L, (lua_Integer)a->seed);
+        lua_pushinteger(L, (lua_Integer)games);
+        double t0 = now_seconds();
+        if (lua_pcall(L, 5, 1, msgh) != LUA_OK) {
+            if (pass == 0) status = cli_bad_args("bench", "%s", lua_tostring(L, -1));
+            else {
+                cli_report(L, opts, "meeple bench");
+                status = 1;
+            }
+            break;
+        }
+        run = (bench_run){games, (long long)lua_tointeger(L, -1), now_seconds() - t0};
+        lua_pop(L, 1);
+    }
+    lua_close(L);
+    if (status) return status;
+    bool ok = true;
+    random_chooser rc = random_chooser_new(a);
+    bench_run plain;
+    ok = bench_play(a, 1, &rc.base, st, &plain, false); /* a state to time clones on */
+    double clone_ns = ok ? bench_clone(a->def, st, &ok) : 0;
+    if (ok) bench_report(a, &run, clone_ns, NULL, 0, 0);
+    return ok ? 0 : 1;
+}
+
 int bench_main(int argc, char **argv, const cli_options *opts) {
     bench_args a;
     int bad = bench_parse(argc, argv, &a);
@@ -388,7 +457,9 @@ int bench_main(int argc, char **argv, const cli_options *opts) {
         return 1;
     }
     int status;
-    if (a.bot) {
+    if (a.variant) {
+        status = bench_with_variant(&a, opts, st);
+    } else if (a.bot) {
         status = bench_with_bot(&a, opts, st);
     } else {
         random_chooser rc = random_chooser_new(&a);

@@ -40,5 +40,7 @@ int bench_main(int argc, char **argv, const cli_options *opts);
 /* `meeple match`, in match.c; `meeple replay`, in replay.c. */
 int match_main(int argc, char **argv, const cli_options *opts);
 int replay_main(int argc, char **argv, const cli_options *opts);
+/* `meeple compare`, in compare.c. */
+int compare_main(int argc, char **argv, const cli_options *opts);
 
 #endif

@@ -66,12 +66,23 @@ static const cli_command commands[] = {
      "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"
      "Bots print to stderr only under `meeple --debug match`.",
      match_main},
-    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--json]",
+    {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]",
+     "the same bots and seeds under the base rules and under a variant, side by side",
+     "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"
+     "variant, and prints per-seat win rates (the first player's advantage), game length, and each\n"
+     "bot's win rate and mean score, with 95% intervals, marking what changed beyond chance.\n"
+     "  --variant V  the house rules: a name in scripts/variants/GAME/, or a file\n"
+     "  --games N    games under each rule set (default 200)\n"
+     "  --seed S     first seed (default 1)\n"
+     "  --jobs J     games played at once (default 1)",
+     compare_main},
+    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
      "  --seed S     first seed (default 1)\n"
      "  --players N  player count (default: the game's)\n"
      "  --bot FILE   every decision goes through this Lua bot; adds the host's overhead per decision\n"
+     "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},
     {"replay", "meeple replay F.jsonl [--game K]", "step through a logged game",

@@ -15,29 +15,8 @@ local function rep(card, n)
   return t
 end
 
-local function cat(...)
-  local t = {}
-  for _, l in ipairs { ... } do
-    for _, c in ipairs(l) do t[#t + 1] = c end
-  end
-  return t
-end
-
-local function count(list, x)
-  local n = 0
-  for _, v in ipairs(list or {}) do
-    if v == x then n = n + 1 end
-  end
-  return n
-end
-
-local function has(list, x) return count(list, x) > 0 end
-
-local function sorted(list)
-  local t = cat(list or {})
-  table.sort(t)
-  return t
-end
+local util = require "spec_util"
+local cat, count, has, sorted = util.cat, util.count, util.has, util.sorted
 
 -- every temple card of the game, ascending
 local ALL_TEMPLES = {}

@@ -1,8 +1,6 @@
 -- cli_spec.lua — the `meeple` executable from the outside: output, exit statuses, one-line errors.
-local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
-local root = os.getenv("MEEPLE_ROOT") or "."
-
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local util = require "spec_util"
+local exe, root, quote = util.exe, util.root, util.quote
 
 -- Runs meeple with `args` (already shell words); returns stdout+stderr (or stderr alone) and the status.
 local function meeple(args, stderr_only)
@@ -19,13 +17,7 @@ local function lines(text)
   return t
 end
 
-local function script(source)
-  local name = os.tmpname()
-  local f = assert(io.open(name, "w"))
-  f:write(source)
-  f:close()
-  return name
-end
+local script = util.write
 
 -- A parser for the flat JSON object bench prints: string and number values only.
 local function parse_flat_json(text)

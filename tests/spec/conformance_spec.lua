@@ -4,17 +4,7 @@
 -- agree with the original. (The C conformance test covers the rules' invariants decision by decision.)
 local meeple = require "meeple"
 
-local function deep_equal(a, b)
-  if type(a) ~= type(b) then return false end
-  if type(a) ~= "table" then return a == b end
-  for k, v in pairs(a) do
-    if not deep_equal(v, b[k]) then return false end
-  end
-  for k in pairs(b) do
-    if a[k] == nil then return false end
-  end
-  return true
-end
+local deep_equal = require("spec_util").deep_equal
 
 -- Plays a seeded random game, calling visit(s) before every decision and at the end.
 local function random_game(game, seed, visit)

@@ -1,17 +1,7 @@
 -- play_spec.lua — `meeple play` and the shell with their input piped in: whole games from scripted
 -- answers, one-line errors that do not stop anything, what a seat may see, and bad arguments.
-local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
-local root = os.getenv("MEEPLE_ROOT") or "."
-
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function write(text)
-  local name = os.tmpname()
-  local f = assert(io.open(name, "w"))
-  f:write(text)
-  f:close()
-  return name
-end
+local util = require "spec_util"
+local exe, root, quote, write = util.exe, util.root, util.quote, util.write
 
 -- Runs meeple with `args` and `input` on its stdin; returns stdout and stderr together, and the status.
 -- Leak checks are on under the sanitizers: the shell must free what it takes.

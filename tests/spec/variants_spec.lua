@@ -3,23 +3,10 @@
 -- undoable, savable and deterministic.
 local meeple = require "meeple"
 
-local root = os.getenv("MEEPLE_ROOT") or "."
+local util = require "spec_util"
+local root, deep_equal = util.root, util.deep_equal
 
-local function write_variant(text)
-  local path = os.tmpname() .. ".lua"
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-  return path
-end
-
-local function deep_equal(a, b)
-  if type(a) ~= type(b) then return false end
-  if type(a) ~= "table" then return a == b end
-  for k, v in pairs(a) do if not deep_equal(v, b[k]) then return false end end
-  for k in pairs(b) do if a[k] == nil then return false end end
-  return true
-end
+local function write_variant(text) return util.write(text, ".lua") end
 
 local function count_cards(t)
   local n = 0
