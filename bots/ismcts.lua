@@ -3,11 +3,16 @@
 -- Copy this file and change the options to make another player:
 --   ms = 20            a faster, weaker one
 --   iterations = 500   a fixed amount of work per decision instead of a time: reproducible games
---   rollout_depth = nil   random play to the game's end instead of judging the score after 40 decisions
+--   rollout_moves = false, rollout_depth = false   rollouts to the game's end instead of judging
+--                      the score lead once this seat has made 3 more decisions
+--   greedy = 0         purely random rollouts (by default a fifth of their decisions take the action that
+--                      most raises the mover's score)
 return require("ismcts").bot {
   name = "ismcts",
   ms = 100,
-  iterations = nil,
+  iterations = false,
   c = 0.7,
+  rollout_moves = 3,
   rollout_depth = 40,
+  greedy = 0.2,
 }

@@ -208,7 +208,7 @@ static void charge_state(lua_State *L, void *ud, long long bytes) {
     }
 }
 
-/* Runs the function below `nargs` arguments under the limits. LUA_OK, or the bot is done. */
+/* Runs the function below `nargs` arguments under the limits: true, or false when the bot is done. */
 static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
     lua_State *L = b->L;
     b->call = kind;

@@ -5,9 +5,12 @@
 -- Each iteration deals the hidden cards anew (ctx.sample: a full state consistent with what this seat
 -- sees), walks down the tree choosing among the actions legal in *that* deal by UCB1 (with the
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
--- node, plays randomly for at most `rollout_depth` decisions, and scores the end position for every
--- player: 1 for a win (shared on a draw), or, where the rollout stopped short, a number from the score
--- lead. The action tried most often at the root is played.
+-- node, and plays on (at random, or for a `greedy` share of the decisions the action that most raises
+-- the mover's score) until this seat has made `rollout_moves` more decisions — far enough to see what
+-- a choice leads to, whether the game gives a seat one decision at a time or a whole turn of them —
+-- or `rollout_depth` in all. It scores the end position for every player: 1 for a win (shared on a
+-- draw), or, where the rollout stopped short, a number from the score lead. The action tried most
+-- often at the root is played.
 --
 --   local ismcts = require "ismcts"
 --   return ismcts.bot { name = "ismcts", ms = 100 }     -- see `defaults` for every option
@@ -16,11 +19,13 @@ local ismcts = {}
 ismcts.defaults = {
   name = "ismcts",
   ms = 100,              -- thinking time per decision (never more than half of ctx.budget.ms)
-  iterations = nil,      -- a fixed number of iterations instead of a time (reproducible)
+  iterations = false,    -- a fixed number of iterations instead of a time (reproducible)
   c = 0.7,               -- UCB1 exploration constant
-  rollout_depth = 40,    -- decisions of random play after the tree; nil plays to the end
+  rollout_depth = 40,    -- decisions played after the tree at most (false: no limit)
+  rollout_moves = 3,     -- or fewer: until this seat has made this many decisions (false: no limit)
+  rollout_turns = false, -- or fewer: until s:turn() has moved on this many (1: to this turn's end)
   score_scale = 4,       -- a score lead of this many points is worth ~0.76 of a win at a cut-off
-  greedy = 0,            -- share of rollout decisions that raise the mover's score where they can
+  greedy = 0.2,          -- share of rollout decisions that raise the mover's score where they can
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -84,9 +89,11 @@ local function iterate(root, ctx, o, players)
   end
   -- Rollout: random play, cut off after rollout_depth decisions. With `greedy` > 0, that share of the
   -- rollout's decisions take the action that most raises the mover's score instead (ties: at random).
-  local depth = 0
-  while not s:is_over() and (not o.rollout_depth or depth < o.rollout_depth) do
+  local depth, mine, until_turn = 0, 0, o.rollout_turns and s:turn() + o.rollout_turns
+  while not s:is_over() and (not o.rollout_depth or depth < o.rollout_depth)
+      and (not until_turn or s:turn() < until_turn) and (not o.rollout_moves or mine < o.rollout_moves) do
     local legal = s:legal()
+    if s:to_move() == ctx.seat then mine = mine + 1 end
     local pick = legal[ctx.rng(#legal)]
     if o.greedy > 0 and #legal > 1 and ctx.rng() < o.greedy then
       local me, best, ties = s:to_move(), -math.huge, 0
