@@ -231,6 +231,13 @@ static void write_line(const match *m, game_result *r, const jsonl_buf *actions)
 }
 
 /* Plays game `g` to its end (or a forfeit) with a fresh bot per seat. */
+/* A decision by `seat` that took `ms`, into the game's timing figures. */
+static void count_decision(game_result *r, int seat, double ms) {
+    r->decisions[seat]++;
+    r->ms_sum[seat] += ms;
+    if (ms > r->ms_max[seat]) r->ms_max[seat] = ms;
+}
+
 static void play_game(const match *m, long long g, game_result *r) {
     const match_args *a = m->a;
     const game_def *def = a->def;
@@ -263,10 +270,7 @@ static void play_game(const match *m, long long g, game_result *r) {
         }
         double t0 = now_ms();
         int k = bot_choose(bots[p], st, acts, n);
-        double ms = now_ms() - t0;
-        r->decisions[p]++;
-        r->ms_sum[p] += ms;
-        if (ms > r->ms_max[p]) r->ms_max[p] = ms;
+        count_decision(r, p, now_ms() - t0);
         if (k < 0) {
             r->forfeit = p;
             break;
@@ -400,10 +404,7 @@ static void play_game_variant(const match *m, long long g, game_result *r, lua_S
         }
         double t0 = now_ms();
         int k = bot_choose_text(bots[p], raw->now, (const char(*)[MEEPLE_ACTION_TEXT])texts, n);
-        double ms = now_ms() - t0;
-        r->decisions[p]++;
-        r->ms_sum[p] += ms;
-        if (ms > r->ms_max[p]) r->ms_max[p] = ms;
+        count_decision(r, p, now_ms() - t0);
         if (k < 0) {
             r->forfeit = p;
             break;

@@ -53,12 +53,40 @@ function M.count(list, x)
   return n
 end
 
-function M.has(list, x) return M.count(list, x) > 0 end
+function M.has(list, x) -- Multiset difference: `all` without the cards of `used` (each taken once).
+function M.minus(all, used)
+  local left = M.cat(all)
+  for _, c in ipairs(used) do
+    for i, v in ipairs(left) do
+      if v == c then
+        table.remove(left, i)
+        break
+      end
+    end
+  end
+  return left
+end
+
+return M.count(list, x) > 0 end
 
 function M.sorted(list)
   local t = M.cat(list or {})
   table.sort(t)
   return t
+end
+
+-- Multiset difference: `all` without the cards of `used` (each taken once).
+function M.minus(all, used)
+  local left = M.cat(all)
+  for _, c in ipairs(used) do
+    for i, v in ipairs(left) do
+      if v == c then
+        table.remove(left, i)
+        break
+      end
+    end
+  end
+  return left
 end
 
 return M

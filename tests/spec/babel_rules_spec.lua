@@ -24,19 +24,7 @@ for level, n in ipairs { 10, 9, 8, 7, 6, 5 } do
   for _ = 1, n do ALL_TEMPLES[#ALL_TEMPLES + 1] = level end
 end
 
--- multiset difference: `all` without the cards of `used`
-local function minus(all, used)
-  local left = cat(all)
-  for _, c in ipairs(used) do
-    for i, v in ipairs(left) do
-      if v == c then
-        table.remove(left, i)
-        break
-      end
-    end
-  end
-  return left
-end
+local minus = util.minus
 
 local function babel(t)
   t.game = "babel"

@@ -47,19 +47,7 @@ assert(#ALL_DISTRICTS == 66)
 local util = require "spec_util"
 local cat, count, has, sorted = util.cat, util.count, util.has, util.sorted
 
--- multiset difference: `all` without the cards of `used`
-local function minus(all, used)
-  local left = cat(all)
-  for _, c in ipairs(used) do
-    for i, v in ipairs(left) do
-      if v == c then
-        table.remove(left, i)
-        break
-      end
-    end
-  end
-  return left
-end
+local minus = util.minus
 
 local function num(x)
   if type(x) == "table" then return #x end
