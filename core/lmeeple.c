@@ -443,6 +443,16 @@ void meeple_push_state(lua_State *L, session *s) {
 
 session *meeple_to_session(lua_State *L, int idx) {
     session **u = luaL_testudata(L, idx, STATE_MT);
+    if (u) return *u;
+    /* A state under a variant (scripts/variant.lua) is a table over a plain state, its `_raw`. */
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return NULL;
+    bool wrapper = lua_getfield(L, -1, "__name") == LUA_TSTRING && strcmp(lua_tostring(L, -1), STATE_MT) == 0;
+    lua_pop(L, 2);
+    if (!wrapper) return NULL;
+    lua_pushstring(L, "_raw");
+    lua_rawget(L, idx < 0 && idx > LUA_REGISTRYINDEX ? idx - 1 : idx);
+    u = luaL_testudata(L, -1, STATE_MT);
+    lua_pop(L, 1);
     return u ? *u : NULL;
 }
 

@@ -21,6 +21,8 @@ void meeple_set_renderer(lua_State *L);
 void meeple_push_state(lua_State *L, session *s);
 /* The session behind the state at stack index `idx`, or NULL when it is not one. */
 session *meeple_to_session(lua_State *L, int idx);
+/* (A state under a variant is a Lua table over a plain state: this gives that plain state's session,
+ * whose rules are the base rules; its legal actions are the variant's `legal()`.) */
 
 /* Pushes the state table of `st` as `viewer` (-1: everything; a 0-based seat: what that seat sees). */
 void meeple_push_table(lua_State *L, const game_def *def, const void *st, int viewer);

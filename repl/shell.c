@@ -280,12 +280,34 @@ static shell_bot *check_bot(lua_State *L) {
     return *u;
 }
 
+/* The legal actions of a state under a variant (a table): its own legal(), which hooks may change. */
+static char (*variant_legal(lua_State *L, int idx, int *n))[MEEPLE_ACTION_TEXT] {
+    *n = 0;
+    if (lua_type(L, idx) != LUA_TTABLE) return NULL;
+    lua_getfield(L, idx, "legal");
+    lua_pushvalue(L, idx);
+    lua_call(L, 1, 1);
+    int count = (int)lua_rawlen(L, -1);
+    if (count > MEEPLE_MAX_ACTIONS) count = MEEPLE_MAX_ACTIONS;
+    char (*texts)[MEEPLE_ACTION_TEXT] = lua_newuserdatauv(L, sizeof *texts * (size_t)(count ? count : 1), 0);
+    for (int i = 0; i < count; i++) {
+        lua_rawgeti(L, -2, i + 1);
+        const char *text = lua_tostring(L, -1);
+        snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", text ? text : "");
+        lua_pop(L, 1);
+    }
+    *n = count;
+    return texts; /* kept alive on the stack until the call returns */
+}
+
 static int bot_choose(lua_State *L) {
     shell_bot *b = check_bot(L);
     session *s = meeple_to_session(L, 2);
     if (!s) return luaL_error(L, "choose: expected a meeple state");
+    int n;
+    char(*texts)[MEEPLE_ACTION_TEXT] = variant_legal(L, 2, &n);
     char action[MEEPLE_ACTION_TEXT], err[300];
-    if (shell_bot_choose(b, s, action, err, sizeof err)) {
+    if (shell_bot_choose(b, s, (const char(*)[MEEPLE_ACTION_TEXT])texts, n, action, err, sizeof err)) {
         lua_pushstring(L, action);
         return 1;
     }

@@ -45,7 +45,8 @@ static void drop_seat(shell_bot *b, int seat) {
     b->game[seat] = NULL;
 }
 
-bool shell_bot_choose(shell_bot *b, const session *s, char out[MEEPLE_ACTION_TEXT], char *err, size_t errn) {
+bool shell_bot_choose(shell_bot *b, const session *s, const char (*texts)[MEEPLE_ACTION_TEXT], int n,
+                      char out[MEEPLE_ACTION_TEXT], char *err, size_t errn) {
     const game_def *def = s->def;
     if (def->is_over(s->now)) {
         snprintf(err, errn, "the game is over: there is nothing to decide");
@@ -63,14 +64,21 @@ bool shell_bot_choose(shell_bot *b, const session *s, char out[MEEPLE_ACTION_TEX
         bot_begin(b->seat[seat], s->now, seat, b->seed * 1000003u + (uint64_t)seat);
     }
     action_t acts[MEEPLE_MAX_ACTIONS];
-    int n = def->legal(s->now, acts);
-    int k = bot_fault_of(b->seat[seat]) == BOT_OK ? bot_choose(b->seat[seat], s->now, acts, n) : -1;
+    bool ready = bot_fault_of(b->seat[seat]) == BOT_OK;
+    int k = -1;
+    if (ready && texts) {
+        k = bot_choose_text(b->seat[seat], s->now, texts, n);
+    } else if (ready) {
+        n = def->legal(s->now, acts);
+        k = bot_choose(b->seat[seat], s->now, acts, n);
+    }
     if (k < 0) {
         snprintf(err, errn, "bot '%s' %s", b->code->name, bot_reason(b->seat[seat]));
         drop_seat(b, seat);
         return false;
     }
-    def->action_text(s->now, acts[k], out);
+    if (texts) snprintf(out, MEEPLE_ACTION_TEXT, "%s", texts[k]);
+    else def->action_text(s->now, acts[k], out);
     return true;
 }
 

@@ -21,8 +21,10 @@ shell_bot *shell_bot_load(const char *path, uint64_t seed, bool echo, char *err,
 const char *shell_bot_name(const shell_bot *b);
 
 /* Asks the bot for the decision now in `s`, for the seat to move, and writes the action's text to
- * `out`. False and the reason in `err` when the bot fails or chooses an action that is not legal. */
-bool shell_bot_choose(shell_bot *b, const session *s, char out[MEEPLE_ACTION_TEXT], char *err, size_t errn);
+ * `out`. `texts` (n of them), when not NULL, are the legal actions (a variant's list); else the rules'.
+ * False and the reason in `err` when the bot fails or chooses an action that is not legal. */
+bool shell_bot_choose(shell_bot *b, const session *s, const char (*texts)[MEEPLE_ACTION_TEXT], int n,
+                      char out[MEEPLE_ACTION_TEXT], char *err, size_t errn);
 
 void shell_bot_free(shell_bot *b);
 

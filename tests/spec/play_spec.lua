@@ -31,6 +31,18 @@ local function games()
 end
 
 describe("meeple play from piped answers", function()
+  it("plays a game under a variant to the end, the bot choosing among the variant's actions", function()
+    local out, code = meeple("play babel --variant caravan --seat 2 --seed 3", ("1\n"):rep(2000))
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "babel (caravan)"), out)
+    assert.truthy(has(out, "P1 random: "), out)
+    assert.truthy(out:match("\nwinner: P%d") or out:match("\nshared win: "), out)
+    local shell = meeple("repl", ":new babel 5 2 caravan\n:bot random\n:auto\ng:variant()\n")
+    assert.truthy(has(shell, "caravan"), shell)
+    assert.truthy(shell:match("winner: P%d") or shell:match("shared win"), shell)
+    assert.is_nil(shell:find("not a game", 1, true), shell)
+  end)
+
   it("plays Babel to the end, always answering 1, and names the winner", function()
     local out, code = meeple("play babel --seed 3", ("1\n"):rep(2000))
     assert.equal(0, code, out)
