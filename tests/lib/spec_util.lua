@@ -53,21 +53,7 @@ function M.count(list, x)
   return n
 end
 
-function M.has(list, x) -- Multiset difference: `all` without the cards of `used` (each taken once).
-function M.minus(all, used)
-  local left = M.cat(all)
-  for _, c in ipairs(used) do
-    for i, v in ipairs(left) do
-      if v == c then
-        table.remove(left, i)
-        break
-      end
-    end
-  end
-  return left
-end
-
-return M.count(list, x) > 0 end
+function M.has(list, x) return M.count(list, x) > 0 end
 
 function M.sorted(list)
   local t = M.cat(list or {})
@@ -87,6 +73,48 @@ function M.minus(all, used)
     end
   end
   return left
+end
+
+-- The helpers below assert with luassert (what busted calls `assert`) and belong in specs.
+local assert = require "luassert"
+
+function M.legal_text(s) return table.concat(s:legal(), ", ") end
+
+-- `a` is legal: s:check agrees and s:legal lists it.
+function M.assert_legal(s, a)
+  local ok, why = s:check(a)
+  assert.is_true(ok, ("%q should be legal, check said: %s"):format(a, tostring(why)))
+  assert.is_true(M.has(s:legal(), a), ("%q should be listed; legal: %s"):format(a, M.legal_text(s)))
+end
+
+-- `a` is illegal: s:check gives a reason (mentioning `word`, if given), s:legal omits it, s:play
+-- raises, s:try refuses with a reason, and nothing changes.
+function M.assert_illegal(s, a, word)
+  local before = s:table()
+  local ok, why = s:check(a)
+  assert.is_falsy(ok, ("%q should be illegal; legal: %s"):format(a, M.legal_text(s)))
+  assert.is_string(why, ("%q: check should give a reason"):format(a))
+  assert.is_true(#why > 0, ("%q: the reason must not be empty"):format(a))
+  if word then
+    assert.truthy(why:lower():find(word, 1, true), ("reason for %q should mention %q: %s"):format(a, word, why))
+  end
+  assert.is_false(M.has(s:legal(), a), ("%q must not be listed; legal: %s"):format(a, M.legal_text(s)))
+  local played, err = pcall(s.play, s, a)
+  assert.is_false(played, ("%q should raise"):format(a))
+  assert.is_true(#tostring(err) > 0)
+  local tried, why2 = s:try(a)
+  assert.is_falsy(tried)
+  assert.is_true(type(why2) == "string" and #why2 > 0, ("%q: try should give a reason"):format(a))
+  assert.same(before, s:table())
+end
+
+-- Plays legal actions in order, asserting each is legal first.
+function M.play(s, ...)
+  for _, a in ipairs { ... } do
+    M.assert_legal(s, a)
+    s:play(a)
+  end
+  return s
 end
 
 return M

@@ -37,41 +37,7 @@ local function temple(s, p, loc) return (player(s, p).temples or {})[loc] or {} 
 local function hand(s, p) return player(s, p).hand end
 local function list_of(s, key) return s:table()[key] or {} end
 
-local function legal_text(s) return table.concat(s:legal(), ", ") end
-
--- `a` is legal: s:check agrees and s:legal lists it
-local function assert_legal(s, a)
-  local ok, why = s:check(a)
-  assert.is_true(ok, ("%q should be legal, check said: %s"):format(a, tostring(why)))
-  assert.is_true(has(s:legal(), a), ("%q should be listed; legal: %s"):format(a, legal_text(s)))
-end
-
--- `a` is illegal: s:check gives a reason, s:legal omits it, s:play raises and changes nothing
-local function assert_illegal(s, a, word)
-  local before = s:table()
-  local ok, why = s:check(a)
-  assert.is_falsy(ok, ("%q should be illegal"):format(a))
-  assert.is_string(why, ("%q: check should give a reason"):format(a))
-  assert.is_true(#why > 0, ("%q: the reason must not be empty"):format(a))
-  if word then
-    assert.truthy(why:lower():find(word, 1, true),
-      ("reason for %q should mention %q: %s"):format(a, word, why))
-  end
-  assert.is_false(has(s:legal(), a), ("%q must not be listed; legal: %s"):format(a, legal_text(s)))
-  local played, err = pcall(s.play, s, a)
-  assert.is_false(played, ("%q should raise"):format(a))
-  assert.is_true(#tostring(err) > 0)
-  assert.same(before, s:table())
-end
-
--- play legal actions in order
-local function play(s, ...)
-  for _, a in ipairs { ... } do
-    assert_legal(s, a)
-    s:play(a)
-  end
-  return s
-end
+local legal_text, assert_legal, assert_illegal, play = util.legal_text, util.assert_legal, util.assert_illegal, util.play
 
 local function card_total(s)
   local t, n = s:table(), 0
