@@ -12,8 +12,8 @@
  *     metatables are locked; collectgarbage only counts; require reads the project's bots/lib only;
  *   - C calls that could run long without a Lua instruction are priced or refused first: patterns
  *     by a bound on their backtracking, table.sort and table.move by their length.
- * The bot sees only plain data: the view (a table filled from a copy of the state the first time it
- * is touched), the legal strings, and ctx. Samples are fresh states re-dealt from the bot's view. */
+ * The bot sees only plain data: the view (lazy_view.h: each table filled the first time it is read),
+ * the legal strings, and ctx. Samples are fresh states re-dealt from the bot's view. */
 #define _XOPEN_SOURCE 700 /* clock_gettime, realpath, readlink */
 
 #include "bot.h"
@@ -31,6 +31,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "lazy_view.h"
 #include "lmeeple.h"
 #include "registry.h"
 #include "rng.h"
@@ -89,8 +90,6 @@ struct bot {
     char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
 };
 
-/* Registry keys (their addresses), and the key under which an unread view keeps its state copy. */
-static const char snapshot_key = 's';
 
 static double now_ms(void) {
     struct timespec ts;
@@ -241,77 +240,16 @@ static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
  * The sandbox's own functions
  * ===================================================================================================== */
 
-/* Fills an unread view from its state copy and makes it a plain table. */
-static void view_fill(lua_State *L, int idx) {
-    bot *b = bot_of(L);
-    idx = lua_absindex(L, idx);
-    if (lua_rawgetp(L, idx, &snapshot_key) != LUA_TUSERDATA) {
-        lua_pop(L, 1);
-        return;
-    }
-    meeple_fill_table(L, idx, b->def, lua_touserdata(L, -1), b->seat);
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_rawsetp(L, idx, &snapshot_key);
-    lua_pushnil(L);
-    lua_setmetatable(L, idx);
-}
-
-/* Fills the table at `idx` first when it is an unread view. */
-static void view_touch(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return;
-    bool is_view = lua_rawequal(L, -1, lua_upvalueindex(1));
-    lua_pop(L, 1);
-    if (is_view) view_fill(L, idx);
-}
-
-static int view_index(lua_State *L) {
-    view_fill(L, 1);
-    lua_settop(L, 2);
-    lua_rawget(L, 1);
-    return 1;
-}
-
-static int view_newindex(lua_State *L) {
-    view_fill(L, 1);
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 0;
-}
-
-static int view_len(lua_State *L) {
-    view_fill(L, 1);
-    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
-    return 1;
-}
-
-static int raw_next(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 2);
-    if (lua_next(L, 1)) return 2;
-    lua_pushnil(L);
-    return 1;
-}
-
-static int view_pairs(lua_State *L) {
-    view_fill(L, 1);
-    lua_pushcfunction(L, raw_next);
-    lua_pushvalue(L, 1);
-    lua_pushnil(L);
-    return 3;
-}
-
-/* next, rawget, rawset, rawlen: as Lua's, reading an unread view first (upvalue 1: the view
- * metatable). */
+/* next, rawget, rawset, rawlen: as Lua's, reading an unread part of a view first. */
 static int sb_next(lua_State *L) {
-    view_touch(L, 1);
-    return raw_next(L);
+    lazy_view_touch(L, 1);
+    return lazy_view_next(L);
 }
 
 static int sb_rawget(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
-    view_touch(L, 1);
+    lazy_view_touch(L, 1);
     lua_settop(L, 2);
     lua_rawget(L, 1);
     return 1;
@@ -321,7 +259,7 @@ static int sb_rawset(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     luaL_checkany(L, 3);
-    view_touch(L, 1);
+    lazy_view_touch(L, 1);
     lua_settop(L, 3);
     lua_rawset(L, 1);
     return 1;
@@ -330,7 +268,7 @@ static int sb_rawset(lua_State *L) {
 static int sb_rawlen(lua_State *L) {
     int t = lua_type(L, 1);
     luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
-    view_touch(L, 1);
+    lazy_view_touch(L, 1);
     lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
     return 1;
 }
@@ -692,25 +630,15 @@ static int setup(lua_State *L) {
         lua_rawset(L, g);
     }
     lua_pop(L, 1);
-    /* The view metatable: filled on first touch. */
-    lua_createtable(L, 0, 5);
+    /* The metatable of unread views. */
+    lazy_view_metatable(L);
     int view_mt = lua_gettop(L);
-    lua_pushcfunction(L, view_index);
-    lua_setfield(L, view_mt, "__index");
-    lua_pushcfunction(L, view_newindex);
-    lua_setfield(L, view_mt, "__newindex");
-    lua_pushcfunction(L, view_len);
-    lua_setfield(L, view_mt, "__len");
-    lua_pushcfunction(L, view_pairs);
-    lua_setfield(L, view_mt, "__pairs");
-    lock_metatable(L, view_mt);
     /* The raw functions, reading a view first. */
     static const struct { const char *name; lua_CFunction fn; } raw[] = {
         {"next", sb_next}, {"rawget", sb_rawget}, {"rawset", sb_rawset}, {"rawlen", sb_rawlen},
     };
     for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
-        lua_pushvalue(L, view_mt);
-        lua_pushcclosure(L, raw[i].fn, 1);
+        lua_pushcfunction(L, raw[i].fn);
         lua_setfield(L, g, raw[i].name);
     }
     lua_pushvalue(L, wrapped);
@@ -901,18 +829,14 @@ bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
  * Decisions
  * ===================================================================================================== */
 
-/* Under lua_pcall with choose, the view metatable and ctx: the view (unread: an empty table that
- * fills itself from a copy of the state when first touched), the legal strings, and the call. */
+/* Under lua_pcall with choose, the view metatable and ctx: the view (lazy_view.h: tables that fill
+ * themselves when first read), the legal strings, and the call. */
 static int decide(lua_State *L) {
     enum { CHOOSE = 1, VIEW_MT, CTX };
     bot *b = bot_of(L);
     const game_def *def = b->def;
     lua_pushvalue(L, CHOOSE);
-    lua_createtable(L, 0, 16); /* room for a state table's top level when it fills */
-    memcpy(lua_newuserdatauv(L, def->state_size, 0), b->st, def->state_size);
-    lua_rawsetp(L, -2, &snapshot_key);
-    lua_pushvalue(L, VIEW_MT);
-    lua_setmetatable(L, -2);
+    lazy_view_push(L, def, b->st, b->seat, VIEW_MT);
     lua_createtable(L, b->n, 0);
     for (int i = 0; i < b->n; i++) {
         if (b->acts) def->action_text(b->st, b->acts[i], b->texts[i]);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Keys and string values are the game's constant names (its tables of people, districts, phases):
+ * a writer may keep the pointers past the call (lazy_view.c records a view that way). */
 typedef struct tree_writer tree_writer;
 struct tree_writer {
     void (*open_map)(tree_writer *w);

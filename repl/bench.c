@@ -311,8 +311,11 @@ static void print_figures(const figure *f, int n, bool json) {
 
 static double per(double a, double b) { return b > 0 ? a / b : 0; }
 
+/* The host's overhead per Lua decision (bench_overhead): the view unread, one field read, all walked. */
+enum { PROBE_UNREAD, PROBE_FIELD, PROBE_WALK, PROBES };
+
 static void bench_report(const bench_args *a, const bench_run *run, double clone_ns, const char *bot,
-                         double overhead_ns, double overhead_read_ns) {
+                         const double *overhead_ns) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     figure f[16];
@@ -328,8 +331,11 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
     f[n++] = (figure){"decisions/s", NULL, per((double)run->decisions, run->seconds), 0};
     f[n++] = (figure){"ns per decision", NULL, per(run->seconds * 1e9, (double)run->decisions), 1};
     f[n++] = (figure){"ns per clone", NULL, clone_ns, 1};
-    if (bot) f[n++] = (figure){"ns host overhead per decision", NULL, overhead_ns, 1};
-    if (bot) f[n++] = (figure){"ns host overhead per decision, view read", NULL, overhead_read_ns, 1};
+    if (bot) {
+        f[n++] = (figure){"ns host overhead per decision", NULL, overhead_ns[PROBE_UNREAD], 1};
+        f[n++] = (figure){"ns host overhead per decision, one view field read", NULL, overhead_ns[PROBE_FIELD], 1};
+        f[n++] = (figure){"ns host overhead per decision, whole view walked", NULL, overhead_ns[PROBE_WALK], 1};
+    }
     f[n++] = (figure){"state bytes", NULL, (double)a->def->state_size, 0};
     f[n++] = (figure){"peak memory KiB", NULL, (double)ru.ru_maxrss, 0};
     print_figures(f, n, a->json);
@@ -337,20 +343,22 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
 
 /* ======================================================================================== main */
 
-/* The host's cost per decision: a no-op Lua bot's pipeline against pure C, with the view left
- * unread (`choose = function() end`) and read (one field, which fills it all). It does not depend on
- * the bot, so it runs 200..1000 games however few the bot played: fewer are mostly noise. */
-static bool bench_overhead(const bench_args *a, void *st, const cli_options *opts, double *unread,
-                           double *read) {
-    static const char *const probes[2] = {
-        "return { name = 'probe', choose = function() end }",
-        "return { name = 'probe', choose = function(view) local _ = view.turn end }",
+/* The host's cost per decision: a no-op Lua bot's pipeline against pure C, with the view left unread
+ * (`choose = function() end`), one field read (which records the view and fills its top level), and
+ * every table of it walked with pairs (the walk's own Lua is counted too: an upper bound). It does
+ * not depend on the bot, so it runs 200..1000 games however few the bot played: fewer are mostly noise. */
+static bool bench_overhead(const bench_args *a, void *st, const cli_options *opts, double *overhead_ns) {
+    static const char *const probes[PROBES] = {
+        [PROBE_UNREAD] = "return { name = 'probe', choose = function() end }",
+        [PROBE_FIELD] = "return { name = 'probe', choose = function(view) local _ = view.turn end }",
+        [PROBE_WALK] = "local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
+                       "return { name = 'probe', choose = function(view) walk(view) end }",
     };
     long long games = a->games < 200 ? 200 : a->games > 1000 ? 1000 : a->games;
     random_chooser rc = random_chooser_new(a);
     bench_run pure, probe;
     if (!bench_play(a, games, &rc.base, st, &pure, false)) return false;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < PROBES; i++) {
         char err[300];
         bot_code *code = bot_code_from_text(probes[i], "probe", &bench_limits, err, sizeof err);
         lua_chooser lc = {0};
@@ -362,7 +370,7 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
         if (!ok) return false;
         double ns = per(probe.seconds * 1e9, (double)probe.decisions) -
                     per(pure.seconds * 1e9, (double)pure.decisions);
-        *(i ? read : unread) = ns;
+        overhead_ns[i] = ns;
     }
     return true;
 }
@@ -376,11 +384,11 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     }
     lua_chooser lc = {0};
     bench_run run;
-    double clone_ns = 0, unread = 0, read = 0;
+    double clone_ns = 0, overhead_ns[PROBES] = {0};
     bool ok = lua_chooser_init(&lc, a, code, false, opts) && bench_play(a, a->games, &lc.base, st, &run, true);
     if (ok) clone_ns = bench_clone(a->def, st, &ok);
-    if (ok) ok = bench_overhead(a, st, opts, &unread, &read);
-    if (ok) bench_report(a, &run, clone_ns, code->name, unread, read);
+    if (ok) ok = bench_overhead(a, st, opts, overhead_ns);
+    if (ok) bench_report(a, &run, clone_ns, code->name, overhead_ns);
     lua_chooser_free(&lc);
     bot_code_free(code);
     return ok ? 0 : 1;
@@ -443,7 +451,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
     bench_run plain;
     ok = bench_play(a, 1, &rc.base, st, &plain, false); /* a state to time clones on */
     double clone_ns = ok ? bench_clone(a->def, st, &ok) : 0;
-    if (ok) bench_report(a, &run, clone_ns, NULL, 0, 0);
+    if (ok) bench_report(a, &run, clone_ns, NULL, NULL);
     return ok ? 0 : 1;
 }
 
@@ -467,7 +475,7 @@ int bench_main(int argc, char **argv, const cli_options *opts) {
         double clone_ns = 0;
         bool ok = bench_play(&a, a.games, &rc.base, st, &run, true);
         if (ok) clone_ns = bench_clone(a.def, st, &ok);
-        if (ok) bench_report(&a, &run, clone_ns, NULL, 0, 0);
+        if (ok) bench_report(&a, &run, clone_ns, NULL, NULL);
         status = ok ? 0 : 1;
     }
     free(st);

@@ -128,6 +128,47 @@ describe("ctx", function()
     assert.same({ "ok" }, said(out))
   end)
 
+  it("fills the view table by table: inner tables read alike whichever way, and keep their decision", function()
+    local out, code = probe(serialize .. [[
+      local me_then, rows_then, expected, n = nil, nil, nil, 0
+      return { name = "probe", choose = function(view, legal, ctx)
+        n = n + 1
+        local truth = ctx.sample():view(ctx.seat)
+        if n == 1 then
+          -- inner tables taken unread, read decisions later
+          me_then, rows_then = view.players[ctx.seat], view.players[ctx.seat].rows
+          expected = ser(truth.players[ctx.seat])
+        elseif n == 2 then
+          -- every way in: #, ipairs, next, rawget, rawlen, pairs, table functions, a coroutine
+          local mine = view.players[ctx.seat]
+          assert(#mine.hand == #truth.players[ctx.seat].hand, "#")
+          local seen = 0
+          for _, card in ipairs(view.players[ctx.seat].hand) do seen = seen + (type(card) == "string" and 1 or 0) end
+          assert(seen == #truth.players[ctx.seat].hand, "ipairs")
+          assert(next(view.players[3 - ctx.seat].rows) ~= nil, "next")
+          assert(rawget(view.players[3 - ctx.seat], "pawn") == truth.players[3 - ctx.seat].pawn, "rawget")
+          assert(rawlen(view.players[3 - ctx.seat].reserve) == #truth.players[3 - ctx.seat].reserve, "rawlen")
+          assert(table.concat(view.discard, ",") == table.concat(truth.discard, ","), "table.concat")
+          local co = coroutine.wrap(function() return ser(view.players[ctx.seat].temples) end)
+          assert(co() == ser(truth.players[ctx.seat].temples), "in a coroutine")
+          assert(ser(view) == ser(truth), "the whole view")
+          -- the bot owns what it reads: sorting or emptying its copy changes nothing outside it
+          table.sort(mine.hand)
+          mine.hand, view.players = {}, nil
+        elseif n == 3 then
+          assert(ser(view) == ser(truth), "a new decision's view is whole again")
+        elseif n == 6 then
+          assert(ser(me_then) == expected, "a kept inner table shows its own decision")
+          assert(rawequal(me_then.rows, rows_then), "and is filled once")
+          print("ok")
+        end
+        return legal[1]
+      end }
+    ]], "--games 1")
+    assert.equal(0, code, out)
+    assert.same({ "ok" }, said(out))
+  end)
+
   it("requires the project's helper library, and nothing else", function()
     local out, code = probe([[
       local rules = require "rules"
