@@ -3,16 +3,14 @@
 -- Copy this file and change the options to make another player:
 --   ms = 20            a faster, weaker one
 --   iterations = 500   a fixed amount of work per decision instead of a time: reproducible games
---   rollout_moves = false, rollout_depth = false   rollouts to the game's end instead of judging
---                      the score lead once this seat has made 3 more decisions
---   greedy = 0         purely random rollouts (by default a fifth of their decisions take the action that
+--   playout_depth = 40 judge the score lead 40 decisions on instead of playing to the end
+--   greedy = 0         purely random playouts (by default a fifth of their decisions take the action that
 --                      most raises the mover's score)
 return require("ismcts").bot {
   name = "ismcts",
   ms = 100,
   iterations = false,
   c = 0.7,
-  rollout_moves = 3,
-  rollout_depth = 40,
+  playout_depth = false,
   greedy = 0.2,
 }

@@ -19,6 +19,7 @@
 #define MEEPLE_MAX_PARAMS 16
 #define MEEPLE_PARAM_VALUES 8      /* a list parameter holds at most this many integers */
 #define MEEPLE_ACTION_TEXT 64      /* longest canonical action string, with its terminator */
+#define MEEPLE_MAX_STATE 4096      /* bytes of any game's state: room for a trial copy on the stack */
 
 /* An action in a game's own compact encoding; only its game can read it. */
 typedef uint32_t action_t;

@@ -626,6 +626,23 @@ static int s_sample(lua_State *L) {
     return 1;
 }
 
+/* Random play in C, seeded: a search bot's playout without a Lua call per decision. */
+static int s_playout(lua_State *L) {
+    session *s = arg_state(L, "playout");
+    lua_Integer seed = arg_int(L, 2, "playout", "seed");
+    lua_Integer limit = arg_opt_int(L, 3, "playout", "n", -1);
+    if (limit < -1 || limit > INT_MAX) luaL_error(L, "playout: n must be a count of decisions (got %I)", limit);
+    lua_Number greedy = luaL_opt(L, lua_tonumber, 4, 0);
+    if (lua_type(L, 4) > LUA_TNIL && (lua_type(L, 4) != LUA_TNUMBER || !(greedy >= 0 && greedy <= 1)))
+        luaL_error(L, "playout: greedy must be a share between 0 and 1, got %s", describe(L, 4));
+    rng r;
+    rng_seed(&r, (uint64_t)seed, 0x91a7);
+    int played = session_playout(s, &r, (int)limit, greedy);
+    if (played < 0) luaL_error(L, "playout: out of memory");
+    lua_pushinteger(L, played);
+    return 1;
+}
+
 static int s_save(lua_State *L) {
     char *text = session_save(arg_state(L, "save"));
     if (!text) luaL_error(L, "save: out of memory");
@@ -687,6 +704,7 @@ static const luaL_Reg state_methods[] = {
     {"clone", s_clone},     {"sample", s_sample},           {"save", s_save},
     {"tostring", s_tostring}, {"move", s_move},           {"add", s_add},
     {"base_score", s_base_score}, {"variant", s_variant}, {"_turn_key", s_turn_key},
+    {"playout", s_playout},
     {NULL, NULL},
 };
 

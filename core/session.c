@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +271,38 @@ bool session_play_text(session *s, const char *text, reason *why) {
     if (!history_push(s, a, s->def->to_move(s->now))) return deny(why, "out of memory");
     s->def->apply(s->now, a);
     return true;
+}
+
+/* The action that leaves the mover's score highest (ties: the first), tried on a copy each. */
+static action_t best_for_score(const game_def *def, const void *st, const action_t *acts, int n) {
+    alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
+    int mover = def->to_move(st), best = 0, best_score = INT_MIN;
+    for (int i = 0; i < n; i++) {
+        int scores[MEEPLE_MAX_PLAYERS];
+        memcpy(trial, st, def->state_size);
+        def->apply(trial, acts[i]);
+        def->scores(trial, scores);
+        if (scores[mover] > best_score) best = i, best_score = scores[mover];
+    }
+    return acts[best];
+}
+
+int session_playout(session *s, rng *r, int limit, double greedy) {
+    const game_def *def = s->def;
+    action_t acts[MEEPLE_MAX_ACTIONS];
+    uint32_t greedy_below = greedy <= 0 ? 0 : greedy >= 1 ? UINT32_MAX : (uint32_t)(greedy * 4294967296.0);
+    int played = 0;
+    while (played != limit && !def->is_over(s->now)) {
+        int n = def->legal(s->now, acts);
+        if (n <= 0) break; /* a stuck game: validate() and the conformance test say why */
+        action_t a = greedy_below && n > 1 && rng_next(r) < greedy_below
+                         ? best_for_score(def, s->now, acts, n)
+                         : acts[rng_below(r, (uint32_t)n)];
+        if (!history_push(s, a, def->to_move(s->now))) return -1;
+        def->apply(s->now, a);
+        played++;
+    }
+    return played;
 }
 
 /* Undo replays the kept decisions from the start: the state holds no trail of its own, so clones

@@ -3,7 +3,8 @@
  * exactly what legal() lists and refuses the rest with a reason and without touching the state,
  * action text round-trips, clone equals original, same seed and actions give the same game, views
  * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
- * restores the exact state, save/load round-trips, and a finished game has no legal actions.
+ * restores the exact state, save/load round-trips, a finished game has no legal actions, and playouts
+ * (random games played in C for search bots) are games like any other.
  *
  * Usage: test_conformance [GAMES_PER_COUNT] (default 1000). */
 #include <stdlib.h>
@@ -101,6 +102,16 @@ static void views_hide_what_sample_redeals(const run_context *c, const void *st,
 }
 
 /* Plays one game at random, checking everything after every decision. */
+/* A new game from `seed` with every decision of `s` played again. */
+static session *replayed(const session *s, const param_value *params, uint64_t seed) {
+    reason why;
+    session *again = session_new(s->def, s->players, params, seed, &why);
+    CHECK(again, "%s: session_new failed: %s", s->def->name, why.text);
+    for (int i = 0; i < s->history_len; i++)
+        CHECK(session_play(again, s->history[i].action, &why), "%s: replay: %s", s->def->name, why.text);
+    return again;
+}
+
 static void play_one(run_context *c, bool thorough) {
     const game_def *def = c->def;
     param_value params[MEEPLE_MAX_PARAMS];
@@ -140,8 +151,7 @@ static void play_one(run_context *c, bool thorough) {
     }
 
     /* The same seed and the same actions give the same game, bit for bit. */
-    session *again = session_new(def, c->players, params, c->seed, &why);
-    for (int i = 0; i < s->history_len; i++) CHECK(session_play(again, s->history[i].action, &why), "replay: %s", why.text);
+    session *again = replayed(s, params, c->seed);
     CHECK(memcmp(again->now, s->now, size) == 0, WHERE "replaying the same seed and actions differs", AT(c));
     session_free(again);
 
@@ -166,6 +176,33 @@ static void play_one(run_context *c, bool thorough) {
     session_free(s);
 }
 
+/* session_playout, the search bots' inner loop: random and partly score-greedy games end in a valid
+ * state, every decision in the history (a replay from the seed reaches the same bytes), and a limit
+ * stops it exactly. */
+static void playouts_are_games(const game_def *def, int players, int games) {
+    param_value params[MEEPLE_MAX_PARAMS];
+    params_defaults(def, params);
+    CHECK(def->state_size <= MEEPLE_MAX_STATE, "%s: a state of %zu bytes is over MEEPLE_MAX_STATE", def->name,
+          def->state_size);
+    for (int i = 0; i < games; i++) {
+        reason why;
+        session *s = session_new(def, players, params, (uint64_t)i + 1, &why);
+        rng r;
+        rng_seed(&r, (uint64_t)i, 7);
+        CHECK(session_playout(s, &r, 5, 0.5) == 5 && s->history_len == 5, "%s: a playout of 5 decisions", def->name);
+        int played = session_playout(s, &r, -1, i % 2 ? 0.3 : 0.0);
+        CHECK(played > 0 && def->is_over(s->now) && s->history_len == played + 5,
+              "%s, seed %d: a playout stopped short", def->name, i + 1);
+        CHECK(def->validate(s->now, &why), "%s, seed %d: a playout broke an invariant: %s", def->name, i + 1,
+              why.text);
+        session *again = replayed(s, params, (uint64_t)i + 1);
+        CHECK(memcmp(again->now, s->now, def->state_size) == 0, "%s, seed %d: a playout's history does not replay",
+              def->name, i + 1);
+        session_free(again);
+        session_free(s);
+    }
+}
+
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1000;
     for (int g = 0; g < meeple_game_count; g++) {
@@ -177,6 +214,7 @@ int main(int argc, char **argv) {
                 c.seed = (uint64_t)i + 1;
                 play_one(&c, i < games / 5 + 1); /* the exhaustive checks on a fifth of the games */
             }
+            playouts_are_games(def, players, games / 10 + 1);
             CHECK(sample_changes * 2 > sample_runs, "%s: only %d of %d samples differ from the truth",
                   def->name, sample_changes, sample_runs);
             printf("%s, %d players: %d games conform (%d of %d samples re-dealt hidden cards)\n",

@@ -1,16 +1,15 @@
 -- ismcts.lua — information-set Monte Carlo tree search for any game (Cowling, Powley & Whitehouse 2012,
 -- "single-observer" ISMCTS), written only against the bot interface: ctx.sample(), and the state's
--- clone, legal, play, to_move, is_over, scores and winners.
+-- legal, play, playout, to_move, scores and winners.
 --
 -- Each iteration deals the hidden cards anew (ctx.sample: a full state consistent with what this seat
 -- sees), walks down the tree choosing among the actions legal in *that* deal by UCB1 (with the
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
--- node, and plays on (at random, or for a `greedy` share of the decisions the action that most raises
--- the mover's score) until this seat has made `rollout_moves` more decisions — far enough to see what
--- a choice leads to, whether the game gives a seat one decision at a time or a whole turn of them —
--- or `rollout_depth` in all. It scores the end position for every player: 1 for a win (shared on a
--- draw), or, where the rollout stopped short, a number from the score lead. The action tried most
--- often at the root is played.
+-- node, and plays the game out with s:playout — in C, so thousands of games fit in a decision — at
+-- random but for a `greedy` share of the decisions, which take the action that most raises the mover's
+-- score (a little greed makes the imagined opponents build and score as real ones do). It scores the end
+-- position for every player: 1 for a win (shared on a draw), or, where `playout_depth` stopped it short,
+-- a number from the score lead. The action tried most often at the root is played.
 --
 --   local ismcts = require "ismcts"
 --   return ismcts.bot { name = "ismcts", ms = 100 }     -- see `defaults` for every option
@@ -21,11 +20,9 @@ ismcts.defaults = {
   ms = 100,              -- thinking time per decision (never more than half of ctx.budget.ms)
   iterations = false,    -- a fixed number of iterations instead of a time (reproducible)
   c = 0.7,               -- UCB1 exploration constant
-  rollout_depth = 40,    -- decisions played after the tree at most (false: no limit)
-  rollout_moves = 3,     -- or fewer: until this seat has made this many decisions (false: no limit)
-  rollout_turns = false, -- or fewer: until s:turn() has moved on this many (1: to this turn's end)
-  score_scale = 4,       -- a score lead of this many points is worth ~0.76 of a win at a cut-off
-  greedy = 0.2,          -- share of rollout decisions that raise the mover's score where they can
+  playout_depth = false, -- decisions played after the tree at most (false: to the game's end)
+  score_scale = 4,       -- where a playout stops short, a score lead this big is worth ~0.76 of a win
+  greedy = 0.2,          -- share of playout decisions that raise the mover's score where they can
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -87,30 +84,9 @@ local function iterate(root, ctx, o, players)
     s:play(best.action)
     node = best
   end
-  -- Rollout: random play, cut off after rollout_depth decisions. With `greedy` > 0, that share of the
-  -- rollout's decisions take the action that most raises the mover's score instead (ties: at random).
-  local depth, mine, until_turn = 0, 0, o.rollout_turns and s:turn() + o.rollout_turns
-  while not s:is_over() and (not o.rollout_depth or depth < o.rollout_depth)
-      and (not until_turn or s:turn() < until_turn) and (not o.rollout_moves or mine < o.rollout_moves) do
-    local legal = s:legal()
-    if s:to_move() == ctx.seat then mine = mine + 1 end
-    local pick = legal[ctx.rng(#legal)]
-    if o.greedy > 0 and #legal > 1 and ctx.rng() < o.greedy then
-      local me, best, ties = s:to_move(), -math.huge, 0
-      for _, a in ipairs(legal) do
-        local c = s:clone()
-        c:play(a)
-        local v = c:scores()[me]
-        if v > best then best, pick, ties = v, a, 1
-        elseif v == best then
-          ties = ties + 1
-          if ctx.rng(ties) == 1 then pick = a end
-        end
-      end
-    end
-    s:play(pick)
-    depth = depth + 1
-  end
+  -- Playout: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
+  -- the decisions, which take the action that most raises the mover's score.
+  s:playout(ctx.rng(0x7fffffff), o.playout_depth or nil, o.greedy)
   -- Backpropagation: each node credits the seat that chose its action.
   local r = rewards(s, players, o.score_scale)
   while node do

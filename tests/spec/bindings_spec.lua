@@ -295,6 +295,60 @@ describe("bad input", function()
   end)
 end)
 
+describe("playout", function()
+  it("plays to the end at random, the same from the same seed, and records every decision", function()
+    for _, game in ipairs { "babel", "citadels" } do
+      local a, b = meeple.new(game, { seed = 3 }), meeple.new(game, { seed = 3 })
+      local n = a:playout(99)
+      assert.is_true(a:is_over())
+      assert.equal(n, #a:history())
+      b:playout(99)
+      assert.same(a:table(), b:table())
+      assert.same(a:table(), meeple.load(a:save()):table())
+      local c = meeple.new(game, { seed = 3 })
+      c:playout(100)
+      assert.is_not.same(a:history(), c:history())
+      c:undo(#c:history())
+      assert.same(meeple.new(game, { seed = 3 }):table(), c:table())
+    end
+  end)
+
+  it("stops after n decisions", function()
+    local s = meeple.new("babel", { seed = 4 })
+    assert.equal(10, s:playout(5, 10))
+    assert.equal(10, #s:history())
+    assert.equal(0, s:playout(5, 0))
+    assert.equal(0, s:clone():playout(1) - s:clone():playout(1)) -- a clone plays the same
+  end)
+
+  it("with greedy = 1 takes the action that raises the mover's score most", function()
+    local s = meeple.from_table {
+      game = "babel", to_move = 1,
+      players = { { hand = { "medes", "medes", "hittites" }, pawn = "medes",
+                    rows = { medes = { "medes", "medes", "medes" } }, reserve = { 4, 3, 2, 1 } },
+                  { hand = 3 } },
+    }
+    local best, best_score = nil, -math.huge
+    for _, a in ipairs(s:legal()) do
+      local score = s:clone():play(a):scores()[1]
+      if score > best_score then best, best_score = a, score end
+    end
+    s:playout(1, 1, 1)
+    assert.equal("build own", best)
+    assert.equal(best, s:history()[1].action)
+    assert.equal(best_score, s:scores()[1])
+    assert.truthy(best_score > 0)
+  end)
+
+  it("refuses bad arguments with one line", function()
+    local s = meeple.new("babel", { seed = 1 })
+    assert.truthy(refusal(s.playout, s):find("playout: seed must be an integer", 1, true))
+    assert.truthy(refusal(s.playout, s, 1, -2):find("playout: n must be a count", 1, true))
+    assert.truthy(refusal(s.playout, s, 1, nil, 1.5):find("playout: greedy must be a share", 1, true))
+    assert.equal(0, #s:history())
+  end)
+end)
+
 describe("a whole game through the API", function()
   it("plays to the end", function()
     local s = meeple.new("babel", { seed = 20 })

@@ -89,6 +89,31 @@ describe("shipped babel variants", function()
   end)
 end)
 
+describe("playout under a variant", function()
+  it("goes through the hooks: the variant's rules end the game, its actions are played", function()
+    local counts = {}
+    for seed = 1, 20 do
+      local s = meeple.new("babel", { seed = seed, variant = "caravan" })
+      s:playout(seed)
+      assert.is_true(s:is_over())
+      for _, h in ipairs(s:history()) do
+        local verb = h.action:match("^%a+")
+        counts[verb] = (counts[verb] or 0) + 1
+      end
+      local again = meeple.new("babel", { seed = seed, variant = "caravan" })
+      again:playout(seed)
+      assert.same(s:history(), again:history())
+      assert.same(s:table(), meeple.load(s:save()):table())
+    end
+    assert.truthy((counts.caravan or 0) > 0, "the variant's own action is played")
+    local short = meeple.new("babel", { seed = 5, variant = "short" })
+    short:playout(5)
+    local plain = meeple.new("babel", { seed = 5 })
+    plain:playout(5)
+    assert.truthy(#short:history() ~= #plain:history())
+  end)
+end)
+
 describe("shipped citadels variants", function()
   it("seven: a city of 7 districts completes it", function()
     local s = meeple.from_table {
