@@ -157,11 +157,12 @@ static void hook(lua_State *L, lua_Debug *ar) {
     }
 }
 
-/* Charges `steps` instructions for work done in C (a sort, a move); trips the budget if it is spent. */
+/* Charges `steps` instructions for work done in C (a sort, a move, a playout) and checks every limit,
+ * the clock too: C work runs between the hook's calls. */
 static void charge_steps(lua_State *L, bot *b, double steps) {
     b->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
-    if (b->steps > b->lim.instructions) {
-        trip_limits(b);
+    trip_limits(b);
+    if (b->fault) {
         lua_sethook(L, hook, LUA_MASKCOUNT, 1);
         luaL_error(L, "%s", b->reason);
     }
@@ -240,10 +241,30 @@ static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
  * The sandbox's own functions
  * ===================================================================================================== */
 
-/* next, rawget, rawset, rawlen: as Lua's, reading an unread part of a view first. */
-static int sb_next(lua_State *L) {
+/* pairs, rawget, rawset, rawlen, getmetatable, setmetatable: as Lua's, filling an unread part of a
+ * view first (lazy_view.h), so the bot only ever meets plain tables. `next` is lazy_view_next, and
+ * pairs hands out nothing else: the stock next would show an unread table's hidden keys. */
+static int sb_pairs(lua_State *L) {
+    luaL_checkany(L, 1);
     lazy_view_touch(L, 1);
-    return lazy_view_next(L);
+    if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 3);
+        return 3;
+    }
+    lua_pushcfunction(L, lazy_view_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+static int sb_getmetatable(lua_State *L) {
+    luaL_checkany(L, 1);
+    lazy_view_touch(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
 }
 
 static int sb_rawget(lua_State *L) {
@@ -276,6 +297,7 @@ static int sb_rawlen(lua_State *L) {
 /* setmetatable without finalizers: a __gc would run with hooks off, out of every limit. (A __gc
  * added to a metatable afterwards is never called: Lua marks objects when the metatable is set.) */
 static int sb_setmetatable(lua_State *L) {
+    lazy_view_touch(L, 1);
     if (lua_type(L, 2) == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL)
@@ -285,6 +307,21 @@ static int sb_setmetatable(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* s:playout, a whole game in one call: charged PLAYOUT_STEPS instructions per decision it played
+ * (about what a C decision costs in Lua instructions' time), and the clock read, once it returns (a
+ * playout is bounded by its game's length: well under a millisecond). Upvalue 1: the original. */
+enum { PLAYOUT_STEPS = 100 };
+
+static int sb_playout(lua_State *L) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, 1);
+    bot *b = bot_of(L);
+    charge_steps(L, b, (double)lua_tointeger(L, -1) * PLAYOUT_STEPS);
     return 1;
 }
 
@@ -598,6 +635,7 @@ static int setup(lua_State *L) {
     luaL_getmetatable(L, "meeple.state");
     lock_metatable(L, -1);
     lua_getfield(L, -1, "__index");
+    wrap(L, -1, "playout", sb_playout, false);
     lua_getfield(L, -1, "sample");
     int sample_fn = lua_gettop(L);
     /* The string metatable, locked too: its __index is the string table, guarded below. */
@@ -612,7 +650,9 @@ static int setup(lua_State *L) {
     lua_pushcclosure(L, sb_setmetatable, 1);
     lua_getfield(L, g, "load");
     lua_pushcclosure(L, sb_load, 1);
-    int wrapped = lua_gettop(L) - 1;
+    lua_getfield(L, g, "getmetatable");
+    lua_pushcclosure(L, sb_getmetatable, 1);
+    int wrapped = lua_gettop(L) - 2;
     /* Cut the globals to the allow list (collect first: no changes while traversing). */
     lua_newtable(L);
     int drop = lua_gettop(L);
@@ -633,9 +673,10 @@ static int setup(lua_State *L) {
     /* The metatable of unread views. */
     lazy_view_metatable(L);
     int view_mt = lua_gettop(L);
-    /* The raw functions, reading a view first. */
+    /* The raw functions, filling a view first. */
     static const struct { const char *name; lua_CFunction fn; } raw[] = {
-        {"next", sb_next}, {"rawget", sb_rawget}, {"rawset", sb_rawset}, {"rawlen", sb_rawlen},
+        {"next", lazy_view_next}, {"pairs", sb_pairs}, {"rawget", sb_rawget}, {"rawset", sb_rawset},
+        {"rawlen", sb_rawlen},
     };
     for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
         lua_pushcfunction(L, raw[i].fn);
@@ -645,6 +686,8 @@ static int setup(lua_State *L) {
     lua_setfield(L, g, "setmetatable");
     lua_pushvalue(L, wrapped + 1);
     lua_setfield(L, g, "load");
+    lua_pushvalue(L, wrapped + 2);
+    lua_setfield(L, g, "getmetatable");
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, g, "collectgarbage");
     lua_pushcfunction(L, sb_print);

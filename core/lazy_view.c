@@ -20,6 +20,11 @@
 static const char data_key = 'd';  /* the root's snapshot, or the record in its tables' metatable */
 static const char index_key = 'i'; /* an inner table's token in the record */
 
+/* The userdata types only this file makes: a bot can neither make userdata nor set their metatables,
+ * so a value that passes luaL_testudata against these is one of ours, whatever a table claims. */
+#define SNAPSHOT_TYPE "meeple.view_snapshot"
+#define RECORD_TYPE "meeple.view_record"
+
 enum { TOKEN_MAP = TREE_OTHER + 1, TOKEN_LIST };
 
 typedef struct view_token {
@@ -43,7 +48,7 @@ typedef struct snapshot {
 
 /* ============================================================================ recording the view */
 
-enum { MAX_DEPTH = 16, STACK_TOKENS = 1024, EAGER_ITEMS = 8 };
+enum { MAX_DEPTH = 16, STACK_TOKENS = 256, EAGER_ITEMS = 8 };
 
 typedef struct recorder {
     tree_writer base;
@@ -119,10 +124,11 @@ static void record(lua_State *L, int idx) {
     view_token local[STACK_TOKENS];
     recorder r;
     record_into(&r, sn, local, STACK_TOKENS);
-    if (r.depth != 0 || r.too_deep || r.n == 0 || local[0].kind != TOKEN_MAP)
+    if (r.depth != 0 || r.too_deep || r.n == 0 || local[0].kind != TOKEN_MAP || local[0].end != r.n)
         luaL_error(L, "the view of '%s' is not one well-formed table", sn->def->name);
     int n = r.n;
     view_token *out = lua_newuserdatauv(L, sizeof *out * (size_t)n, 0);
+    luaL_setmetatable(L, RECORD_TYPE);
     if (n <= STACK_TOKENS) memcpy(out, local, sizeof *out * (size_t)n);
     else record_into(&r, sn, out, n);
     lua_replace(L, idx);
@@ -195,34 +201,44 @@ static void push_metatable(lua_State *L, int data) {
     }
 }
 
-/* Fills the unread table at `t` from its data and makes it plain. */
+/* Fills the unread table at `t` from its data and makes it plain (the marks go last, so a memory
+ * error halfway leaves it unread, to be filled again). */
 static void fill(lua_State *L, int t) {
     t = lua_absindex(L, t);
     int top = lua_gettop(L);
     if (!lua_getmetatable(L, t)) return;
     int mt = top + 1, data = top + 2;
     lua_Integer k = 0;
-    if (lua_rawgetp(L, mt, &data_key) == LUA_TUSERDATA) { /* inside: the record is the metatable's */
+    lua_rawgetp(L, mt, &data_key);
+    const view_token *tok = luaL_testudata(L, data, RECORD_TYPE);
+    if (tok) { /* inside: the record is the metatable's */
         lua_rawgetp(L, t, &index_key);
-        k = lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        lua_rawsetp(L, t, &index_key);
+        int valid = 0;
+        k = lua_tointegerx(L, -1, &valid);
+        lua_Integer n = (lua_Integer)(lua_rawlen(L, data) / sizeof *tok);
+        if (!valid || k < 0 || k >= n || tok[k].kind < TOKEN_MAP || tok[k].end > n) {
+            lua_settop(L, top);
+            return;
+        }
     } else { /* the root: record its snapshot, and make the metatable its tables will share */
         lua_pop(L, 1);
-        if (lua_rawgetp(L, t, &data_key) != LUA_TUSERDATA) {
+        lua_rawgetp(L, t, &data_key);
+        if (!luaL_testudata(L, data, SNAPSHOT_TYPE)) {
             lua_settop(L, top);
             return;
         }
         record(L, data);
-        lua_pushnil(L);
-        lua_rawsetp(L, t, &data_key);
         push_metatable(L, data);
         lua_replace(L, mt);
+        tok = lua_touserdata(L, data);
     }
+    fill_items(L, t, tok, (int)k, mt);
+    lua_pushnil(L);
+    lua_rawsetp(L, t, &data_key);
+    lua_pushnil(L);
+    lua_rawsetp(L, t, &index_key);
     lua_pushnil(L);
     lua_setmetatable(L, t);
-    fill_items(L, t, lua_touserdata(L, data), (int)k, mt);
     lua_settop(L, top);
 }
 
@@ -254,6 +270,7 @@ static int view_len(lua_State *L) {
 
 int lazy_view_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
+    fill(L, 1);
     lua_settop(L, 2);
     if (lua_next(L, 1)) return 2;
     lua_pushnil(L);
@@ -268,12 +285,22 @@ static int view_pairs(lua_State *L) {
     return 3;
 }
 
-void lazy_view_metatable(lua_State *L) { push_metatable(L, 0); }
+void lazy_view_metatable(lua_State *L) {
+    static const char *const types[] = {SNAPSHOT_TYPE, RECORD_TYPE};
+    for (int i = 0; i < 2; i++) {
+        luaL_newmetatable(L, types[i]);
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+        lua_pop(L, 1);
+    }
+    push_metatable(L, 0);
+}
 
 void lazy_view_push(lua_State *L, const game_def *def, const void *st, int viewer, int mt) {
     mt = lua_absindex(L, mt);
     lua_createtable(L, 0, 16); /* room for a state table's top level when it fills */
     snapshot *sn = lua_newuserdatauv(L, sizeof *sn + def->state_size, 0);
+    luaL_setmetatable(L, SNAPSHOT_TYPE);
     sn->def = def;
     sn->viewer = viewer;
     memcpy(sn->state, st, def->state_size);

@@ -11,7 +11,8 @@
 
 #include "game.h"
 
-/* Pushes the metatable of the views' unread roots, locked (__metatable = false). */
+/* Pushes the metatable of the views' unread roots, locked (__metatable = false); registers the types
+ * of the data they keep. Once per lua_State, before lazy_view_push. */
 void lazy_view_metatable(lua_State *L);
 
 /* Pushes `viewer`'s (0-based) view of `st` as an unread table; `mt` is the index of the metatable. */
@@ -20,7 +21,8 @@ void lazy_view_push(lua_State *L, const game_def *def, const void *st, int viewe
 /* Fills the table at `idx` if it is an unread part of a view (for raw access: next, rawget, ...). */
 void lazy_view_touch(lua_State *L, int idx);
 
-/* next(t, k) as a C function, on a table as it is (fill it first with lazy_view_touch). */
+/* next(t, k), filling an unread table first: the only `next` a bot may hold (the stock one would
+ * show an unread table's hidden keys). */
 int lazy_view_next(lua_State *L);
 
 #endif

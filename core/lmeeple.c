@@ -631,9 +631,9 @@ static int s_playout(lua_State *L) {
     session *s = arg_state(L, "playout");
     lua_Integer seed = arg_int(L, 2, "playout", "seed");
     lua_Integer limit = arg_opt_int(L, 3, "playout", "n", -1);
-    if (limit < -1 || limit > INT_MAX) luaL_error(L, "playout: n must be a count of decisions (got %I)", limit);
+    if (limit < -1 || limit > INT_MAX) luaL_error(L, "playout: n must be a count of decisions, got %I", limit);
     lua_Number greedy = luaL_opt(L, lua_tonumber, 4, 0);
-    if (lua_type(L, 4) > LUA_TNIL && (lua_type(L, 4) != LUA_TNUMBER || !(greedy >= 0 && greedy <= 1)))
+    if (!lua_isnoneornil(L, 4) && (lua_type(L, 4) != LUA_TNUMBER || !(greedy >= 0 && greedy <= 1)))
         luaL_error(L, "playout: greedy must be a share between 0 and 1, got %s", describe(L, 4));
     rng r;
     rng_seed(&r, (uint64_t)seed, 0x91a7);

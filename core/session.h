@@ -56,8 +56,8 @@ bool session_check_text(const session *s, const char *text, action_t *out, reaso
 bool session_play_text(session *s, const char *text, reason *why);
 /* Plays up to `limit` decisions (all to the end when limit < 0): the search bots' playout, kept in C
  * because it is their inner loop. A `greedy` share (0..1) of the decisions take the action that most
- * raises the mover's score; the rest are uniformly random. Returns how many were played, -1 when out
- * of memory. */
+ * raises the mover's score (ties: the first listed); the rest are uniformly random. Returns how many were
+ * played, or -1 when out of memory, with the decisions played until then kept (all legal). */
 int session_playout(session *s, rng *r, int limit, double greedy);
 /* Takes back the last n decisions (fewer if there are fewer); returns how many. */
 int session_undo(session *s, int n);

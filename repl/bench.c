@@ -318,7 +318,7 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
                          const double *overhead_ns) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    figure f[16];
+    figure f[24];
     int n = 0;
     f[n++] = (figure){"game", a->def->name, 0, 0};
     f[n++] = (figure){"players", NULL, (double)a->players, 0};

@@ -235,27 +235,32 @@ function Variant:play(a)
   return self
 end
 
--- The action among `legal` that leaves the mover's score highest (ties: the first).
+-- The action among `legal` that leaves the mover's score highest (ties: the first listed, as in C:
+-- session.c says why).
 local function best_for_score(s, legal)
   local mover, best, best_score = s:to_move(), legal[1], -math.huge
   for _, a in ipairs(legal) do
-    local trial = s:clone():play(a)
-    local score = trial:scores()[mover]
+    local score = s:clone():play(a):scores()[mover]
     if score > best_score then best, best_score = a, score end
   end
   return best
 end
 
+local function describe(v)
+  return type(v) == "string" and ("'%s'"):format(v) or tostring(v)
+end
+
 -- The rules' playout runs in C and would skip the hooks, so under a variant it is played here, through
--- them, with the same contract: seeded, up to n decisions, a `greedy` share of them score-greedy.
+-- them, with the same contract: seeded, up to n decisions (nil or -1: to the end), a `greedy` share of
+-- them score-greedy.
 function Variant:playout(seed, n, greedy)
-  if math.type(seed) ~= "integer" then error("playout: seed must be an integer", 2) end
-  if n ~= nil and (math.type(n) ~= "integer" or n < -1) then
-    error("playout: n must be a count of decisions", 2)
-  end
-  greedy = greedy or 0
-  if type(greedy) ~= "number" or greedy < 0 or greedy > 1 then
-    error("playout: greedy must be a share between 0 and 1", 2)
+  if not math.tointeger(seed) then error("playout: seed must be an integer, got " .. describe(seed), 2) end
+  seed = math.tointeger(seed)
+  local limit = n == nil and -1 or math.tointeger(n)
+  if not limit or limit < -1 then error("playout: n must be a count of decisions, got " .. describe(n), 2) end
+  greedy = greedy == nil and 0 or greedy
+  if type(greedy) ~= "number" or not (greedy >= 0 and greedy <= 1) then
+    error("playout: greedy must be a share between 0 and 1, got " .. describe(greedy), 2)
   end
   local x = seed
   local function uniform() -- a 64-bit LCG's top bits: deterministic is all this needs
@@ -263,11 +268,11 @@ function Variant:playout(seed, n, greedy)
     return (x >> 11) / 9007199254740992.0
   end
   local played = 0
-  while played ~= n and not self:is_over() do
+  while played ~= limit and not self:is_over() do
     local legal = self:legal()
     if #legal == 0 then break end
     local a
-    if greedy > 0 and #legal > 1 and uniform() < greedy then a = best_for_score(self, legal)
+    if greedy > 0 and #legal > 1 and (greedy >= 1 or uniform() < greedy) then a = best_for_score(self, legal)
     else a = legal[math.floor(uniform() * #legal) + 1] end
     self:play(a)
     played = played + 1

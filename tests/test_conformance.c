@@ -101,7 +101,6 @@ static void views_hide_what_sample_redeals(const run_context *c, const void *st,
     free(sampled);
 }
 
-/* Plays one game at random, checking everything after every decision. */
 /* A new game from `seed` with every decision of `s` played again. */
 static session *replayed(const session *s, const param_value *params, uint64_t seed) {
     reason why;
@@ -112,6 +111,7 @@ static session *replayed(const session *s, const param_value *params, uint64_t s
     return again;
 }
 
+/* Plays one game at random, checking everything after every decision. */
 static void play_one(run_context *c, bool thorough) {
     const game_def *def = c->def;
     param_value params[MEEPLE_MAX_PARAMS];

@@ -96,11 +96,19 @@ local function iterate(root, ctx, o, players)
   end
 end
 
--- A bot table from options (any of `defaults`).
+-- A bot table from options (any of `defaults`; another name is a mistake, said at once).
 function ismcts.bot(options)
   local o = {}
   for k, v in pairs(ismcts.defaults) do o[k] = v end
-  for k, v in pairs(options or {}) do o[k] = v end
+  for k, v in pairs(options or {}) do
+    if ismcts.defaults[k] == nil then
+      local known = {}
+      for name in pairs(ismcts.defaults) do known[#known + 1] = name end
+      table.sort(known)
+      error(("ismcts: no option '%s' (options: %s)"):format(tostring(k), table.concat(known, ", ")), 2)
+    end
+    o[k] = v
+  end
   return {
     name = o.name,
     choose = function(view, legal, ctx)

@@ -1600,6 +1600,8 @@ static const char babel_rules_text[] =
     "turn: pawn at the quarry, first_turn false, turn 1, player 1 active. The end conditions are\n"
     "checked when the table is read.\n";
 
+_Static_assert(sizeof(babel) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
+
 const game_def babel_game = {
     .name = "babel",
     .title = "Babel",

@@ -1979,6 +1979,8 @@ static const char citadels_rules_text[] =
     "character_count given as a number are dealt from what is listed nowhere; the deck takes the\n"
     "districts left over, and the characters left over go to the pack while choosing, else face down.\n";
 
+_Static_assert(sizeof(citadels) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
+
 const game_def citadels_game = {
     .name = "citadels",
     .title = "Citadels",

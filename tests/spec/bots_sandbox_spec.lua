@@ -202,11 +202,18 @@ describe("a hostile bot forfeits while the host plays on:", function()
   end)
 end)
 
+-- Plays a bot that raises "sealed" when it found no way in, and checks that it did.
+local function assert_sealed(source)
+  local line, out, code = against_random(source, "")
+  assert.equal(0, code, out)
+  assert.truthy(reason_of(line):find("sealed", 1, true), line)
+end
+
 describe("the true state is out of a bot's reach", function()
   it("the view is plain data, the sample a copy: nothing leads back to the game", function()
     -- The bot looks everywhere it can; when it finds a way in it says so as its action (not legal,
     -- so the reason shows it), else it raises "sealed".
-    local line, out, code = against_random([[
+    assert_sealed [[
       local found
       local function scan(t, path, seen)
         if seen[t] then return end
@@ -236,8 +243,30 @@ describe("the true state is out of a bot's reach", function()
         if found then return "found: " .. found end
         error("sealed")
       end }
-    ]], "")
-    assert.equal(0, code, out)
-    assert.truthy(reason_of(line):find("sealed", 1, true), line)
+    ]]
+  end)
+
+  it("an unread table shows no hidden key, whatever next the bot gets hold of", function()
+    -- Unread tables keep their data under hidden keys; every `next` a bot can reach (the global, the
+    -- one pairs returns for a plain table or for a view) fills a table before walking it. (A key
+    -- that showed could be written over, and the host would read garbage as a view.)
+    assert_sealed [[
+      local function hidden_key(t, step)
+        for k in step, t do
+          if type(k) ~= "string" and math.type(k) ~= "integer" then return k end
+        end
+      end
+      return { choose = function(view, legal, ctx)
+        local plain_next, view_next = (pairs({})), nil
+        local k = hidden_key(view, next)                                -- the unread root
+        local players = rawget(view, "players")
+        k = k or hidden_key(players, plain_next)                        -- an unread list
+        view_next = (pairs(view))
+        k = k or hidden_key(rawget(players, 1), view_next)              -- an unread map
+        k = k or hidden_key(rawget(rawget(players, 2), "rows"), plain_next)
+        if k ~= nil then return "found: a hidden key, " .. tostring(k) end
+        error("sealed")
+      end }
+    ]]
   end)
 end)

@@ -106,11 +106,32 @@ describe("playout under a variant", function()
       assert.same(s:table(), meeple.load(s:save()):table())
     end
     assert.truthy((counts.caravan or 0) > 0, "the variant's own action is played")
-    local short = meeple.new("babel", { seed = 5, variant = "short" })
-    short:playout(5)
-    local plain = meeple.new("babel", { seed = 5 })
-    plain:playout(5)
-    assert.truthy(#short:history() ~= #plain:history())
+    local ten = write_variant([[return { game = "babel", name = "ten",
+      hooks = { is_over = function(s) if #s:history() >= 10 then return true, { 2 } end end } }]])
+    local s = meeple.new("babel", { seed = 1, variant = ten })
+    assert.equal(10, s:playout(1))
+    assert.same({ 2 }, s:winners())
+    os.remove(ten)
+  end)
+
+  it("keeps the rules' contract: n, greedy, and the same refusals", function()
+    local s = meeple.new("babel", { seed = 2, variant = "tower-bonus" })
+    assert.equal(7, s:playout(1, 7.0))
+    assert.equal(7, #s:history())
+    local greedy = meeple.new("babel", { seed = 2, variant = "tower-bonus" })
+    greedy:playout(3, nil, 1)
+    assert.is_true(greedy:is_over())
+    for _, bad in ipairs {
+      { { "x" }, "playout: seed must be an integer, got 'x'" },
+      { { 1, -2 }, "playout: n must be a count of decisions, got -2" },
+      { { 1, nil, 0 / 0 }, "playout: greedy must be a share between 0 and 1" },
+      { { 1, nil, false }, "playout: greedy must be a share between 0 and 1" },
+    } do
+      local ok, err = pcall(s.playout, s, table.unpack(bad[1], 1, 3))
+      assert.is_false(ok)
+      assert.truthy(err:find(bad[2], 1, true), err)
+    end
+    assert.equal(7, #s:history())
   end)
 end)
 
