@@ -241,9 +241,9 @@ static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
  * The sandbox's own functions
  * ===================================================================================================== */
 
-/* pairs, rawget, rawset, rawlen, getmetatable, setmetatable: as Lua's, filling an unread part of a
- * view first (lazy_view.h), so the bot only ever meets plain tables. `next` is lazy_view_next, and
- * pairs hands out nothing else: the stock next would show an unread table's hidden keys. */
+/* pairs, and below the raw functions, getmetatable and setmetatable: as Lua's, filling an unread part
+ * of a view first (lazy_view.h), so the bot only ever meets plain tables. `next` is lazy_view_next,
+ * and pairs hands out nothing else: the stock next would show an unread table's hidden keys. */
 static int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     lazy_view_touch(L, 1);
@@ -258,40 +258,14 @@ static int sb_pairs(lua_State *L) {
     return 3;
 }
 
-static int sb_getmetatable(lua_State *L) {
-    luaL_checkany(L, 1);
+/* rawget, rawset, rawlen, getmetatable: Lua's own (upvalue 1), once an unread part of a view given as
+ * the first argument is filled. */
+static int sb_fill_first(lua_State *L) {
     lazy_view_touch(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 1);
-    return 1;
-}
-
-static int sb_rawget(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_checkany(L, 2);
-    lazy_view_touch(L, 1);
-    lua_settop(L, 2);
-    lua_rawget(L, 1);
-    return 1;
-}
-
-static int sb_rawset(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_checkany(L, 2);
-    luaL_checkany(L, 3);
-    lazy_view_touch(L, 1);
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 1;
-}
-
-static int sb_rawlen(lua_State *L) {
-    int t = lua_type(L, 1);
-    luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
-    lazy_view_touch(L, 1);
-    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
-    return 1;
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 /* setmetatable without finalizers: a __gc would run with hooks off, out of every limit. (A __gc
@@ -607,7 +581,9 @@ static void lock_metatable(lua_State *L, int idx) {
 static const char *const allowed_globals[] = {
     "assert", "error", "getmetatable", "ipairs", "pairs", "pcall", "select", "tonumber", "tostring",
     "type", "xpcall", "rawequal", "_VERSION", "_G",
-    "string", "table", "math", "utf8", "coroutine", NULL,
+    "string", "table", "math", "utf8", "coroutine",
+    /* wrapped below before any bot code runs: */
+    "rawget", "rawset", "rawlen", "setmetatable", "load", NULL,
 };
 
 static bool allowed(const char *name) {
@@ -645,14 +621,6 @@ static int setup(lua_State *L) {
     lua_pop(L, 2);
     lua_pushglobaltable(L);
     int g = lua_gettop(L);
-    /* The originals the sandbox wraps, kept as upvalues only. */
-    lua_getfield(L, g, "setmetatable");
-    lua_pushcclosure(L, sb_setmetatable, 1);
-    lua_getfield(L, g, "load");
-    lua_pushcclosure(L, sb_load, 1);
-    lua_getfield(L, g, "getmetatable");
-    lua_pushcclosure(L, sb_getmetatable, 1);
-    int wrapped = lua_gettop(L) - 2;
     /* Cut the globals to the allow list (collect first: no changes while traversing). */
     lua_newtable(L);
     int drop = lua_gettop(L);
@@ -673,21 +641,15 @@ static int setup(lua_State *L) {
     /* The metatable of unread views. */
     lazy_view_metatable(L);
     int view_mt = lua_gettop(L);
-    /* The raw functions, filling a view first. */
-    static const struct { const char *name; lua_CFunction fn; } raw[] = {
-        {"next", lazy_view_next}, {"pairs", sb_pairs}, {"rawget", sb_rawget}, {"rawset", sb_rawset},
-        {"rawlen", sb_rawlen},
-    };
-    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
-        lua_pushcfunction(L, raw[i].fn);
-        lua_setfield(L, g, raw[i].name);
-    }
-    lua_pushvalue(L, wrapped);
-    lua_setfield(L, g, "setmetatable");
-    lua_pushvalue(L, wrapped + 1);
-    lua_setfield(L, g, "load");
-    lua_pushvalue(L, wrapped + 2);
-    lua_setfield(L, g, "getmetatable");
+    /* Functions that fill a view first; load for text only; the originals kept as upvalues only. */
+    lua_pushcfunction(L, lazy_view_next);
+    lua_setfield(L, g, "next");
+    lua_pushcfunction(L, sb_pairs);
+    lua_setfield(L, g, "pairs");
+    static const char *const fill_first[] = {"rawget", "rawset", "rawlen", "getmetatable"};
+    for (int i = 0; i < 4; i++) wrap(L, g, fill_first[i], sb_fill_first, false);
+    wrap(L, g, "setmetatable", sb_setmetatable, false);
+    wrap(L, g, "load", sb_load, false);
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, g, "collectgarbage");
     lua_pushcfunction(L, sb_print);

@@ -1462,26 +1462,27 @@ static int zone_take(babel *g, zone *z, const char *card, reason *why) {
     return -1;
 }
 
+/* Slides a pile's cards up one and lays `card` at the bottom (a pile has room for every card of its
+ * kind, and the card came from another zone). */
+static void put_bottom(uint8_t *cards, uint8_t *n, int card) {
+    memmove(cards + 1, cards, *n);
+    cards[0] = (uint8_t)card;
+    (*n)++;
+}
+
 static bool zone_put(babel *g, zone *z, int card, bool to_bottom, reason *why) {
     switch (z->kind) {
     case ZONE_HAND: ((uint8_t *)z->at)[card]++; return true;
     case ZONE_PEOPLE: {
         people_pile *pile = z->at;
-        if (to_bottom) {
-            memmove(pile->card + 1, pile->card, pile->n);
-            pile->card[0] = (uint8_t)card;
-            pile->n++;
-        } else {
-            people_push(pile, card);
-        }
+        if (to_bottom) put_bottom(pile->card, &pile->n, card);
+        else people_push(pile, card);
         return true;
     }
     case ZONE_TEMPLES: {
         temple_pile *pile = z->at;
         if (to_bottom) {
-            memmove(pile->card + 1, pile->card, pile->n);
-            pile->card[0] = (uint8_t)card;
-            pile->n++;
+            put_bottom(pile->card, &pile->n, card);
         } else {
             temple_push(pile, card);
             /* A card a house rule lays on the temple deck is seen by both, like collapsed ones. */

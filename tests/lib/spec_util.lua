@@ -17,6 +17,22 @@ function M.write(text, suffix)
   return name
 end
 
+-- Runs the meeple executable with `args` (already shell words); returns stdout and stderr together
+-- (or stderr alone) and the exit status.
+function M.run(args, stderr_only)
+  local p = assert(io.popen(M.quote(M.exe) .. " " .. args .. (stderr_only and " 2>&1 >/dev/null" or " 2>&1")))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  return out, code
+end
+
+-- The non-empty lines of `text`.
+function M.lines(text)
+  local t = {}
+  for line in text:gmatch("[^\n]+") do t[#t + 1] = line end
+  return t
+end
+
 function M.read(name)
   local f = assert(io.open(name))
   local text = f:read("a")
@@ -77,6 +93,18 @@ end
 
 -- The helpers below assert with luassert (what busted calls `assert`) and belong in specs.
 local assert = require "luassert"
+
+-- A bad command line: status 2, two lines on stderr (the reason, starting `reason_prefix`, then
+-- the usage, starting `usage_prefix`), and no traceback.
+function M.assert_usage_error(args, reason_prefix, usage_prefix)
+  local out, code = M.run(args, true)
+  assert.equal(2, code)
+  local l = M.lines(out)
+  assert.equal(2, #l, out)
+  assert.truthy(l[1]:find(reason_prefix, 1, true) == 1, out)
+  assert.truthy(l[2]:find(usage_prefix, 1, true) == 1, out)
+  assert.is_nil(out:find("traceback", 1, true))
+end
 
 function M.legal_text(s) return table.concat(s:legal(), ", ") end
 

@@ -1,18 +1,10 @@
 -- bots_ctx_spec.lua — what a bot is given: the view, legal, ctx (seat, rng, sample, budget, clock), the
 -- helper library; and the shipped bots playing whole games. A probing bot prints what it finds (bots
 -- print to stderr under `meeple --debug`) and the spec reads it.
-local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
-local root = os.getenv("MEEPLE_ROOT") or "."
+local util = require "spec_util"
+local exe, root, quote = util.exe, util.root, util.quote
 
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function write(source)
-  local name = os.tmpname() .. ".lua"
-  local f = assert(io.open(name, "w"))
-  f:write(source)
-  f:close()
-  return name
-end
+local function write(source) return util.write(source, ".lua") end
 
 -- Runs a match of the probe (seat 1 in game 1) against `other`; returns the output and status.
 local function probe(source, args, other)

@@ -1,24 +1,7 @@
 -- bots_sandbox_spec.lua — hostile bots: every escape and abuse ends in a forfeit with the right reason,
 -- logged, while the host plays on and exits normally.
-local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
-local root = os.getenv("MEEPLE_ROOT") or "."
-
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function write(source)
-  local name = os.tmpname()
-  local f = assert(io.open(name, "w"))
-  f:write(source)
-  f:close()
-  return name
-end
-
-local function read(name)
-  local f = assert(io.open(name))
-  local text = f:read("a")
-  f:close()
-  return text
-end
+local util = require "spec_util"
+local exe, root, quote, write, read = util.exe, util.root, util.quote, util.write, util.read
 
 -- Plays `games` games of babel between the bot (seat 1 first) and random, with `limits` (extra
 -- arguments). Returns the log's first line, the output and the exit status.

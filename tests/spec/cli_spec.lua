@@ -1,21 +1,8 @@
 -- cli_spec.lua — the `meeple` executable from the outside: output, exit statuses, one-line errors.
 local util = require "spec_util"
-local exe, root, quote = util.exe, util.root, util.quote
+local root, quote = util.root, util.quote
 
--- Runs meeple with `args` (already shell words); returns stdout+stderr (or stderr alone) and the status.
-local function meeple(args, stderr_only)
-  local redirect = stderr_only and " 2>&1 >/dev/null" or " 2>&1"
-  local p = assert(io.popen(quote(exe) .. " " .. args .. redirect))
-  local out = p:read("a")
-  local _, _, code = p:close()
-  return out, code
-end
-
-local function lines(text)
-  local t = {}
-  for line in text:gmatch("[^\n]+") do t[#t + 1] = line end
-  return t
-end
+local meeple, lines = util.run, util.lines
 
 local script = util.write
 
@@ -73,13 +60,7 @@ describe("bad arguments", function()
   }
   for _, args in ipairs(cases) do
     it("'meeple " .. args .. "' gives a one-line reason, the usage, and status 2", function()
-      local out, code = meeple(args, true)
-      assert.equal(2, code)
-      local l = lines(out)
-      assert.equal(2, #l, out)
-      assert.truthy(l[1]:match("^meeple"), out)
-      assert.truthy(l[2]:match("^usage: meeple"), out)
-      assert.is_nil(out:find("traceback", 1, true))
+      util.assert_usage_error(args, "meeple", "usage: meeple")
     end)
   end
 

@@ -1,13 +1,6 @@
 -- compare_spec.lua — `meeple compare`: base rules against a variant on the same seeds, side by side.
 local util = require "spec_util"
-local exe, quote = util.exe, util.quote
-
-local function meeple(args)
-  local p = assert(io.popen(quote(exe) .. " " .. args .. " 2>&1"))
-  local out = p:read("a")
-  local _, _, code = p:close()
-  return out, code
-end
+local meeple = util.run
 
 describe("meeple compare", function()
   it("prints both rule sets side by side with intervals and says what changed", function()

@@ -1,20 +1,13 @@
 -- match_cli_spec.lua — `meeple match` and `meeple replay` from the outside: the table, the log, the
 -- same results whatever --jobs, resuming a killed run, bad arguments, the README's example bot.
-local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
-local root = os.getenv("MEEPLE_ROOT") or "."
-
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local util = require "spec_util"
+local exe, root, quote, meeple, lines = util.exe, util.root, util.quote, util.run, util.lines
 
 local function sh(command)
   local p = assert(io.popen(command))
   local out = p:read("a")
   local _, _, code = p:close()
   return out, code
-end
-
--- Runs meeple with `args` (shell words); stdout and stderr together, or stderr alone.
-local function meeple(args, stderr_only)
-  return sh(quote(exe) .. " " .. args .. (stderr_only and " 2>&1 >/dev/null" or " 2>&1"))
 end
 
 local function read(name)
@@ -29,12 +22,6 @@ local function write(name, text)
   local f = assert(io.open(name, "wb"))
   f:write(text)
   f:close()
-end
-
-local function lines(text)
-  local t = {}
-  for line in text:gmatch("[^\n]+") do t[#t + 1] = line end
-  return t
 end
 
 -- The results table without the decision times (which are measured, so they differ between runs).
@@ -137,12 +124,7 @@ describe("meeple match, bad arguments", function()
   }
   for _, args in ipairs(cases) do
     it("'meeple " .. args .. "' gives a one-line reason, the usage, and status 2", function()
-      local out, code = meeple(args, true)
-      assert.equal(2, code)
-      local l = lines(out)
-      assert.equal(2, #l, out)
-      assert.truthy(l[1]:match("^meeple match: "), out)
-      assert.truthy(l[2]:match("^usage: meeple match"), out)
+      util.assert_usage_error(args, "meeple match: ", "usage: meeple match")
     end)
   end
 

@@ -1,10 +1,8 @@
 -- shell_spec.lua — the interactive shell at a real terminal: `meeple repl` runs in a tmux pane of its
 -- own, keys are sent with send-keys, and the screen is read back with capture-pane until the text a
 -- user would see shows up (or a timeout says what was on the screen instead).
-local exe = os.getenv("MEEPLE_EXE") or "build/meeple"
-local root = os.getenv("MEEPLE_ROOT") or "."
-
-local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local util = require "spec_util"
+local exe, root, quote = util.exe, util.root, util.quote
 
 local function run(cmd)
   local p = assert(io.popen(cmd .. " 2>&1"))
