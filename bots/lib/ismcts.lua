@@ -96,11 +96,19 @@ local function iterate(root, ctx, o, players)
   end
 end
 
+-- Options of earlier versions, and what became of them.
+local RETIRED = {
+  rollout_depth = "is now 'playout_depth'",
+  rollout_moves = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
+  rollout_turns = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
+}
+
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
 function ismcts.bot(options)
   local o = {}
   for k, v in pairs(ismcts.defaults) do o[k] = v end
   for k, v in pairs(options or {}) do
+    if RETIRED[k] then error(("ismcts: option '%s' %s"):format(k, RETIRED[k]), 2) end
     if ismcts.defaults[k] == nil then
       local known = {}
       for name in pairs(ismcts.defaults) do known[#known + 1] = name end

@@ -166,10 +166,13 @@ describe("ctx", function()
     ]]
   end)
 
-  it("ismcts refuses an option it does not have, naming the ones it has", function()
-    local out, code = probe([[return require("ismcts").bot { name = "old", rollout_moves = 3 }]])
+  it("ismcts refuses an option it does not have, naming the ones it has, or what became of it", function()
+    local out, code = probe([[return require("ismcts").bot { name = "odd", rollouts = 3 }]])
     assert.equal(2, code, out)
-    assert.truthy(out:find("ismcts: no option 'rollout_moves' (options: c, explain, greedy", 1, true), out)
+    assert.truthy(out:find("ismcts: no option 'rollouts' (options: c, explain, greedy", 1, true), out)
+    out, code = probe([[return require("ismcts").bot { name = "old", rollout_depth = 40 }]])
+    assert.equal(2, code, out)
+    assert.truthy(out:find("ismcts: option 'rollout_depth' is now 'playout_depth'", 1, true), out)
   end)
 
   it("requires the project's helper library, and nothing else", function()
