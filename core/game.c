@@ -1,4 +1,4 @@
-/* game.c — what every game shares: the reason formatter. */
+/* game.c — what every game shares: the reason formatter, and reading parameters. */
 #include "game.h"
 
 #include <stdarg.h>
@@ -12,4 +12,20 @@ bool deny(reason *why, const char *fmt, ...) {
         va_end(args);
     }
     return false;
+}
+
+int32_t param_int_or(const param_value *v, int32_t fallback) {
+    return v->count >= 1 && v->v[0] != PARAM_UNSET ? v->v[0] : fallback;
+}
+
+int32_t param_for_players(const param_value *v, int players, int32_t fallback) {
+    if (v->count == 1) return v->v[0];
+    if (v->count <= players || v->v[players] == PARAM_UNSET) return fallback;
+    return v->v[players];
+}
+
+int32_t param_by_name(const param_value *v, int name, int item, int width, int32_t fallback) {
+    int at = name * (width > 1 ? width : 1) + item;
+    if (at >= v->count || v->v[at] == PARAM_UNSET) return fallback;
+    return v->v[at];
 }

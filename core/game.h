@@ -17,7 +17,9 @@
 #define MEEPLE_MAX_PLAYERS 8
 #define MEEPLE_MAX_ACTIONS 512     /* legal actions in any one position, for every game */
 #define MEEPLE_MAX_PARAMS 16
-#define MEEPLE_PARAM_VALUES 8      /* a list parameter holds at most this many integers */
+#define MEEPLE_PARAM_LIST 8        /* a per-seat list parameter holds at most this many integers */
+#define MEEPLE_PARAM_VALUES 48     /* integers in any parameter's value (a by-name table's all) */
+#define PARAM_UNSET INT32_MIN      /* an entry a by-count or by-name table leaves to the game */
 #define MEEPLE_ACTION_TEXT 64      /* longest canonical action string, with its terminator */
 #define MEEPLE_MAX_STATE 4096      /* bytes of any game's state: room for a trial copy on the stack */
 
@@ -39,9 +41,13 @@ bool deny(reason *why, const char *fmt, ...)
 
 /* ---- Parameters: each game documents its own, with defaults; variants set them. ---- */
 typedef enum {
-    PARAM_INT,      /* one integer in [min, max] */
-    PARAM_PER_SEAT, /* one integer for all, or a list of them (by seat, or as the doc says) */
-    PARAM_CHOICE    /* one of `choices`, stored as its index */
+    PARAM_INT,        /* one integer in [min, max] */
+    PARAM_PER_SEAT,   /* one integer for all, or a list of them (by seat, or as the doc says) */
+    PARAM_CHOICE,     /* one of `choices`, stored as its index */
+    PARAM_BY_PLAYERS, /* one integer for every player count, or a table keyed by player count
+                       * ({[3] = 2, [4] = 3}): v[n] for n players, PARAM_UNSET where not given */
+    PARAM_BY_NAME     /* a table keyed by the names in `choices` ({blue = {4, 6, 8, 10}}), each an
+                       * integer or a list of `width`: v[name * width + j], PARAM_UNSET where not given */
 } param_kind;
 
 typedef struct param_def {
@@ -51,14 +57,25 @@ typedef struct param_def {
     int32_t min, max;             /* for PARAM_INT and PARAM_PER_SEAT */
     const char *const *choices;   /* for PARAM_CHOICE, NULL-terminated */
     const char *doc;
-    const int32_t *fallback_list; /* for PARAM_PER_SEAT: a default list instead of `fallback` */
+    const int32_t *fallback_list; /* for PARAM_PER_SEAT and PARAM_BY_PLAYERS: a default list */
     int32_t fallback_count;
+    int32_t width;                /* for PARAM_BY_NAME: integers per name (0 or 1: one) */
+    /* The default is the game's to decide from other parameters (an edition preset): the value
+     * stays empty (count 0) until a variant or a caller sets it. */
+    bool game_default;
 } param_def;
 
 typedef struct param_value {
-    int32_t count;                /* 1 for an integer or a choice; the list length otherwise */
+    int32_t count;                /* 1 for an integer or a choice; the list length otherwise; 0 for
+                                   * a game_default parameter not set */
     int32_t v[MEEPLE_PARAM_VALUES];
 } param_value;
+
+/* A parameter's value as the game reads it: `fallback` where the value leaves it to the game (not
+ * set, or a table that does not name this player count or this name). */
+int32_t param_int_or(const param_value *v, int32_t fallback);
+int32_t param_for_players(const param_value *v, int players, int32_t fallback);
+int32_t param_by_name(const param_value *v, int name, int item, int width, int32_t fallback);
 
 /* ---- Variants' primitives: the only ways a house rule changes a state, so that no card is ever
  * created or lost. Zones and counters are named by their path in the state table
@@ -79,7 +96,11 @@ typedef struct game_def {
     const param_def *params;
     int num_params;
 
-    /* Deals a new game. `params` has num_params entries, already validated against the defs. */
+    /* Whether the parameters make a game at this player count (a deck big enough to deal from);
+     * NULL when every value in range does. */
+    bool (*params_check)(const param_value *params, int players, reason *why);
+    /* Deals a new game. `params` has num_params entries, already validated against the defs and by
+     * params_check. */
     void (*setup)(void *st, int players, const param_value *params, uint64_t seed);
 
     int (*num_players)(const void *st);

@@ -252,6 +252,7 @@ static const char *lr_unknown_key(tree_reader *r, const char *const *known) {
             clean_copy(text, sizeof text, key, len);
         } else if (lua_isinteger(L, -2)) {
             snprintf(text, sizeof text, "[%lld]", (long long)lua_tointeger(L, -2));
+            if (lr_known(text, known)) { lua_pop(L, 1); continue; }
         } else {
             snprintf(text, sizeof text, "[a %s key]", luaL_typename(L, -2));
         }

@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "games/babel.h"
+#include "games/bohnanza.h"
 #include "games/citadels.h"
 
 const game_def *const meeple_games[] = {
     &babel_game,
     &citadels_game,
+    &bohnanza_game,
 };
 const int meeple_game_count = (int)(sizeof meeple_games / sizeof meeple_games[0]);
 

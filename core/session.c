@@ -23,6 +23,7 @@ void params_defaults(const game_def *def, param_value *out) {
     memset(out, 0, sizeof(param_value) * MEEPLE_MAX_PARAMS);
     for (int i = 0; i < def->num_params; i++) {
         const param_def *p = &def->params[i];
+        if (p->game_default || p->kind == PARAM_BY_NAME) continue; /* count 0: the game decides */
         out[i].count = 1;
         out[i].v[0] = p->fallback;
         if (p->fallback_list) {
@@ -66,10 +67,95 @@ static bool param_int_in_range(const param_def *p, int64_t v, reason *why) {
     return true;
 }
 
+static int width_of(const param_def *p) { return p->width > 1 ? p->width : 1; }
+
+static int name_count(const param_def *p) {
+    int n = 0;
+    while (p->choices[n]) n++;
+    return n;
+}
+
+/* A list of exactly `count` whole numbers in the parameter's range, into `out`. */
+static bool param_read_list(const param_def *p, tree_reader *r, int count, int32_t *out, const char *what,
+                            reason *why) {
+    int64_t v;
+    if (r->kind(r) != TREE_TABLE || r->length(r) != count)
+        return deny(why, "parameter %s: %s must be a list of %d whole numbers", p->name, what, count);
+    for (int i = 0; i < count; i++) {
+        bool ok = r->enter_index(r, i + 1) == TREE_NUM && r->get_int(r, &v);
+        r->leave(r);
+        if (!ok) return deny(why, "parameter %s: %s, item %d is not a whole number", p->name, what, i + 1);
+        if (!param_int_in_range(p, v, why)) return false;
+        out[i] = (int32_t)v;
+    }
+    return true;
+}
+
+/* {[3] = 2, [4] = 3}: a value for each player count the table names. */
+static bool param_read_by_players(const game_def *def, const param_def *p, tree_reader *r, param_value *out,
+                                  reason *why) {
+    char keys[MEEPLE_MAX_PLAYERS + 1][8];
+    const char *known[MEEPLE_MAX_PLAYERS + 2];
+    int n = 0;
+    for (int players = def->min_players; players <= def->max_players; players++) {
+        snprintf(keys[n], sizeof keys[n], "[%d]", players);
+        known[n] = keys[n];
+        n++;
+    }
+    known[n] = NULL;
+    const char *unknown = r->unknown_key(r, known);
+    if (unknown)
+        return deny(why, "parameter %s: %s is not a player count of %s (%d to %d)", p->name, unknown, def->title,
+                    def->min_players, def->max_players);
+    out->count = MEEPLE_MAX_PLAYERS + 1;
+    for (int players = 0; players <= MEEPLE_MAX_PLAYERS; players++) out->v[players] = PARAM_UNSET;
+    int64_t v;
+    for (int players = def->min_players; players <= def->max_players; players++) {
+        tree_kind kind = r->enter_index(r, players);
+        bool ok = kind == TREE_ABSENT || (kind == TREE_NUM && r->get_int(r, &v));
+        r->leave(r);
+        if (!ok) return deny(why, "parameter %s: the value for %d players is not a whole number", p->name, players);
+        if (kind == TREE_ABSENT) continue;
+        if (!param_int_in_range(p, v, why)) return false;
+        out->v[players] = (int32_t)v;
+    }
+    return true;
+}
+
+/* {blue = {4, 6, 8, 10}}: a value (or a list of `width`) for each name the table names. */
+static bool param_read_by_name(const param_def *p, tree_reader *r, param_value *out, reason *why) {
+    int names = name_count(p), width = width_of(p);
+    const char *unknown = r->unknown_key(r, p->choices);
+    if (unknown) {
+        char list[400];
+        choice_list(p, list, sizeof list);
+        return deny(why, "parameter %s: unknown name '%s'; names: %s", p->name, unknown, list);
+    }
+    out->count = names * width;
+    for (int i = 0; i < out->count; i++) out->v[i] = PARAM_UNSET;
+    int64_t v;
+    for (int name = 0; name < names; name++) {
+        tree_kind kind = r->enter_key(r, p->choices[name]);
+        bool ok = true;
+        if (kind != TREE_ABSENT && width == 1) {
+            ok = kind == TREE_NUM && r->get_int(r, &v);
+            if (!ok) deny(why, "parameter %s: %s must be a whole number", p->name, p->choices[name]);
+            else if ((ok = param_int_in_range(p, v, why))) out->v[name] = (int32_t)v;
+        } else if (kind != TREE_ABSENT) {
+            ok = param_read_list(p, r, width, &out->v[name * width], p->choices[name], why);
+        }
+        r->leave(r);
+        if (!ok) return false;
+    }
+    return true;
+}
+
 /* Reads the value the reader is at into `out`, by the parameter's kind. */
-static bool param_read_value(const param_def *p, tree_reader *r, param_value *out, reason *why) {
+static bool param_read_value(const game_def *def, const param_def *p, tree_reader *r, param_value *out,
+                             reason *why) {
     tree_kind kind = r->kind(r);
     int64_t v;
+    memset(out, 0, sizeof *out);
     if (p->kind == PARAM_CHOICE) {
         const char *name = kind == TREE_STR ? r->get_str(r) : NULL;
         char names[160];
@@ -80,6 +166,11 @@ static bool param_read_value(const param_def *p, tree_reader *r, param_value *ou
         out->v[0] = index;
         return true;
     }
+    if (p->kind == PARAM_BY_NAME) {
+        if (kind != TREE_TABLE)
+            return deny(why, "parameter %s must be a table keyed by name (%s = ...)", p->name, p->choices[0]);
+        return param_read_by_name(p, r, out, why);
+    }
     if (kind == TREE_NUM && r->get_int(r, &v)) {
         if (!param_int_in_range(p, v, why)) return false;
         out->count = 1;
@@ -88,21 +179,16 @@ static bool param_read_value(const param_def *p, tree_reader *r, param_value *ou
     }
     if (p->kind == PARAM_PER_SEAT && kind == TREE_TABLE) {
         int n = r->length(r);
-        if (n < 1 || n > MEEPLE_PARAM_VALUES)
-            return deny(why, "parameter %s takes a number or a list of 1..%d numbers", p->name,
-                        MEEPLE_PARAM_VALUES);
-        for (int i = 0; i < n; i++) {
-            bool ok = r->enter_index(r, i + 1) == TREE_NUM && r->get_int(r, &v);
-            r->leave(r);
-            if (!ok) return deny(why, "parameter %s: item %d is not a whole number", p->name, i + 1);
-            if (!param_int_in_range(p, v, why)) return false;
-            out->v[i] = (int32_t)v;
-        }
+        if (n < 1 || n > MEEPLE_PARAM_LIST)
+            return deny(why, "parameter %s takes a number or a list of 1..%d numbers", p->name, MEEPLE_PARAM_LIST);
         out->count = n;
-        return true;
+        return param_read_list(p, r, n, out->v, "the list", why);
     }
+    if (p->kind == PARAM_BY_PLAYERS && kind == TREE_TABLE) return param_read_by_players(def, p, r, out, why);
     return deny(why, "parameter %s must be a whole number%s", p->name,
-                p->kind == PARAM_PER_SEAT ? " or a list of them by seat" : "");
+                p->kind == PARAM_PER_SEAT     ? " or a list of them by seat"
+                : p->kind == PARAM_BY_PLAYERS ? " or a table of them by player count ({[3] = 2, [4] = 3})"
+                                              : "");
 }
 
 bool params_read(const game_def *def, tree_reader *r, param_value *values, reason *why) {
@@ -118,24 +204,40 @@ bool params_read(const game_def *def, tree_reader *r, param_value *values, reaso
     for (int i = 0; i < def->num_params; i++) {
         bool ok = true;
         if (r->enter_key(r, def->params[i].name) != TREE_ABSENT)
-            ok = param_read_value(&def->params[i], r, &values[i], why);
+            ok = param_read_value(def, &def->params[i], r, &values[i], why);
         r->leave(r);
         if (!ok) return false;
     }
     return true;
 }
 
+/* Save text: "3" or "1 2 3"; a choice's name; by player count "3=2 4=3"; by name "blue=4,6,8,10". */
 void params_value_text(const game_def *def, int index, const param_value *v, char *out, size_t n) {
     const param_def *p = &def->params[index];
+    out[0] = '\0';
     if (p->kind == PARAM_CHOICE) {
         snprintf(out, n, "%s", p->choices[v->v[0]]);
         return;
     }
-    out[0] = '\0';
-    for (int i = 0; i < v->count; i++) {
-        size_t used = strlen(out);
-        snprintf(out + used, n - used, "%s%d", i ? " " : "", v->v[i]);
+    size_t used = 0;
+    if (p->kind == PARAM_BY_NAME) {
+        int width = width_of(p);
+        for (int name = 0; (name + 1) * width <= v->count && used < n; name++) {
+            if (v->v[name * width] == PARAM_UNSET) continue;
+            used += (size_t)snprintf(out + used, n - used, "%s%s=", used ? " " : "", p->choices[name]);
+            for (int j = 0; j < width && used < n; j++)
+                used += (size_t)snprintf(out + used, n - used, "%s%d", j ? "," : "", v->v[name * width + j]);
+        }
+        return;
     }
+    if (p->kind == PARAM_BY_PLAYERS && v->count > 1) {
+        for (int players = 0; players < v->count && used < n; players++)
+            if (v->v[players] != PARAM_UNSET)
+                used += (size_t)snprintf(out + used, n - used, "%s%d=%d", used ? " " : "", players, v->v[players]);
+        return;
+    }
+    for (int i = 0; i < v->count && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%d", i ? " " : "", v->v[i]);
 }
 
 /* ==================================================================== lifetime */
@@ -174,6 +276,7 @@ session *session_new(const game_def *def, int players, const param_value *params
              def->max_players, players);
         return NULL;
     }
+    if (def->params_check && !def->params_check(params, players, why)) return NULL;
     session *s = session_begin(def, params, seed, why);
     if (!s) return NULL;
     s->players = players;
@@ -412,6 +515,57 @@ static bool parse_u64(const char *text, uint64_t *out) {
     return true;
 }
 
+/* One whole number of a save's parameter line, within [min, max]. */
+static bool parse_param_number(const param_def *p, const char *text, int32_t min, int32_t max, int32_t *out,
+                               reason *why) {
+    char *end;
+    errno = 0;
+    long n = strtol(text, &end, 10);
+    if (end == text || *end || errno || n < min || n > max)
+        return deny(why, "bad value '%.40s' for %s", text, p->name);
+    *out = (int32_t)n;
+    return true;
+}
+
+/* "4=3": the value for a player count, in a by-count table. */
+static bool parse_players_entry(const game_def *def, const param_def *p, char *tok, char *eq, param_value *v,
+                                reason *why) {
+    int32_t players, value;
+    *eq = '\0';
+    if (!parse_param_number(p, tok, def->min_players, def->max_players, &players, why) ||
+        !parse_param_number(p, eq + 1, p->min, p->max, &value, why))
+        return false;
+    if (v->count == 1) return deny(why, "parameter %s mixes one number with values by player count", p->name);
+    if (v->count == 0) {
+        v->count = MEEPLE_MAX_PLAYERS + 1;
+        for (int i = 0; i < v->count; i++) v->v[i] = PARAM_UNSET;
+    }
+    v->v[players] = value;
+    return true;
+}
+
+/* "blue=4,6,8,10": a name's value (or list of `width` values), in a by-name table. */
+static bool parse_name_entry(const param_def *p, char *tok, param_value *v, reason *why) {
+    char *eq = strchr(tok, '=');
+    if (!eq) return deny(why, "bad value '%.40s' for %s (expected name=value)", tok, p->name);
+    *eq = '\0';
+    int name = choice_index(p, tok), width = width_of(p);
+    if (name < 0) return deny(why, "unknown name '%.40s' for %s", tok, p->name);
+    if (v->count == 0) {
+        v->count = name_count(p) * width;
+        for (int i = 0; i < v->count; i++) v->v[i] = PARAM_UNSET;
+    }
+    char *item = eq + 1;
+    for (int j = 0; j < width; j++) {
+        char *comma = strchr(item, ',');
+        if ((comma == NULL) != (j == width - 1)) return deny(why, "%s=%s: %d values expected", tok, eq + 1, width);
+        if (comma) *comma = '\0';
+        if (!parse_param_number(p, item, p->min, p->max, &v->v[name * width + j], why)) return false;
+        item = comma + 1;
+    }
+    return true;
+}
+
 static bool parse_param_line(save_header *h, char *rest, reason *why) {
     char *name = strtok(rest, " ");
     int index = name ? params_index(h->def, name) : -1;
@@ -419,20 +573,24 @@ static bool parse_param_line(save_header *h, char *rest, reason *why) {
     const param_def *p = &h->def->params[index];
     param_value v = {0};
     for (char *tok = strtok(NULL, " "); tok; tok = strtok(NULL, " ")) {
-        if (v.count == MEEPLE_PARAM_VALUES) return deny(why, "too many values for %s", p->name);
-        if (p->kind == PARAM_CHOICE) {
+        char *eq = strchr(tok, '=');
+        bool ok;
+        if (p->kind == PARAM_BY_NAME) {
+            ok = parse_name_entry(p, tok, &v, why);
+        } else if (p->kind == PARAM_BY_PLAYERS && eq) {
+            ok = parse_players_entry(h->def, p, tok, eq, &v, why);
+        } else if (v.count == (p->kind == PARAM_PER_SEAT ? MEEPLE_PARAM_LIST : 1)) {
+            ok = deny(why, "too many values for %s", p->name);
+        } else if (p->kind == PARAM_CHOICE) {
             int c = choice_index(p, tok);
-            if (c < 0 || v.count) return deny(why, "bad value '%s' for %s", tok, p->name);
+            ok = c >= 0 || deny(why, "bad value '%.40s' for %s", tok, p->name);
             v.v[v.count++] = c;
-            continue;
+        } else {
+            ok = parse_param_number(p, tok, p->min, p->max, &v.v[v.count++], why);
         }
-        char *end;
-        long n = strtol(tok, &end, 10);
-        if (*end || n < p->min || n > p->max) return deny(why, "bad value '%s' for %s", tok, p->name);
-        v.v[v.count++] = (int32_t)n;
+        if (!ok) return false;
     }
-    if (v.count == 0 || (p->kind == PARAM_INT && v.count != 1))
-        return deny(why, "missing or extra values for %s", p->name);
+    if (v.count == 0) return deny(why, "missing values for %s", p->name);
     h->params[index] = v;
     return true;
 }

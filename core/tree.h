@@ -59,7 +59,8 @@ struct tree_reader {
     bool (*get_int)(tree_reader *r, int64_t *out);         /* integer value, false if not one */
     const char *(*get_str)(tree_reader *r);                /* string value or NULL */
     bool (*get_bool)(tree_reader *r);
-    /* The first key of the current map that is not in `known` (NULL-terminated), or NULL. */
+    /* The first key of the current map that is not in `known` (NULL-terminated), or NULL. An
+     * integer key is named "[3]", in messages and in `known` alike. */
     const char *(*unknown_key)(tree_reader *r, const char *const *known);
     /* The current path, for messages. */
     const char *(*path)(tree_reader *r);

@@ -207,22 +207,39 @@ static int cmd_games(int argc, char **argv, const cli_options *opts) {
     return 0;
 }
 
+/* A default list as a variant would write it: {3, 2, 2}, or by player count {[3] = 3, [4] = 2}. */
+static void default_list_text(const param_def *p, char *out, size_t n) {
+    size_t used = (size_t)snprintf(out, n, "{");
+    bool by_players = p->kind == PARAM_BY_PLAYERS, first = true;
+    for (int i = 0; i < p->fallback_count && used < n; i++) {
+        if (by_players && p->fallback_list[i] == PARAM_UNSET) continue;
+        if (by_players) used += (size_t)snprintf(out + used, n - used, "%s[%d] = %d", first ? "" : ", ", i, p->fallback_list[i]);
+        else used += (size_t)snprintf(out + used, n - used, "%s%d", first ? "" : ", ", p->fallback_list[i]);
+        first = false;
+    }
+    if (used < n) snprintf(out + used, n - used, "}");
+}
+
 /* One parameter's default and allowed values, as a player would write them in a variant. */
 static void param_describe(const param_def *p, char *def_text, size_t dn, char *range, size_t rn) {
+    snprintf(def_text, dn, "%d", p->fallback);
+    if (p->fallback_list) default_list_text(p, def_text, dn);
     switch (p->kind) {
     case PARAM_INT:
-        snprintf(def_text, dn, "%d", p->fallback);
         snprintf(range, rn, "a whole number in %d..%d", p->min, p->max);
         break;
     case PARAM_PER_SEAT:
-        snprintf(def_text, dn, "%d", p->fallback);
-        if (p->fallback_list) {
-            size_t used = (size_t)snprintf(def_text, dn, "{");
-            for (int i = 0; i < p->fallback_count && used < dn; i++)
-                used += (size_t)snprintf(def_text + used, dn - used, "%s%d", i ? ", " : "", p->fallback_list[i]);
-            if (used < dn) snprintf(def_text + used, dn - used, "}");
-        }
         snprintf(range, rn, "a whole number in %d..%d, or a list of them (see below)", p->min, p->max);
+        break;
+    case PARAM_BY_PLAYERS:
+        snprintf(range, rn, "a whole number in %d..%d, or a table of them by player count", p->min, p->max);
+        break;
+    case PARAM_BY_NAME:
+        snprintf(def_text, dn, "{...}");
+        if (p->width > 1)
+            snprintf(range, rn, "a table: name = {%d whole numbers in %d..%d} (see below)", p->width, p->min, p->max);
+        else
+            snprintf(range, rn, "a table: name = a whole number in %d..%d (see below)", p->min, p->max);
         break;
     case PARAM_CHOICE: {
         snprintf(def_text, dn, "\"%s\"", p->choices[p->fallback]);
@@ -232,6 +249,7 @@ static void param_describe(const param_def *p, char *def_text, size_t dn, char *
         break;
     }
     }
+    if (p->game_default) snprintf(def_text, dn, "(see below)");
 }
 
 /* Prints `text` in lines of at most `width` columns, each indented by `indent` spaces. */

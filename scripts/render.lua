@@ -1,5 +1,5 @@
 -- render.lua — rendering of state tables for people: tostring(s) in Lua, the shell, `play`.
--- A chunk returning render(t [, opts]) -> string. Babel and Citadels get a board; any other game an
+-- A chunk returning render(t [, opts]) -> string. Babel, Citadels and Bohnanza get a board; any other game an
 -- indented listing. Plain text unless opts.color: then cards are painted in their colours with ANSI
 -- codes (the shell and `meeple play` ask for it on a terminal without NO_COLOR; tostring never does).
 --
@@ -30,6 +30,14 @@ local DISTRICTS = {
 }
 for colour, names in pairs(DISTRICTS) do
   for _, name in ipairs(names) do COLOUR[name] = colour end
+end
+-- Bohnanza's beans, by the colour of their cards.
+local BEANS = {
+  red = { "chili", "red", "cocoa" }, green = { "green", "garden" }, yellow = { "soy", "wax" },
+  blue = { "blue" }, purple = { "stink" }, grey = { "black_eyed", "coffee" },
+}
+for colour, names in pairs(BEANS) do
+  for _, name in ipairs(names) do COLOUR[name] = COLOUR[name] or colour end
 end
 
 -- Set per call by render: paints a card name in its colour, or leaves it as it is.
@@ -203,6 +211,83 @@ local function render_citadels(t)
   return concat(out, "\n")
 end
 
+
+-- ---------------------------------------------------------------- Bohnanza
+
+local BEAN_PHASE = {
+  plant = "phase 1: plant", trade = "phase 2: trade", plant_traded = "phase 3: plant traded cards",
+  magic = "phase 1½: magic", draw = "phase 4: draw",
+}
+
+-- A field: its beans as "blue ×3" (or a Rabohnzel field's {beans, enchanted, power}).
+local function bean_field(f)
+  local beans = f.beans or f
+  if type(beans) ~= "table" or #beans == 0 then return "-" end
+  local kind = beans[#beans]
+  local text = #beans > 1 and format("%s ×%d", paint(kind), #beans) or paint(kind)
+  if (f.enchanted or 0) > 0 then text = text .. format(" (%d enchanted)", f.enchanted) end
+  if (f.power or 0) > 0 then text = text .. " *" end
+  return text
+end
+
+local function bean_header(t)
+  local parts = { format("%s · turn %s", t.game == "rabohnzel" and "Rabohnzel" or "Bohnanza", tostring(t.turn or "?")) }
+  if t.phase == "over" or t.to_move == nil then
+    parts[#parts + 1] = "game over"
+  else
+    parts[#parts + 1] = format("P%d's turn", t.active)
+    parts[#parts + 1] = BEAN_PHASE[t.phase] or tostring(t.phase)
+    parts[#parts + 1] = format("P%d to decide", t.to_move)
+  end
+  parts[#parts + 1] = format("pass %s", tostring(t.pass or "?"))
+  if t.phase == "trade" then parts[#parts + 1] = format("trade steps used %s", tostring(t.trade_steps or 0)) end
+  return concat(parts, " · ")
+end
+
+-- The open proposal or offer, and who must do what about it.
+local function bean_deal(t)
+  local d = t.proposal
+  if type(d) ~= "table" then return nil end
+  local kind = d.from == t.active and "proposal" or "offer"
+  local give = #d.give > 0 and concat(d.give, ", ") or "nothing"
+  local want = #d.want > 0 and items(d.want) or "nothing"
+  local next_step = ({
+    build = format("P%d is building it", d.from),
+    answer = format("P%d to accept or reject", d.to),
+    pick = format("accepted; P%d picks the cards (%d of %d given)", d.to, d.picked or 0, #d.want),
+  })[d.stage] or d.stage
+  return format("%s P%d → P%d: gives %s · wants %s · %s", kind, d.from, d.to, give, want, next_step)
+end
+
+local function bean_player(out, t, i, p)
+  local hand = type(p.hand) == "table" and format("hand %d: %s", #p.hand, items(p.hand))
+    or format("hand %s cards", tostring(p.hand))
+  local coins = type(p.coins) == "table" and #p.coins or 0
+  local marks = {}
+  if t.active == i then marks[#marks + 1] = "active" end
+  if t.to_move == i then marks[#marks + 1] = "to decide" end
+  out[#out + 1] = format("P%d  coins %d · %s%s", i, coins, hand, #marks > 0 and " · " .. concat(marks, ", ") or "")
+  local fields = {}
+  for f, field in ipairs(p.fields or {}) do fields[f] = format("%d: %s", f, bean_field(field)) end
+  out[#out + 1] = "    fields  " .. concat(fields, "   ")
+  if type(p.set_aside) == "table" and #p.set_aside > 0 then out[#out + 1] = "    set aside: " .. items(p.set_aside) end
+end
+
+local function render_bohnanza(t)
+  local out = { bean_header(t) }
+  if type(t.face_up) == "table" and #t.face_up > 0 then out[#out + 1] = "face up: " .. items(t.face_up) end
+  local deal = bean_deal(t)
+  if deal then out[#out + 1] = deal end
+  if t.invited then out[#out + 1] = format("P%d invited offers: P%d to offer or pass", t.active, t.invited) end
+  out[#out + 1] = ""
+  for i, p in ipairs(t.players) do bean_player(out, t, i, p) end
+  out[#out + 1] = ""
+  local discard = type(t.discard) == "table" and t.discard or {}
+  out[#out + 1] = format("deck %d · discard %d%s", size(t.deck), #discard,
+    #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "")
+  return concat(out, "\n")
+end
+
 -- ---------------------------------------------------------------- any other game
 
 local function scalar(v)
@@ -258,6 +343,7 @@ local function render(t, opts)
   if type(t.players) == "table" then
     if t.game == "babel" then return render_babel(t) end
     if t.game == "citadels" then return render_citadels(t) end
+    if t.game == "bohnanza" then return render_bohnanza(t) end
   end
   return render_generic(t)
 end
