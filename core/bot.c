@@ -787,6 +787,8 @@ static int begin_game(lua_State *L) {
     lua_setfield(L, -2, "sample");
     lua_pushcfunction(L, ctx_clock);
     lua_setfield(L, -2, "clock");
+    meeple_push_cards(L, b->def, st); /* public: the deck's make-up and the cards' data */
+    lua_setfield(L, -2, "cards");
     lua_createtable(L, 0, 3);
     lua_pushnumber(L, b->lim.ms);
     lua_setfield(L, -2, "ms");

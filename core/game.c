@@ -1,4 +1,4 @@
-/* game.c — what every game shares: the reason formatter, and reading parameters. */
+/* game.c — what every game shares: the reason formatter, splitting words, reading parameters. */
 #include "game.h"
 
 #include <stdarg.h>
@@ -12,6 +12,18 @@ bool deny(reason *why, const char *fmt, ...) {
         va_end(args);
     }
     return false;
+}
+
+int split_words(char *text, char **words, int max) {
+    int count = 0;
+    for (char *c = text; *c;) {
+        while (*c == ' ' || *c == '\t') *c++ = '\0';
+        if (!*c) break;
+        if (count == max) return -1;
+        words[count++] = c;
+        while (*c && *c != ' ' && *c != '\t') c++;
+    }
+    return count;
 }
 
 int32_t param_int_or(const param_value *v, int32_t fallback) {

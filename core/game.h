@@ -39,6 +39,10 @@ bool deny(reason *why, const char *fmt, ...)
 #endif
     ;
 
+/* Splits `text` in place on blanks into at most `max` words; returns their number, or -1 when there
+ * are more. (strtok's hidden state is not safe for parallel matches.) */
+int split_words(char *text, char **words, int max);
+
 /* ---- Parameters: each game documents its own, with defaults; variants set them. ---- */
 typedef enum {
     PARAM_INT,        /* one integer in [min, max] */
@@ -46,8 +50,9 @@ typedef enum {
     PARAM_CHOICE,     /* one of `choices`, stored as its index */
     PARAM_BY_PLAYERS, /* one integer for every player count, or a table keyed by player count
                        * ({[3] = 2, [4] = 3}): v[n] for n players, PARAM_UNSET where not given */
-    PARAM_BY_NAME     /* a table keyed by the names in `choices` ({blue = {4, 6, 8, 10}}), each an
+    PARAM_BY_NAME,    /* a table keyed by the names in `choices` ({blue = {4, 6, 8, 10}}), each an
                        * integer or a list of `width`: v[name * width + j], PARAM_UNSET where not given */
+    PARAM_BOOL        /* true or false, stored as 1 or 0 */
 } param_kind;
 
 typedef struct param_def {
@@ -137,6 +142,9 @@ typedef struct game_def {
      * cards with `seed`. Refuses a table that cannot exist, with the reason. */
     bool (*read_table)(void *st, tree_reader *r, const param_value *params, uint64_t seed,
                        reason *why);
+    /* The card catalogue of the game as this state plays it (its parameters applied): a map from
+     * card name to its data ({count = 20, meter = {4, 6, 8, 10}}, {cost = 3, colour = "red"}). */
+    void (*write_cards)(const void *st, tree_writer *w);
     /* Every invariant of a state that could exist: every card exactly once, stacks well-formed. */
     bool (*validate)(const void *st, reason *why);
     /* Re-deals, with `r`, everything `viewer` cannot see, keeping what they see unchanged. */

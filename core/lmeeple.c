@@ -111,6 +111,21 @@ void meeple_push_table(lua_State *L, const game_def *def, const void *st, int vi
         luaL_error(L, "write_table of '%s' left %d containers open", def->name, lw.depth);
 }
 
+void meeple_push_cards(lua_State *L, const game_def *def, const void *st) {
+    lua_writer lw = {
+        .base = {lw_open_map, lw_open_list, lw_close, lw_key, lw_str, lw_num, lw_boolean},
+        .L = L,
+    };
+    int top = lua_gettop(L);
+    if (!def->write_cards) {
+        lua_newtable(L);
+        return;
+    }
+    def->write_cards(st, &lw.base);
+    if (lw.depth != 0 || lua_gettop(L) != top + 1)
+        luaL_error(L, "write_cards of '%s' left %d containers open", def->name, lw.depth);
+}
+
 void meeple_fill_table(lua_State *L, int idx, const game_def *def, const void *st, int viewer) {
     lua_writer lw = {
         .base = {lw_open_map, lw_open_list, lw_close, lw_key, lw_str, lw_num, lw_boolean},
@@ -601,6 +616,12 @@ static int s_view(lua_State *L) {
     return 1;
 }
 
+static int s_cards(lua_State *L) {
+    session *s = arg_state(L, "cards");
+    meeple_push_cards(L, s->def, s->now);
+    return 1;
+}
+
 static int s_clone(lua_State *L) {
     session *s = arg_state(L, "clone");
     state_box *u = push_box(L);
@@ -705,7 +726,7 @@ static const luaL_Reg state_methods[] = {
     {"clone", s_clone},     {"sample", s_sample},           {"save", s_save},
     {"tostring", s_tostring}, {"move", s_move},           {"add", s_add},
     {"base_score", s_base_score}, {"variant", s_variant}, {"_turn_key", s_turn_key},
-    {"playout", s_playout},
+    {"playout", s_playout}, {"cards", s_cards},
     {NULL, NULL},
 };
 
@@ -1020,8 +1041,23 @@ void meeple_push_rng(lua_State *L, uint64_t seed) {
     lua_pushcclosure(L, rng_call, 1);
 }
 
+/* meeple.cards(game [, options]): the catalogue of a game as meeple.new(game, options) would play it
+ * (a variant's or the caller's parameters applied). */
+static int m_cards(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushcfunction(L, m_new);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    lua_getfield(L, -1, "cards");
+    lua_insert(L, -2);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
 static const luaL_Reg module_functions[] = {
-    {"games", m_games}, {"new", m_new}, {"from_table", m_from_table}, {"load", m_load}, {NULL, NULL},
+    {"games", m_games}, {"new", m_new},     {"from_table", m_from_table},
+    {"load", m_load},   {"cards", m_cards}, {NULL, NULL},
 };
 
 int meeple_open(lua_State *L) {

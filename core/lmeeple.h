@@ -26,6 +26,8 @@ session *meeple_to_session(lua_State *L, int idx);
 
 /* Pushes the state table of `st` as `viewer` (-1: everything; a 0-based seat: what that seat sees). */
 void meeple_push_table(lua_State *L, const game_def *def, const void *st, int viewer);
+/* The game's card catalogue as this state plays it (def->write_cards; empty when it has none). */
+void meeple_push_cards(lua_State *L, const game_def *def, const void *st);
 /* Writes the state table's fields into the existing table at `idx` (a bot's view, read lazily). */
 void meeple_fill_table(lua_State *L, int idx, const game_def *def, const void *st, int viewer);
 /* Pushes the legal actions of `st` as an array of canonical strings. */

@@ -166,6 +166,12 @@ static bool param_read_value(const game_def *def, const param_def *p, tree_reade
         out->v[0] = index;
         return true;
     }
+    if (p->kind == PARAM_BOOL) {
+        if (kind != TREE_BOOL) return deny(why, "parameter %s must be true or false", p->name);
+        out->count = 1;
+        out->v[0] = r->get_bool(r);
+        return true;
+    }
     if (p->kind == PARAM_BY_NAME) {
         if (kind != TREE_TABLE)
             return deny(why, "parameter %s must be a table keyed by name (%s = ...)", p->name, p->choices[0]);
@@ -215,8 +221,8 @@ bool params_read(const game_def *def, tree_reader *r, param_value *values, reaso
 void params_value_text(const game_def *def, int index, const param_value *v, char *out, size_t n) {
     const param_def *p = &def->params[index];
     out[0] = '\0';
-    if (p->kind == PARAM_CHOICE) {
-        snprintf(out, n, "%s", p->choices[v->v[0]]);
+    if (p->kind == PARAM_CHOICE || p->kind == PARAM_BOOL) {
+        snprintf(out, n, "%s", p->kind == PARAM_BOOL ? (v->v[0] ? "true" : "false") : p->choices[v->v[0]]);
         return;
     }
     size_t used = 0;
@@ -567,20 +573,27 @@ static bool parse_name_entry(const param_def *p, char *tok, param_value *v, reas
 }
 
 static bool parse_param_line(save_header *h, char *rest, reason *why) {
-    char *name = strtok(rest, " ");
-    int index = name ? params_index(h->def, name) : -1;
-    if (index < 0) return deny(why, "unknown parameter '%s' for %s", name ? name : "", h->def->name);
+    char *word[MEEPLE_PARAM_VALUES + 2];
+    int words = split_words(rest, word, MEEPLE_PARAM_VALUES + 2);
+    if (words < 0) return deny(why, "too many values on a parameter line");
+    int index = words ? params_index(h->def, word[0]) : -1;
+    if (index < 0) return deny(why, "unknown parameter '%.40s' for %s", words ? word[0] : "", h->def->name);
     const param_def *p = &h->def->params[index];
     param_value v = {0};
-    for (char *tok = strtok(NULL, " "); tok; tok = strtok(NULL, " ")) {
+    for (int w = 1; w < words; w++) {
+        char *tok = word[w];
         char *eq = strchr(tok, '=');
         bool ok;
         if (p->kind == PARAM_BY_NAME) {
             ok = parse_name_entry(p, tok, &v, why);
         } else if (p->kind == PARAM_BY_PLAYERS && eq) {
             ok = parse_players_entry(h->def, p, tok, eq, &v, why);
-        } else if (v.count == (p->kind == PARAM_PER_SEAT ? MEEPLE_PARAM_LIST : 1)) {
+        } else if (v.count >= (p->kind == PARAM_PER_SEAT ? MEEPLE_PARAM_LIST : 1)) {
             ok = deny(why, "too many values for %s", p->name);
+        } else if (p->kind == PARAM_BOOL) {
+            ok = strcmp(tok, "true") == 0 || strcmp(tok, "false") == 0 ||
+                 deny(why, "bad value '%.40s' for %s (true or false)", tok, p->name);
+            v.v[v.count++] = strcmp(tok, "true") == 0;
         } else if (p->kind == PARAM_CHOICE) {
             int c = choice_index(p, tok);
             ok = c >= 0 || deny(why, "bad value '%.40s' for %s", tok, p->name);

@@ -241,6 +241,10 @@ static void param_describe(const param_def *p, char *def_text, size_t dn, char *
         else
             snprintf(range, rn, "a table: name = a whole number in %d..%d (see below)", p->min, p->max);
         break;
+    case PARAM_BOOL:
+        snprintf(def_text, dn, "%s", p->fallback ? "true" : "false");
+        snprintf(range, rn, "true or false");
+        break;
     case PARAM_CHOICE: {
         snprintf(def_text, dn, "\"%s\"", p->choices[p->fallback]);
         size_t used = (size_t)snprintf(range, rn, "one of:");

@@ -325,6 +325,7 @@ function Variant:num_players() return self._raw:num_players() end
 function Variant:turn() return self._raw:turn() end
 function Variant:table() return self._raw:table() end
 function Variant:view(p) return self._raw:view(p) end
+function Variant:cards() return self._raw:cards() end
 function Variant:move(from, to, opts) self._raw:move(from, to, opts) return self end
 function Variant:add(counter, n) self._raw:add(counter, n) return self end
 function Variant:_turn_key() return self._raw:_turn_key() end

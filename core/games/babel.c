@@ -1525,6 +1525,40 @@ static bool babel_add(void *st, const char *counter, int delta, reason *why) {
     return deny(why, "Babel has no counters ('%.40s'): move cards instead", counter);
 }
 
+/* ==================================================================== the catalogue */
+
+static const char *const people_ability[NUM_PEOPLES] = {
+    "expel Q: every Q card in the opponent's row here goes to the discard",
+    "switch: the run of identical cards on top of the opponent's row here moves onto yours",
+    "steal: the opponent's top temple card here onto your temple here, if higher than your top",
+    "leap own|opp: build two levels up from either reserve",
+    "collapse: the opponent's temple here goes onto the temple deck",
+};
+static const char *const level_name[MAX_LEVEL + 1] = {"0", "1", "2", "3", "4", "5", "6"};
+
+/* The people (12 cards each, with the ability a run of 3 gives) and the temple levels. */
+static void babel_write_cards(const void *st, tree_writer *w) {
+    (void)st;
+    w->open_map(w);
+    for (int p = 0; p < NUM_PEOPLES; p++) {
+        w->key(w, people_name[p]);
+        w->open_map(w);
+        tw_key_str(w, "kind", "people");
+        tw_key_num(w, "count", CARDS_PER_PEOPLE);
+        tw_key_str(w, "text", people_ability[p]);
+        w->close(w);
+    }
+    for (int level = 1; level <= MAX_LEVEL; level++) {
+        w->key(w, level_name[level]);
+        w->open_map(w);
+        tw_key_str(w, "kind", "temple");
+        tw_key_num(w, "count", temple_copies[level]);
+        tw_key_num(w, "level", level);
+        w->close(w);
+    }
+    w->close(w);
+}
+
 /* ==================================================================== the definition */
 
 static const char babel_rules_text[] =
@@ -1629,6 +1663,7 @@ const game_def babel_game = {
     .action_space = babel_action_space,
     .write_table = babel_write_table,
     .read_table = babel_read_table,
+    .write_cards = babel_write_cards,
     .validate = babel_validate,
     .sample = babel_sample,
     .move = babel_move,

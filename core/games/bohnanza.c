@@ -118,8 +118,8 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
     [P_HAND_START] = {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false},
     [P_REVEAL] = {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false},
     [P_DRAW] = {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false},
-    [P_DUPLICATE_FIELDS] = {"duplicate_fields", PARAM_INT, 1, 0, 1, NULL,
-                            "1: the same type may grow on two fields at once (amigo says so); 0: a bean whose type "
+    [P_DUPLICATE_FIELDS] = {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL,
+                            "the same type may grow on two fields at once (amigo says so); false: a bean whose type "
                             "grows on a field must go there",
                             NULL, 0, 0, false},
     [P_TRADE_LIMIT] = {"trade_limit", PARAM_INT, 10, 0, 100, NULL,
@@ -1019,9 +1019,10 @@ static bool parse_bean(const bean_game *bg, const char *word, int *out, reason *
  * pick up, and the single words. */
 bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *text, action_t *out, reason *why) {
     char buf[MEEPLE_ACTION_TEXT], *word[4];
-    int n = 0;
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *w = strtok(buf, " "); w && n < 4; w = strtok(NULL, " ")) word[n++] = w;
+    if (strlen(text) >= sizeof buf) return deny(why, "that action is too long to be one");
+    strcpy(buf, text);
+    int n = split_words(buf, word, 4);
+    if (n < 0) return deny(why, "too many words in '%s'", text);
     if (n == 0) return deny(why, "no action given");
     static const int single_words[] = {ACT_DONE, ACT_BUY, ACT_ASK, ACT_OFFER, ACT_PASS,
                                        ACT_SEND, ACT_CANCEL, ACT_ACCEPT, ACT_REJECT};
@@ -1738,6 +1739,27 @@ bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const
     return ok;
 }
 
+/* ---- the catalogue ---- */
+
+/* name -> {count, meter = {n1, n2, n3, n4}, german}: the deck and beanometers this game plays with
+ * (0 in a meter: no such payout). Types not in the deck are listed with count 0. */
+void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w) {
+    const bean_table *g = st;
+    w->open_map(w);
+    for (int t = 0; t < bg->types; t++) {
+        w->key(w, bg->kinds[t].name);
+        w->open_map(w);
+        tw_key_num(w, "count", g->rules.count[t]);
+        w->key(w, "meter");
+        w->open_list(w);
+        for (int k = 0; k < 4; k++) w->num(w, g->rules.meter[t][k]);
+        w->close(w);
+        tw_key_str(w, "german", bg->kinds[t].german);
+        w->close(w);
+    }
+    w->close(w);
+}
+
 /* ==================================================================== Bohnanza's boundary */
 
 static const char *const phase_names[] = {"plant", "trade", "plant_traded", "over"};
@@ -1809,6 +1831,8 @@ static bool bohnanza_read_table(void *st, tree_reader *r, const param_value *par
 }
 
 static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, r, NULL); }
+
+static void bohnanza_write_cards(const void *st, tree_writer *w) { bean_write_cards(&bohnanza_beans, st, w); }
 
 static bool bohnanza_move(void *st, const char *from, const char *to, const card_move *m, reason *why) {
     return bean_move_cards(&bohnanza_beans, st, from, to, m, bohnanza_validate, why);
@@ -1949,6 +1973,7 @@ const game_def bohnanza_game = {
     .action_space = bohnanza_action_space,
     .write_table = bohnanza_write_table,
     .read_table = bohnanza_read_table,
+    .write_cards = bohnanza_write_cards,
     .validate = bohnanza_validate,
     .sample = bohnanza_sample,
     .move = bohnanza_move,

@@ -219,6 +219,7 @@ int bean_action_space(const bean_table *g, action_t *out, int n);
 int bean_type_index(const bean_game *bg, const char *name);
 void bean_write_names(const bean_game *bg, tree_writer *w, const uint8_t *cards, int n);
 void bean_write_table(const bean_game *bg, const void *st, int viewer, tree_writer *w);
+void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w);
 /* Reading: the table's player count (for the rules), then everything the core knows; `g` holds the
  * rules, players and field counts. *to_move gets the table's to_move (0: not given). */
 int bean_table_players(tree_reader *r);

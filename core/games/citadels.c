@@ -1899,6 +1899,54 @@ static bool citadels_add(void *st, const char *counter, int delta, reason *why) 
     return true;
 }
 
+/* ==================================================================== the catalogue */
+
+static const char *const colour_name[NUM_COLOURS] = {"yellow", "blue", "green", "red", "purple"};
+
+/* What a purple district does (the rules text's wording, shortened). */
+static const char *purple_text(int d) {
+    switch (d) {
+    case HAUNTED_CITY: return "counts as any colour at scoring, unless built in the last round";
+    case KEEP: return "cannot be destroyed by the warlord";
+    case LABORATORY: return "once a turn: put a card under the deck for 1 gold (lab D)";
+    case SMITHY: return "once a turn: pay 2 gold to draw 3 cards (smithy)";
+    case OBSERVATORY: return "drawing: draw 3, keep 1";
+    case GRAVEYARD: return "when the warlord destroys a district, pay 1 gold to take it into hand";
+    case DRAGON_GATE: case UNIVERSITY: return "costs 6, scores 8";
+    case LIBRARY: return "drawing: keep every card drawn";
+    case GREAT_WALL: return "the warlord pays 1 more to destroy your other districts";
+    case SCHOOL_OF_MAGIC: return "counts as the colour of your character for income";
+    }
+    return NULL;
+}
+
+/* Districts (count, cost, colour, points, text) and characters (rank, the colour they take income
+ * for). */
+static void citadels_write_cards(const void *st, tree_writer *w) {
+    (void)st;
+    w->open_map(w);
+    for (int d = 0; d < NUM_TYPES; d++) {
+        w->key(w, districts[d].name);
+        w->open_map(w);
+        tw_key_str(w, "kind", "district");
+        tw_key_num(w, "count", districts[d].copies);
+        tw_key_num(w, "cost", districts[d].cost);
+        tw_key_str(w, "colour", colour_name[districts[d].colour]);
+        tw_key_num(w, "points", d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost);
+        if (purple_text(d)) tw_key_str(w, "text", purple_text(d));
+        w->close(w);
+    }
+    for (int c = 0; c < NUM_CHARACTERS; c++) {
+        w->key(w, character_name[c]);
+        w->open_map(w);
+        tw_key_str(w, "kind", "character");
+        tw_key_num(w, "rank", c + 1);
+        if (character_colour[c] != NO_COLOUR) tw_key_str(w, "colour", colour_name[character_colour[c]]);
+        w->close(w);
+    }
+    w->close(w);
+}
+
 /* ==================================================================== the definition */
 
 static const char citadels_rules_text[] =
@@ -2007,6 +2055,7 @@ const game_def citadels_game = {
     .action_space = citadels_action_space,
     .write_table = citadels_write_table,
     .read_table = citadels_read_table,
+    .write_cards = citadels_write_cards,
     .validate = citadels_validate,
     .sample = citadels_sample,
     .move = citadels_move,
