@@ -31,6 +31,8 @@ local function parse(text)
       g.game = line:sub(6)
     elseif line:match("^seed ") then
       g.seed = tonumber(line:sub(6))
+    elseif line:match("^players ") then
+      g.players = tonumber(line:sub(9))
     elseif line:match("^param ") then
       local k, v = line:match("^param (%S+) (.+)$")
       g.params[k] = tonumber(v) or v
@@ -51,7 +53,7 @@ describe("golden playthroughs", function()
       local f = assert(io.open(dir .. name))
       local g = parse(f:read("a"))
       f:close()
-      local s = meeple.new(g.game, { seed = g.seed, params = g.params })
+      local s = meeple.new(g.game, { seed = g.seed, players = g.players, params = g.params })
       for i, step in ipairs(g.steps) do
         if step.action then
           assert.are.equal(step.player, s:to_move(), "decision " .. i)
