@@ -6,11 +6,13 @@
 #include "games/babel.h"
 #include "games/bohnanza.h"
 #include "games/citadels.h"
+#include "games/rabohnzel.h"
 
 const game_def *const meeple_games[] = {
     &babel_game,
     &citadels_game,
     &bohnanza_game,
+    &rabohnzel_game,
 };
 const int meeple_game_count = (int)(sizeof meeple_games / sizeof meeple_games[0]);
 

@@ -92,7 +92,11 @@ static void views_hide_what_sample_redeals(const run_context *c, const void *st,
         memcpy(sampled, st, def->state_size);
         def->sample(sampled, p, r);
         reason why;
-        CHECK(def->validate(sampled, &why), WHERE "a sample for player %d is broken: %s", AT(c), p + 1, why.text);
+        if (!def->validate(sampled, &why)) {
+            char *broken = table_text(def, sampled, -1);
+            CHECK(false, WHERE "a sample for player %d is broken: %s\ntruth:  %s\nsample: %s", AT(c), p + 1, why.text,
+                  truth, broken);
+        }
         char *seen = table_text(def, st, p), *seen_in_sample = table_text(def, sampled, p);
         CHECK(strcmp(seen, seen_in_sample) == 0, WHERE "player %d's view differs in a sample:\n%s\n%s",
               AT(c), p + 1, seen, seen_in_sample);

@@ -37,25 +37,30 @@ static const char *const bean_names[NUM_TYPES + 1] = {
 
 /* ==================================================================== the bean core: zones */
 
+/* Moves card[src] to just before card[dst] (as the array is now), shifting what lies between. */
+static void shift_card(uint8_t *cards, int src, int dst) {
+    uint8_t c = cards[src];
+    if (src < dst) {
+        memmove(&cards[src], &cards[src + 1], (size_t)(dst - 1 - src));
+        cards[dst - 1] = c;
+    } else if (src > dst) {
+        memmove(&cards[dst + 1], &cards[dst], (size_t)(src - dst));
+        cards[dst] = c;
+    }
+}
+
+/* A card that everyone has seen keeps the mark only from hand to hand; anywhere else it lies face
+ * up or face down for all, and the mark would mean nothing. */
 void bean_move(bean_table *g, int from, int i, int to, int j) {
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
-    uint8_t c = g->card[src];
-    if (from < to) {
-        memmove(&g->card[src], &g->card[src + 1], (size_t)(dst - 1 - src));
-        g->card[dst - 1] = c;
+    shift_card(g->card, src, dst);
+    shift_card(g->shown, src, dst);
+    if (from < to)
         for (int z = from; z < to; z++) g->zone_end[z]--;
-    } else if (from > to) {
-        memmove(&g->card[dst + 1], &g->card[dst], (size_t)(src - dst));
-        g->card[dst] = c;
+    else
         for (int z = to; z < from; z++) g->zone_end[z]++;
-    } else if (src < dst) { /* within one zone (a hand reordered) */
-        memmove(&g->card[src], &g->card[src + 1], (size_t)(dst - 1 - src));
-        g->card[dst - 1] = c;
-    } else if (src > dst) {
-        memmove(&g->card[dst + 1], &g->card[dst], (size_t)(src - dst));
-        g->card[dst] = c;
-    }
+    if (!bean_is_hand_zone(to)) g->shown[src < dst ? dst - 1 : dst] = 0;
 }
 
 void bean_move_top(bean_table *g, int from, int to) {
@@ -69,8 +74,6 @@ int bean_count_in(const bean_table *g, int zone, int type) {
     return n;
 }
 
-static int hand_len(const bean_table *g, int seat) { return bean_zone_len(g, ZONE_HAND(seat)); }
-static int next_seat(const bean_table *g, int seat) { return (seat + 1) % g->players; }
 
 /* ==================================================================== parameters and editions */
 
@@ -188,7 +191,7 @@ int bean_field_type(const bean_table *g, int seat, int field) {
     return n > e ? bean_zone(g, ZONE_FIELD(seat, field))[e] : BEAN_NONE;
 }
 
-static int lowest_empty_field(const bean_table *g, int seat) {
+int bean_lowest_empty(const bean_table *g, int seat) {
     for (int f = 0; f < g->fields[seat]; f++)
         if (bean_field_size(g, seat, f) == 0) return f;
     return -1;
@@ -204,7 +207,7 @@ static int field_growing(const bean_table *g, int seat, int type) {
 bool bean_fits(const bean_table *g, int seat, int type, int field) {
     if (field < 0 || field >= g->fields[seat]) return false;
     if (bean_field_size(g, seat, field) > 0) return bean_field_type(g, seat, field) == type;
-    if (field != lowest_empty_field(g, seat)) return false;
+    if (field != bean_lowest_empty(g, seat)) return false;
     return g->rules.duplicate_fields || field_growing(g, seat, type) < 0;
 }
 
@@ -231,7 +234,7 @@ bool bean_plant_check(const bean_game *bg, const bean_table *g, int seat, int ty
     }
     if (!g->rules.duplicate_fields && growing >= 0)
         return deny(why, "%s already grows on field %d: plant it there (one field per bean type)", name, growing + 1);
-    return deny(why, "empty fields are taken in order: plant the %s on field %d", name, lowest_empty_field(g, seat) + 1);
+    return deny(why, "empty fields are taken in order: plant the %s on field %d", name, bean_lowest_empty(g, seat) + 1);
 }
 
 void bean_plant(bean_table *g, int seat, int from_zone, int index, int field) {
@@ -283,6 +286,22 @@ int bean_harvest(bean_table *g, int seat, int field) {
 
 int bean_coins(const bean_table *g, int seat) { return bean_zone_len(g, ZONE_COINS(seat)); }
 
+void bean_compact_fields(bean_table *g, int seat, int *order) {
+    int size[BEAN_MAX_FIELDS], n = 0;
+    uint8_t enchanted[BEAN_MAX_FIELDS];
+    for (int f = 0; f < BEAN_MAX_FIELDS; f++)
+        if (bean_field_size(g, seat, f)) order[n++] = f;
+    for (int f = 0; f < BEAN_MAX_FIELDS; f++)
+        if (!bean_field_size(g, seat, f)) order[n++] = f;
+    for (int f = 0; f < BEAN_MAX_FIELDS; f++) size[f] = bean_field_size(g, seat, order[f]), enchanted[f] = g->enchanted[seat][order[f]];
+    int at = bean_zone_start(g, ZONE_FIELD(seat, 0));
+    for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
+        at += size[f];
+        g->zone_end[ZONE_FIELD(seat, f)] = (uint8_t)at;
+        g->enchanted[seat][f] = enchanted[f];
+    }
+}
+
 /* ---- buying a third field (Rio Grande with 4-5 players, Amigo 1997) ---- */
 
 bool bean_buy_check(const bean_table *g, int seat, reason *why) {
@@ -332,7 +351,7 @@ static int face_up_len(const bean_table *g) { return bean_zone_len(g, ZONE_FACE_
 
 /* Cards `seat` may give in a deal: the hand, and the active player's face-up cards too. */
 static int tradeable(const bean_table *g, int seat) {
-    return hand_len(g, seat) + (seat == g->active ? face_up_len(g) : 0);
+    return bean_hand_len(g, seat) + (seat == g->active ? face_up_len(g) : 0);
 }
 
 static bool item_used(const uint8_t *items, int n, int item) {
@@ -345,7 +364,7 @@ static bool item_used(const uint8_t *items, int n, int item) {
  * frontmost of a run is named, since taking any other leaves the same hand. */
 static bool distinct_position(const bean_table *g, int seat, int k, const uint8_t *used, int n_used) {
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    if (k >= hand_len(g, seat) || item_used(used, n_used, k)) return false;
+    if (k >= bean_hand_len(g, seat) || item_used(used, n_used, k)) return false;
     for (int j = k - 1; j >= 0; j--)
         if (!item_used(used, n_used, j)) return hand[j] != hand[k];
     return true;
@@ -373,12 +392,18 @@ static void count_zones(const bean_table *g, int first, int last, int delta, int
 
 /* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
  * type's total less the copies visibly elsewhere (fields, coin piles, discard pile, set-aside areas,
- * the face-up cards unless `to` owns them) and in the proposer's own hand. */
+ * the face-up cards unless `to` owns them, cards shown in third players' hands) and in the proposer's
+ * own hand. */
 static void could_hold(const bean_table *g, int from, int to, int *out) {
     for (int t = 0; t < g->rules.types; t++) out[t] = g->rules.count[t];
     count_zones(g, ZONE_DISCARD, ZONE_PENDING, -1, out); /* discard, face-up and pending cards */
     if (to == g->active) count_zones(g, ZONE_FACE_UP, ZONE_FACE_UP, +1, out);
-    for (int p = 0; p < g->players; p++) count_zones(g, ZONE_COINS(p), ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
+    for (int p = 0; p < g->players; p++) {
+        count_zones(g, ZONE_COINS(p), ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
+        const uint8_t *hand = bean_zone(g, ZONE_HAND(p));
+        for (int k = 0; p != from && p != to && k < bean_hand_len(g, p); k++) /* shown cards (Rabohnzel) */
+            if (bean_is_shown(g, p, k)) out[hand[k]]--;
+    }
     count_zones(g, ZONE_HAND(from), ZONE_HAND(from), -1, out);
 }
 
@@ -422,7 +447,7 @@ static void open_deal(bean_table *g, int from, int to) {
 }
 
 static void next_invited(bean_table *g) {
-    int next = next_seat(g, g->invited);
+    int next = bean_next_seat(g, g->invited);
     g->invited = next == g->active ? BEAN_NOBODY : (uint8_t)next;
 }
 
@@ -462,7 +487,7 @@ static int pick_options(const bean_table *g, action_t *out) {
     const bean_deal *d = &g->deal;
     int type = d->want[d->n_picks], n = 0;
     const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
-    for (int k = 0; k < hand_len(g, d->to); k++)
+    for (int k = 0; k < bean_hand_len(g, d->to); k++)
         if (hand[k] == type && distinct_position(g, d->to, k, NULL, 0)) out[n++] = bean_action(ACT_PICK, k, 0, 0);
     if (d->to == g->active && free_face_up(g, type, NULL, 0) >= 0) out[n++] = bean_action(ACT_PICK_UP, 0, 0, 0);
     return n;
@@ -528,7 +553,7 @@ static int builder_legal(const bean_table *g, action_t *out, int n) {
     if (d->from == g->active)
         for (int t = 0; t < g->rules.types; t++)
             if (free_face_up(g, t, d->give, d->n_give) >= 0) out[n++] = bean_action(ACT_GIVE_UP, t, 0, 0);
-    for (int k = 0; k < hand_len(g, d->from); k++)
+    for (int k = 0; k < bean_hand_len(g, d->from); k++)
         if (distinct_position(g, d->from, k, d->give, d->n_give)) out[n++] = bean_action(ACT_GIVE, k, 0, 0);
     if (d->n_want < tradeable(g, d->to)) {
         int most[BEAN_MAX_TYPES];
@@ -612,7 +637,7 @@ static bool main_check(const bean_table *g, int kind, int seat, reason *why) {
 /* `k` is a card of `seat`'s hand not yet in the deal, and the frontmost of its run. */
 static bool position_check(const bean_game *bg, const bean_table *g, int seat, int k, const uint8_t *used, int n_used,
                            const char *verb, reason *why) {
-    if (k >= hand_len(g, seat)) return deny(why, "the hand has %d cards, not %d", hand_len(g, seat), k + 1);
+    if (k >= bean_hand_len(g, seat)) return deny(why, "the hand has %d cards, not %d", bean_hand_len(g, seat), k + 1);
     if (item_used(used, n_used, k)) return deny(why, "card %d is in the deal already", k + 1);
     if (distinct_position(g, seat, k, used, n_used)) return true;
     if (!why) return false;
@@ -662,7 +687,7 @@ static bool pick_check(const bean_game *bg, const bean_table *g, int kind, int x
         if (d->to != g->active) return deny(why, "only the active player has face-up cards");
         return free_face_up(g, type, NULL, 0) >= 0 || deny(why, "you have no face-up %s", bg->kinds[type].name);
     }
-    if (x < hand_len(g, d->to) && bean_zone(g, ZONE_HAND(d->to))[x] != type)
+    if (x < bean_hand_len(g, d->to) && bean_zone(g, ZONE_HAND(d->to))[x] != type)
         return deny(why, "card %d is a %s; the %s is wanted", x + 1, bg->kinds[bean_zone(g, ZONE_HAND(d->to))[x]].name,
                     bg->kinds[type].name);
     return position_check(bg, g, d->to, x, NULL, 0, "pick", why);
@@ -695,7 +720,7 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case ACT_PROPOSE: open_deal(g, g->active, x); break;
     case ACT_ASK:
         g->trade_steps++;
-        g->invited = (uint8_t)next_seat(g, g->active);
+        g->invited = (uint8_t)bean_next_seat(g, g->active);
         break;
     case ACT_DONE: g->phase = BEAN_PLANT_TRADED; break;
     case ACT_OFFER: open_deal(g, g->invited, g->active); break;
@@ -783,7 +808,7 @@ int bean_winners(const bean_table *g, const int *scores, int *out) {
         key[p] = -1;
         if (scores[p] != best) continue;
         if (g->rules.tie_break == BEAN_TIE_SEAT) key[p] = (p - g->start + g->players) % g->players;
-        else if (g->rules.tie_break == BEAN_TIE_HAND) key[p] = hand_len(g, p);
+        else if (g->rules.tie_break == BEAN_TIE_HAND) key[p] = bean_hand_len(g, p);
         else key[p] = 0;
         if (key[p] > key_best) key_best = key[p];
     }
@@ -826,14 +851,14 @@ static void reveal(bean_table *g) {
 static void draw_and_pass(bean_table *g) {
     for (int i = 0; i < g->rules.draw && !g->last_pass_over; i++) bean_draw(g, ZONE_HAND(g->active));
     if (g->last_pass_over) end_game(g);
-    else begin_turn(g, next_seat(g, g->active));
+    else begin_turn(g, bean_next_seat(g, g->active));
 }
 
 static void settle(bean_table *g) {
     for (;;) {
         switch (g->phase) {
         case BEAN_PLANT:
-            if (hand_len(g, g->active) == 0 || g->planted >= 2) {
+            if (bean_hand_len(g, g->active) == 0 || g->planted >= 2) {
                 reveal(g);
                 continue;
             }
@@ -1078,7 +1103,7 @@ int bean_action_space(const bean_table *g, action_t *out, int n) {
     }
     int longest = 0;
     for (int seat = 0; seat < g->players; seat++)
-        if (hand_len(g, seat) > longest) longest = hand_len(g, seat);
+        if (bean_hand_len(g, seat) > longest) longest = bean_hand_len(g, seat);
     for (int k = 0; k <= longest && k < BEAN_MAX_CARDS; k++) {
         out[n++] = bean_action(ACT_GIVE, k, 0, 0);
         out[n++] = bean_action(ACT_PICK, k, 0, 0);
@@ -1158,14 +1183,29 @@ static void write_fields(const bean_game *bg, const bean_table *g, int seat, tre
     w->close(w);
 }
 
+/* Hand cards everyone has seen, by position: {{at = 3, bean = "pluck"}}. */
+static void write_shown(const bean_game *bg, const bean_table *g, int seat, tree_writer *w) {
+    w->key(w, "shown");
+    w->open_list(w);
+    for (int k = 0; k < bean_hand_len(g, seat); k++) {
+        if (!bean_is_shown(g, seat, k)) continue;
+        w->open_map(w);
+        tw_key_num(w, "at", k + 1);
+        tw_key_str(w, "bean", type_name(bg, bean_zone(g, ZONE_HAND(seat))[k]));
+        w->close(w);
+    }
+    w->close(w);
+}
+
 static void write_player(const bean_game *bg, const bean_table *g, int seat, int viewer, tree_writer *w) {
     w->open_map(w);
     if (viewer < 0 || viewer == seat) write_zone(bg, g, w, "hand", ZONE_HAND(seat));
-    else tw_key_num(w, "hand", hand_len(g, seat));
+    else tw_key_num(w, "hand", bean_hand_len(g, seat));
     write_fields(bg, g, seat, w);
     write_zone(bg, g, w, "coins", ZONE_COINS(seat));
     write_zone(bg, g, w, "set_aside", ZONE_SET_ASIDE(seat));
     tw_key_bool(w, "third_field", g->third_field[seat]);
+    if (bg->hand_knowledge) write_shown(bg, g, seat, w);
     if (bg->write_player_extra) bg->write_player_extra(g, seat, viewer, w);
     w->close(w);
 }
@@ -1202,9 +1242,12 @@ void bean_write_table(const bean_game *bg, const void *st, int viewer, tree_writ
 /* ---- reading a table: named cards go where they are named, numbers are dealt from what is left ---- */
 
 void bean_reading_init(bean_reading *rd, const bean_table *g) {
+    void *extra = rd->extra;
     memset(rd, 0, sizeof *rd);
+    rd->extra = extra;
     for (int t = 0; t < g->rules.types; t++) rd->left[t] = rd->count[t] = g->rules.count[t];
     for (int z = 0; z < BEAN_ZONES; z++) rd->dealt[z] = -1;
+    memset(rd->fixed, BEAN_NONE, sizeof rd->fixed);
 }
 
 /* One card named in the table, at the reader's current place, taken from what is left. */
@@ -1256,6 +1299,39 @@ static bool read_zone(const bean_game *bg, bean_reading *rd, tree_reader *r, con
 }
 
 static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", NULL};
+static const char *const shown_keys[] = {"at", "bean", NULL};
+
+/* {{at = 3, bean = "pluck"}}: hand cards everyone has seen. In a listed hand they must be there; a
+ * hand given as a number gets them at those places. */
+static bool read_shown(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, reason *why) {
+    tree_kind kind = r->enter_key(r, "shown");
+    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a list of {at = K, bean = B}");
+    int n = kind == TREE_TABLE ? r->length(r) : 0, zone = ZONE_HAND(seat);
+    int size = rd->dealt[zone] >= 0 ? rd->dealt[zone] : rd->len[zone];
+    for (int i = 0; ok && i < n; i++) {
+        int at = 0, type;
+        r->enter_index(r, i + 1);
+        ok = r->kind(r) == TREE_TABLE || table_refuse(r, why, "{at = K, bean = B}");
+        ok = ok && table_check_keys(r, shown_keys, why) && table_read_int(r, "at", 1, size > 0 ? size : 1, &at, why);
+        if (ok && (at == 0 || size == 0)) ok = table_refuse(r, why, "a shown card's place in the hand (at) is missing");
+        if (ok) {
+            r->enter_key(r, "bean");
+            ok = rd->dealt[zone] >= 0 ? bean_take_card(bg, rd, r, &type, why)
+                                      : (type = r->get_str(r) ? bean_type_index(bg, r->get_str(r)) : -1) >= 0 &&
+                                            type == rd->cards[zone][at - 1];
+            if (!ok && rd->dealt[zone] < 0) table_refuse(r, why, "the hand does not hold this bean there");
+            r->leave(r);
+        }
+        if (ok && rd->dealt[zone] >= 0) {
+            if (rd->fixed[seat][at - 1] != BEAN_NONE) ok = table_refuse(r, why, "two shown cards at one place");
+            rd->fixed[seat][at - 1] = (uint8_t)type;
+        }
+        if (ok) rd->shown[seat][at - 1] = 1;
+        r->leave(r);
+    }
+    r->leave(r);
+    return ok;
+}
 
 static bool read_fields(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int seat, reason *why) {
     tree_kind kind = r->enter_key(r, "fields");
@@ -1288,12 +1364,14 @@ static bool read_player(const bean_game *bg, bean_reading *rd, tree_reader *r, b
     bool bought = false;
     if (!table_check_keys(r, keys, why) || !table_read_bool(r, "third_field", &bought, why)) return false;
     if (bought) {
-        if (!g->rules.third_field_cost) return table_refuse(r, why, "third_field: a third field cannot be bought in this game");
+        if (!g->rules.third_field_cost && !bg->temporary_third_field)
+            return table_refuse(r, why, "third_field: a third field cannot be bought in this game");
         if (g->fields[seat] >= BEAN_MAX_FIELDS) return table_refuse(r, why, "third_field: this player has 3 fields already");
         g->third_field[seat] = true;
         g->fields[seat]++;
     }
-    return read_zone(bg, rd, r, "hand", ZONE_HAND(seat), true, why) && read_fields(bg, rd, r, g, seat, why) &&
+    return read_zone(bg, rd, r, "hand", ZONE_HAND(seat), true, why) &&
+           (!bg->hand_knowledge || read_shown(bg, rd, r, seat, why)) && read_fields(bg, rd, r, g, seat, why) &&
            read_zone(bg, rd, r, "coins", ZONE_COINS(seat), false, why) &&
            read_zone(bg, rd, r, "set_aside", ZONE_SET_ASIDE(seat), false, why) &&
            (!bg->read_player_extra || bg->read_player_extra(bg, rd, r, g, seat, why));
@@ -1437,9 +1515,15 @@ static bool deal_rest(bean_reading *rd, bean_table *g, reason *why) {
     rng_shuffle_bytes(&g->rng, pool, n);
     int wanted = 0;
     for (int z = 0; z < BEAN_ZONES; z++) wanted += rd->dealt[z] > 0 ? rd->dealt[z] : 0;
+    for (int seat = 0; seat < g->players; seat++)
+        for (int k = 0; k < BEAN_MAX_CARDS; k++) wanted -= rd->fixed[seat][k] != BEAN_NONE; /* named already */
     if (wanted > n) return deny(why, "the table asks for %d cards to be dealt, but only %d are left", wanted, n);
     for (int z = 0; z < BEAN_ZONES; z++)
-        for (int c = 0; c < rd->dealt[z]; c++) rd->cards[z][rd->len[z]++] = pool[--n];
+        for (int c = 0; c < rd->dealt[z]; c++) {
+            int seat = bean_is_hand_zone(z) ? (z - ZONE_FIRST_SEAT) / SEAT_ZONES : -1;
+            bool fixed = seat >= 0 && rd->fixed[seat][c] != BEAN_NONE;
+            rd->cards[z][rd->len[z]++] = fixed ? rd->fixed[seat][c] : pool[--n];
+        }
     int rest = !rd->named[ZONE_DECK] ? ZONE_DECK : !rd->named[ZONE_DISCARD] ? ZONE_DISCARD : -1;
     if (n && rest < 0)
         return deny(why, "%d cards are placed nowhere (leave out the deck or the discard pile to have them put there)", n);
@@ -1452,6 +1536,7 @@ static void assemble(const bean_reading *rd, bean_table *g) {
     int at = 0;
     for (int z = 0; z < BEAN_ZONES; z++) {
         memcpy(&g->card[at], rd->cards[z], (size_t)rd->len[z]);
+        if (bean_is_hand_zone(z)) memcpy(&g->shown[at], rd->shown[(z - ZONE_FIRST_SEAT) / SEAT_ZONES], (size_t)rd->len[z]);
         at += rd->len[z];
         g->zone_end[z] = (uint8_t)at;
     }
@@ -1470,15 +1555,19 @@ bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean
               (!bg->read_extra || bg->read_extra(bg, rd, r, g, why)) && deal_rest(rd, g, why);
     if (!ok) return false;
     assemble(rd, g);
-    /* Hands dealt from numbers hold what everyone knows of them (cards an accepted deal wants). */
+    return bean_redeal_unnamed(g, rd) ||
+           deny(why, "the hands given as numbers cannot hold the cards the accepted proposal wants");
+}
+
+/* Hands dealt from numbers hold what everyone knows of them (cards an accepted deal wants): they are
+ * dealt again with the other cards no zone named. */
+bool bean_redeal_unnamed(bean_table *g, const bean_reading *rd) {
     unsigned dealt = 0;
     for (int seat = 0; seat < g->players; seat++)
         if (rd->dealt[ZONE_HAND(seat)] > 0) dealt |= 1u << seat;
     bool random_deck = rd->dealt[ZONE_DECK] >= 0 || !rd->named[ZONE_DECK];
     int rest = random_deck ? ZONE_DECK : !rd->named[ZONE_DISCARD] ? ZONE_DISCARD : -1;
-    if (dealt && !bean_redeal(g, dealt, rest, &g->rng, NULL))
-        return deny(why, "the hands given as numbers cannot hold the cards the accepted proposal wants");
-    return true;
+    return !dealt || bean_redeal(g, dealt, rest, &g->rng);
 }
 
 /* ==================================================================== invariants */
@@ -1511,6 +1600,11 @@ static bool validate_cards(const bean_table *g, reason *why) {
         if (g->card[i] >= g->rules.types) return deny(why, "a card is no bean of this game");
         count[g->card[i]]++;
     }
+    for (int z = 0, i = 0; z < BEAN_ZONES; z++)
+        for (; i < g->zone_end[z]; i++)
+            if (g->shown[i] > 1 || (g->shown[i] && !bean_is_hand_zone(z))) return deny(why, "a shown card lies outside a hand");
+    for (int i = total; i < BEAN_MAX_CARDS; i++)
+        if (g->card[i] || g->shown[i]) return deny(why, "cards lie past the game's last card");
     for (int t = 0; t < g->rules.types; t++)
         if (count[t] != g->rules.count[t])
             return deny(why, "there are %d cards of bean type %d; the deck has %d", count[t], t + 1, g->rules.count[t]);
@@ -1553,7 +1647,7 @@ static bool validate_deal(const bean_table *g, reason *why) {
         if (d->want[i] >= g->rules.types) return deny(why, "a wanted bean is damaged");
     for (int i = 0; i < d->n_give; i++) {
         int item = d->give[i];
-        bool fits = ITEM_IS_UP(item) ? !offer && ITEM_UP_INDEX(item) < face_up_len(g) : item < hand_len(g, d->from);
+        bool fits = ITEM_IS_UP(item) ? !offer && ITEM_UP_INDEX(item) < face_up_len(g) : item < bean_hand_len(g, d->from);
         if (!fits || item_used(d->give, i, item)) return deny(why, "a given card of the proposal is not there");
     }
     if (d->stage == DEAL_PICK) {
@@ -1590,9 +1684,7 @@ bool bean_validate(const bean_table *g, reason *why) {
 
 /* ==================================================================== sampling */
 
-static bool is_known(const uint8_t known[][BEAN_MAX_CARDS / 8], int seat, int k) {
-    return known && (known[seat][k / 8] >> (k % 8) & 1);
-}
+
 
 /* Cards everyone knows a hand holds, when it is being asked for a pick: the wanted cards not yet
  * handed over (less those the face-up cards can supply), one more of the type being picked (the
@@ -1611,7 +1703,9 @@ static void known_in_hand(const bean_table *g, int seat, int *need, int *other_t
     for (int t = 0; t < g->rules.types; t++)
         if (need[t] < 0) need[t] = 0;
     if (up_choice && need[type] < 1) need[type] = 1;
-    if (!up_choice) *other_than = type;
+    int others = 0;
+    for (int t = 0; t < g->rules.types; t++) others += t != type ? need[t] : 0;
+    if (!up_choice && !others) *other_than = type; /* else another wanted card parts the runs */
 }
 
 static bool take_from_pool(uint8_t *pool, int *n, int type) {
@@ -1626,16 +1720,25 @@ static bool take_from_pool(uint8_t *pool, int *n, int type) {
 /* The cards a hidden hand is known to hold, taken out of the pool before anything is dealt; false
  * when the pool lacks them. */
 static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, uint8_t *cards, int *m) {
-    int need[BEAN_MAX_TYPES], other_than;
+    int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
+    const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
+    for (int k = 0; k < bean_hand_len(g, seat); k++) {
+        if (!bean_is_shown(g, seat, k)) {
+            slots++;
+            continue;
+        }
+        need[hand[k]] -= need[hand[k]] > 0; /* a shown card stays where it is and counts */
+        if (hand[k] != other_than) other_than = -1;
+    }
     *m = 0;
     for (int t = 0; t < g->rules.types; t++)
         for (int c = 0; c < need[t]; c++) {
-            if (!take_from_pool(pool, n, t)) return false;
+            if (*m == slots || !take_from_pool(pool, n, t)) return false;
             cards[(*m)++] = (uint8_t)t;
         }
     if (other_than < 0) return true;
-    for (int i = 0; i < *n; i++)
+    for (int i = 0; i < *n && *m < slots; i++)
         if (pool[i] != other_than) {
             cards[(*m)++] = pool[i];
             pool[i] = pool[--*n];
@@ -1647,16 +1750,15 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
 /* Deals one hidden hand: its known cards and the rest from the pool, all in random places; positions
  * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
  * they give one (a few tries at most; the cards known to be there always can). */
-static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r,
-                             const uint8_t known[][BEAN_MAX_CARDS / 8]) {
+static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
     int slots = 0;
-    for (int k = 0; k < hand_len(g, seat); k++) slots += !is_known(known, seat, k);
+    for (int k = 0; k < bean_hand_len(g, seat); k++) slots += !bean_is_shown(g, seat, k);
     while (m < slots) cards[m++] = pool[--*n];
     uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
     for (int attempt = 0; attempt < 200; attempt++) {
         rng_shuffle_bytes(r, cards, m);
-        for (int k = 0, c = 0; k < hand_len(g, seat); k++)
-            if (!is_known(known, seat, k)) hand[k] = cards[c++];
+        for (int k = 0, c = 0; k < bean_hand_len(g, seat); k++)
+            if (!bean_is_shown(g, seat, k)) hand[k] = cards[c++];
         if (g->deal.stage != DEAL_PICK || g->deal.to != seat) break;
         action_t options[BEAN_MAX_CARDS + 1];
         if (pick_is_choice(g, pick_options(g, options))) break;
@@ -1665,13 +1767,13 @@ static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uin
 
 /* Deals again the unknown cards of the hands in `hands` (a bit per seat) and of zone `rest` (or -1),
  * keeping what everyone knows of the hands; false (nothing changed) when those cards cannot hold it. */
-bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r, const uint8_t known[][BEAN_MAX_CARDS / 8]) {
+bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     uint8_t pool[BEAN_MAX_CARDS], reserved[BEAN_MAX_SEATS][BEAN_MAX_CARDS];
     int n = 0, m[BEAN_MAX_SEATS] = {0};
     for (int seat = 0; seat < g->players; seat++) {
         const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-        for (int k = 0; (hands >> seat & 1) && k < hand_len(g, seat); k++)
-            if (!is_known(known, seat, k)) pool[n++] = hand[k];
+        for (int k = 0; (hands >> seat & 1) && k < bean_hand_len(g, seat); k++)
+            if (!bean_is_shown(g, seat, k)) pool[n++] = hand[k];
     }
     if (rest >= 0) memcpy(pool + n, bean_zone(g, rest), (size_t)bean_zone_len(g, rest));
     n += rest >= 0 ? bean_zone_len(g, rest) : 0;
@@ -1679,16 +1781,16 @@ bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r, const uint8_t 
     for (int seat = 0; seat < g->players; seat++)
         if ((hands >> seat & 1) && !reserve_known(g, seat, pool, &n, reserved[seat], &m[seat])) return false;
     for (int seat = 0; seat < g->players; seat++)
-        if (hands >> seat & 1) deal_hidden_hand(g, seat, reserved[seat], m[seat], pool, &n, r, known);
+        if (hands >> seat & 1) deal_hidden_hand(g, seat, reserved[seat], m[seat], pool, &n, r);
     if (rest >= 0) memcpy(g->card + bean_zone_start(g, rest), pool, (size_t)n); /* exactly the zone's size left */
     return true;
 }
 
-/* What `viewer` cannot see — other hands (but what everyone knows of them) and the deck — is
- * dealt again. */
-void bean_sample(bean_table *g, int viewer, rng *r, const uint8_t known[][BEAN_MAX_CARDS / 8]) {
+/* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay) and
+ * the deck — is dealt again. */
+void bean_sample(bean_table *g, int viewer, rng *r) {
     unsigned others = ((1u << g->players) - 1) & ~(1u << viewer);
-    bean_redeal(g, others, ZONE_DECK, r, known); /* the true deal shows the cards are there */
+    bean_redeal(g, others, ZONE_DECK, r); /* the true deal shows the cards are there */
     uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
     rng_seed(&g->rng, seed, g->rng.inc >> 1); /* the sample's future is its own, on the game's stream */
 }
@@ -1830,7 +1932,7 @@ static bool bohnanza_read_table(void *st, tree_reader *r, const param_value *par
     return bohnanza_validate(g, why);
 }
 
-static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, r, NULL); }
+static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, r); }
 
 static void bohnanza_write_cards(const void *st, tree_writer *w) { bean_write_cards(&bohnanza_beans, st, w); }
 

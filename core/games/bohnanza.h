@@ -90,6 +90,8 @@ typedef struct bean_table {
     bean_deal deal;
     uint8_t zone_end[BEAN_ZONES];
     uint8_t card[BEAN_MAX_CARDS];
+    uint8_t shown[BEAN_MAX_CARDS];      /* 1: a hand card everyone has seen where it lies (Rabohnzel's
+                                         * Pluck); moves with its card, 0 outside hands */
 } bean_table;
 
 /* ==================================================================== reading tables */
@@ -102,6 +104,9 @@ typedef struct bean_reading {
     int len[BEAN_ZONES];
     int dealt[BEAN_ZONES];              /* cards to deal into a zone from what is left, or -1 */
     bool named[BEAN_ZONES];
+    uint8_t fixed[BEAN_MAX_SEATS][BEAN_MAX_CARDS]; /* a dealt hand's shown cards, by position (or NONE) */
+    uint8_t shown[BEAN_MAX_SEATS][BEAN_MAX_CARDS]; /* hand positions everyone has seen */
+    void *extra;                        /* the game's own reading state, for its hooks */
 } bean_reading;
 
 /* ==================================================================== what differs between games */
@@ -115,6 +120,8 @@ struct bean_game {
     const char *const *phase_names;     /* by phase number, for tables */
     int num_phases;
     const char *phase_expect;           /* "the phase is plant, trade, ..." */
+    bool hand_knowledge;                /* hands may hold shown cards: tables carry `shown` */
+    bool temporary_third_field;         /* third_field is a spell's field, not a bought one */
     /* Tables: the keys a game's table and player entries may hold (NULL: the core's), extra keys
      * written at the top level and in each player's entry, how a field is written and read (NULL: a
      * list of bean names). */
@@ -135,6 +142,10 @@ static inline int bean_zone_start(const bean_table *g, int z) { return z ? g->zo
 static inline int bean_zone_len(const bean_table *g, int z) { return g->zone_end[z] - bean_zone_start(g, z); }
 static inline const uint8_t *bean_zone(const bean_table *g, int z) { return g->card + bean_zone_start(g, z); }
 static inline int bean_zone_top(const bean_table *g, int z) { return g->card[g->zone_end[z] - 1]; }
+static inline bool bean_is_hand_zone(int z) { return z >= ZONE_FIRST_SEAT && (z - ZONE_FIRST_SEAT) % SEAT_ZONES == SEAT_HAND; }
+static inline int bean_hand_len(const bean_table *g, int seat) { return bean_zone_len(g, ZONE_HAND(seat)); }
+static inline bool bean_is_shown(const bean_table *g, int seat, int k) { return g->shown[bean_zone_start(g, ZONE_HAND(seat)) + k]; }
+static inline int bean_next_seat(const bean_table *g, int seat) { return (seat + 1) % g->players; }
 /* Card i of zone `from` moves to position j of zone `to` (j = its length: on top, or a hand's back). */
 void bean_move(bean_table *g, int from, int i, int to, int j);
 void bean_move_top(bean_table *g, int from, int to);
@@ -149,6 +160,7 @@ int bean_field_size(const bean_table *g, int seat, int field);
 /* Whether a bean of `type` may go onto the field (matching, or the lowest empty one). */
 bool bean_fits(const bean_table *g, int seat, int type, int field);
 int bean_first_fit(const bean_table *g, int seat, int type);          /* -1 when none */
+int bean_lowest_empty(const bean_table *g, int seat);                  /* -1 when none */
 bool bean_plant_check(const bean_game *bg, const bean_table *g, int seat, int type, int field, reason *why);
 void bean_plant(bean_table *g, int seat, int from_zone, int index, int field);
 
@@ -160,6 +172,9 @@ int bean_harvest(bean_table *g, int seat, int field);
 bool bean_buy_check(const bean_table *g, int seat, reason *why);
 void bean_buy(bean_table *g, int seat);
 int bean_coins(const bean_table *g, int seat);
+/* Empty fields move behind the others, which keep their order (a spell's third field gone); the cards
+ * stay where they lie. order[new] = old, for the game's own per-field data. */
+void bean_compact_fields(bean_table *g, int seat, int *order);
 
 /* ---- the deck ---- */
 /* Draws the top card to zone `to` (on top, or a hand's back); when that empties the deck, the pass
@@ -224,16 +239,18 @@ void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w);
  * rules, players and field counts. *to_move gets the table's to_move (0: not given). */
 int bean_table_players(tree_reader *r);
 bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int *to_move, reason *why);
+/* Deals again the hands the table gave as numbers (and the deck, if it was not listed): a game whose
+ * decisions depend on hidden cards tries again until the position is one it can be in. */
+bool bean_redeal_unnamed(bean_table *g, const bean_reading *rd);
 void bean_reading_init(bean_reading *rd, const bean_table *g);
 bool bean_take_card(const bean_game *bg, bean_reading *rd, tree_reader *r, int *type, reason *why);
 bool bean_read_cards(const bean_game *bg, bean_reading *rd, tree_reader *r, int zone, reason *why);
 bool bean_validate(const bean_table *g, reason *why);
-/* Re-deals the cards `viewer` cannot see: other hands (but positions marked in `known`, a bit per
- * hand position and seat, may be NULL) and the deck. */
-void bean_sample(bean_table *g, int viewer, rng *r, const uint8_t known[][BEAN_MAX_CARDS / 8]);
-/* Deals again the unknown cards of the hands in `hands` (a bit per seat) and of zone `rest` (-1:
+/* Re-deals the cards `viewer` cannot see: other hands (but their shown cards) and the deck. */
+void bean_sample(bean_table *g, int viewer, rng *r);
+/* Deals again the unshown cards of the hands in `hands` (a bit per seat) and of zone `rest` (-1:
  * none); false, with the state changed, when those cards cannot hold what everyone knows. */
-bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r, const uint8_t known[][BEAN_MAX_CARDS / 8]);
+bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r);
 /* Variants' primitives: a zone by its path in the table, and a move kept only when `validate`
  * accepts the result. */
 int bean_zone_of(const bean_table *g, const char *text, reason *why);
