@@ -194,11 +194,30 @@ local function shell_bot(file)
   return bots[file]
 end
 
+-- The beans whose beanometers are provisional in `s` (Rabohnzel's real ones are unknown to this
+-- project), sorted; empty for every other game, and once a variant sets them all.
+local function provisional_meters(s)
+  local names = {}
+  for name, card in pairs(s:cards()) do
+    if card.provisional then names[#names + 1] = name end
+  end
+  sort(names)
+  return names
+end
+
+local function say_provisional(s)
+  local names = provisional_meters(s)
+  if #names == 0 then return end
+  say("note: the beanometers of %s are PROVISIONAL (the real ones are unknown to this project);", concat(names, ", "))
+  say("      put the real ones in scripts/variants/%s/beanometers.lua and play --variant beanometers", s:game())
+end
+
 local function new_game(name, seed, players, variant)
   local s = meeple.new(name, { seed = seed, players = players, variant = variant })
   rawset(_G, "g", s)
   say("g = a new game of %s%s · seed %d · %d players", name, variant and " (" .. variant .. ")" or "", seed,
     s:num_players())
+  say_provisional(s)
   board(s)
 end
 
@@ -215,6 +234,10 @@ command("help", "", "this list", function()
   say("Tab completes Lua names (g:le -> g:legal() and, after :play, the legal actions.")
   say("An action may be shortened to the first letters of its words (\"trav med\"). Ctrl-C stops")
   say("what is running, Ctrl-D leaves. Games: %s.", concat(meeple.games(), ", "))
+  say("Rabohnzel's beanometers are PROVISIONAL: nobody on this project has found the real ones; each")
+  say("bean takes the Bohnanza meter of the nearest card count (:rules rabohnzel says how they were")
+  say("chosen). Put the real ones in scripts/variants/rabohnzel/beanometers.lua, then :new rabohnzel 1 4 beanometers.")
+  if native.is_state(rawget(_G, "g")) then say_provisional(rawget(_G, "g")) end
 end)
 
 command("new", "GAME [SEED] [PLAYERS] [VARIANT]", "a new game in g (a fresh seed unless given)",
@@ -574,6 +597,7 @@ local SECRET = {
     keep = "keeps one of the drawn cards", replace = "marks a card to replace",
     lab = "discards a card for 1 gold",
   },
+  rabohnzel = { order = "rearranges their hand" }, -- relocation: the new order is the owner's secret
 }
 
 local function seen_by_others(game, action)
@@ -623,6 +647,7 @@ function M.play(o)
   end
   say("%s%s · seed %d · you are P%d · %s", game, o.variant and " (" .. o.variant .. ")" or "", o.seed, me,
     concat(others, ", "))
+  say_provisional(s)
   say("Answer with a number, an action or its first letters; undo, help, quit.")
   local shown -- the number of decisions when the human last saw the game
   while not s:is_over() do

@@ -1,5 +1,5 @@
 -- render.lua — rendering of state tables for people: tostring(s) in Lua, the shell, `play`.
--- A chunk returning render(t [, opts]) -> string. Babel, Citadels and Bohnanza get a board; any other game an
+-- A chunk returning render(t [, opts]) -> string. Babel, Citadels, Bohnanza and Rabohnzel get a board; any other game an
 -- indented listing. Plain text unless opts.color: then cards are painted in their colours with ANSI
 -- codes (the shell and `meeple play` ask for it on a terminal without NO_COLOR; tostring never does).
 --
@@ -288,6 +288,99 @@ local function render_bohnanza(t)
   return concat(out, "\n")
 end
 
+-- ---------------------------------------------------------------- Rabohnzel
+
+-- Rabohnzel's beans, by their cards' colours.
+for name, colour in pairs { sword = "grey", pluck = "purple", cape = "red", common = "green", wise = "blue",
+  magic = "purple", princess = "yellow" } do
+  COLOUR[name] = COLOUR[name] or colour
+end
+
+-- A spell row: "luck (up)" for an active card, its name if known, "?" for a face-down card the viewer
+-- has not seen; "dealt" marks the setup cards the countdown still speaks of.
+local function spell_row(spells)
+  if type(spells) ~= "table" or #spells == 0 then return "-" end
+  local out = {}
+  for i, sp in ipairs(spells) do
+    local text = sp.name or "?"
+    if sp.up then text = text .. " (up)" end
+    if sp.dealt then text = text .. " (dealt)" end
+    out[i] = text
+  end
+  return concat(out, ", ")
+end
+
+-- A hand: the viewer's own cards, or a size with the cards everyone has seen at their positions.
+local function rabohnzel_hand(p)
+  if type(p.hand) == "table" then return format("hand %d: %s", #p.hand, items(p.hand)) end
+  local text = format("hand %s cards", tostring(p.hand))
+  if type(p.shown) == "table" and #p.shown > 0 then
+    local seen = {}
+    for i, c in ipairs(p.shown) do seen[i] = format("%s at %d", paint(c.bean), c.at) end
+    text = text .. " (seen: " .. concat(seen, ", ") .. ")"
+  end
+  return text
+end
+
+local function rabohnzel_player(out, t, i, p)
+  local coins = type(p.coins) == "table" and #p.coins or 0
+  local marks = {}
+  if t.active == i then marks[#marks + 1] = "active" end
+  if t.to_move == i then marks[#marks + 1] = "to decide" end
+  out[#out + 1] = format("P%d  coins %d · %s%s", i, coins, rabohnzel_hand(p),
+    #marks > 0 and " · " .. concat(marks, ", ") or "")
+  local fields = {}
+  for f, field in ipairs(p.fields or {}) do fields[f] = format("%d: %s", f, bean_field(field)) end
+  out[#out + 1] = "    fields  " .. concat(fields, "   ") .. (p.third_field and "   (bean_field: third field)" or "")
+  out[#out + 1] = "    spells  " .. spell_row(p.spells)
+  if type(p.luck_slot) == "table" then
+    out[#out + 1] = format("    luck slot: %s%s", p.luck_slot.name or "?", p.luck_slot.up and " (up)" or "")
+  end
+  if type(p.set_aside) == "table" and #p.set_aside > 0 then out[#out + 1] = "    set aside: " .. items(p.set_aside) end
+end
+
+-- What interrupts the turn's flow: a pending card, an attack, the guard window, the spells at work.
+local function rabohnzel_moment(out, t)
+  local pd = t.pending
+  if type(pd) == "table" then
+    out[#out + 1] = format("pending: P%d's %s (from %s): keep it or plant it", pd.owner, pd.card and paint(pd.card) or "card",
+      tostring(pd.from))
+  end
+  local a = t.attack
+  if type(a) == "table" then
+    local text = format("attack: P%d's sword on P%d", a.attacker, a.defender)
+    if a.aggression then text = text .. ", with aggression" end
+    if type(a.drawn) == "table" and #a.drawn > 0 then text = text .. " · drawn " .. items(a.drawn) end
+    local stage = ({ choose = format("P%d chooses the coin that counts", a.attacker),
+      activate = format("P%d may activate a spell (a Magic coin)", a.attacker) })[a.stage] or a.stage
+    out[#out + 1] = text .. (stage and " · " .. stage or "")
+  end
+  if t.guard then out[#out + 1] = format("guard window: P%d may harvest before the attack", t.guard) end
+  if t.enchanting then out[#out + 1] = format("player_enchantment: P%d plants its front card", t.enchanting) end
+  if t.relocating then out[#out + 1] = format("relocation: %d card(s) placed from the front", t.relocating) end
+  if t.placing then out[#out + 1] = format("card_exchange: the taken spell waits to be placed (%s)", tostring(t.placing)) end
+  if t.river then out[#out + 1] = "card_river: running (stop to end it)" end
+end
+
+local function render_rabohnzel(t)
+  local out = { bean_header(t) }
+  if t.countdown then out[#out + 1] = format("countdown: the start player revealed %s (the highest spell dealt)", tostring(t.countdown)) end
+  if type(t.face_up) == "table" and #t.face_up > 0 then
+    out[#out + 1] = "face up: " .. items(t.face_up) .. (t.commerce_card and " (the last is commerce's)" or "")
+  end
+  local deal = bean_deal(t)
+  if deal then out[#out + 1] = deal end
+  if t.invited then out[#out + 1] = format("P%d invited offers: P%d to offer or pass", t.active, t.invited) end
+  rabohnzel_moment(out, t)
+  out[#out + 1] = ""
+  for i, p in ipairs(t.players) do rabohnzel_player(out, t, i, p) end
+  out[#out + 1] = ""
+  local discard = type(t.discard) == "table" and t.discard or {}
+  out[#out + 1] = format("deck %d · discard %d%s · spell pile %d", size(t.deck), #discard,
+    #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "", size(t.spell_pile))
+  return concat(out, "\n")
+end
+
 -- ---------------------------------------------------------------- any other game
 
 local function scalar(v)
@@ -344,6 +437,7 @@ local function render(t, opts)
     if t.game == "babel" then return render_babel(t) end
     if t.game == "citadels" then return render_citadels(t) end
     if t.game == "bohnanza" then return render_bohnanza(t) end
+    if t.game == "rabohnzel" then return render_rabohnzel(t) end
   end
   return render_generic(t)
 end

@@ -1695,11 +1695,13 @@ static const char *const luck_keys[] = {"name", "up", "known", NULL};
 /* {name, up, known, dealt}: a spell of `seat`'s row (its owner always knows it). */
 static bool read_spell_entry(rabohnzel *g, rab_reading *sr, tree_reader *r, int seat, reason *why) {
     bool up = false, dealt = false;
-    uint8_t known = (uint8_t)(1u << seat);
+    uint8_t known = 0;
     int s = NO_SPELL;
     if (r->kind(r) != TREE_TABLE) return table_refuse(r, why, "a spell is {name, up, known, dealt}");
     bool ok = table_check_keys(r, spell_keys, why) && table_read_bool(r, "up", &up, why) &&
               table_read_bool(r, "dealt", &dealt, why) && read_known(r, g->b.players, &known, why);
+    if (!known) known = up ? all_seats(g) : 0; /* a face-up card is seen by all; without `known`, say so */
+    known |= (uint8_t)(1u << seat);
     bool named = ok && r->enter_key(r, "name") != TREE_ABSENT;
     if (named) ok = take_spell(sr, r, &s, why);
     r->leave(r);
@@ -1764,16 +1766,23 @@ static bool rab_read_player_extra(const bean_game *bg, bean_reading *rd, tree_re
 static bool rab_read_field(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, int field,
                            reason *why) {
     rabohnzel *g = st;
+    int zone = ZONE_FIELD(seat, field), enchanted = 0, power = -1;
+    bool ok;
     if (r->kind(r) != TREE_TABLE) return table_refuse(r, why, "a field is {beans = {...}, enchanted = N, power = N}");
     if (r->length(r) > 0 || r->enter_key(r, "beans") == TREE_ABSENT) { /* a plain list (or an empty table) */
         if (r->length(r) == 0) r->leave(r);
-        return bean_read_cards(bg, rd, r, ZONE_FIELD(seat, field), why);
+        ok = bean_read_cards(bg, rd, r, zone, why);
+    } else {
+        ok = bean_read_cards(bg, rd, r, zone, why);
+        r->leave(r);
+        ok = ok && table_check_keys(r, field_keys, why) &&
+             table_read_int(r, "enchanted", 0, BEAN_MAX_CARDS, &enchanted, why) && table_read_int(r, "power", 0, 2, &power, why);
     }
-    bool ok = bean_read_cards(bg, rd, r, ZONE_FIELD(seat, field), why);
-    r->leave(r);
-    int enchanted = 0, power = 0;
-    ok = ok && table_check_keys(r, field_keys, why) && table_read_int(r, "enchanted", 0, BEAN_MAX_CARDS, &enchanted, why) &&
-         table_read_int(r, "power", 0, 2, &power, why);
+    if (power < 0) { /* unsaid: the power the magic phase gave the active player's field as it began */
+        int type = rd->len[zone] ? rd->cards[zone][rd->len[zone] - 1] : BEAN_NONE;
+        bool fresh = g->b.phase == PHASE_MAGIC && seat == g->b.active && type != BEAN_NONE && has_power(type);
+        power = fresh ? (type == MAGIC ? 2 : 1) : 0;
+    }
     g->b.enchanted[seat][field] = (uint8_t)enchanted;
     g->power[seat][field] = (uint8_t)power;
     return ok;

@@ -83,6 +83,27 @@ describe("meeple play from piped answers", function()
     assert.truthy(has(out, "you are P1 · P2 random"), out)
   end)
 
+  it("plays Bohnanza and Rabohnzel to the end, trading through prompts, other hands as sizes", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      local out, code = meeple("play " .. game .. " --seed 3", ("1\n"):rep(6000))
+      assert.equal(0, code, out)
+      assert.truthy(out:match("P%d to decide"), out:sub(1, 3000))
+      assert.truthy(out:match("\nP2  coins %d+ · hand %d+ cards"), out:sub(1, 3000))
+      assert.is_nil(out:match("\nP2  coins %d+ · hand %d+: "), game)
+      assert.truthy(out:match("\nwinner: P%d") or out:match("\nshared win: "), out:sub(-2000))
+    end
+  end)
+
+  it("says Rabohnzel's beanometers are provisional, in play, :new and :help", function()
+    local out = meeple("play rabohnzel --seed 1", "quit\n")
+    assert.truthy(has(out, "are PROVISIONAL"), out)
+    assert.truthy(has(out, "scripts/variants/rabohnzel/beanometers.lua"), out)
+    local shell = meeple("repl", ":new rabohnzel 1 4\n:help\n")
+    assert.equal(3, count(shell, "are PROVISIONAL"), shell) -- :new, and :help in general and for g
+    assert.truthy(has(shell, "Rabohnzel's beanometers are PROVISIONAL"), shell)
+    assert.is_nil(meeple("play bohnanza --seed 1", "quit\n"):find("PROVISIONAL", 1, true))
+  end)
+
   it("hides the other players' secret decisions in Citadels", function()
     if not games().citadels then return end
     local out, code = meeple("play citadels --players 4 --seed 2", ("1\n"):rep(3000))

@@ -56,6 +56,54 @@ describe("render.lua", function()
     assert.equal(render(t), strip(painted))
   end)
 
+  it("draws Bohnanza: fields, coins, the face-up cards and an open proposal; hidden hands as sizes", function()
+    local s = meeple.from_table {
+      game = "bohnanza", phase = "trade", active = 1, start = 1, planted = 1, to_move = 2,
+      face_up = { "blue", "soy" },
+      proposal = { from = 1, to = 2, give = { "up blue" }, want = { "stink" }, stage = "answer" },
+      players = {
+        { hand = { "chili", "garden" }, fields = { { "green", "green" }, {} }, coins = { "red" } },
+        { hand = { "stink", "garden", "red" }, fields = { {}, {} } },
+        { hand = 4, fields = { {}, {} } },
+      },
+    }
+    local text = render(s:table())
+    assert.truthy(text:match("^Bohnanza · turn %d+ · P1's turn · phase 2: trade · P2 to decide"), text)
+    assert.truthy(text:find("face up: blue soy", 1, true), text)
+    assert.truthy(text:find("proposal P1 → P2: gives up blue · wants stink · P2 to accept or reject", 1, true), text)
+    assert.truthy(text:match("\nP1  coins 1 · hand 2: chili garden · active"), text)
+    assert.truthy(text:find("fields  1: green ×2   2: -", 1, true), text)
+    local view = render(s:view(3))
+    assert.truthy(view:match("\nP1  coins 1 · hand 2 cards"), view)
+    assert.truthy(view:match("\nP3  coins 0 · hand 4: "), view)
+  end)
+
+  it("draws Rabohnzel: spells (names only where known), seen hand cards, an attack, the spell pile", function()
+    local s = meeple.from_table {
+      game = "rabohnzel", phase = "magic", active = 1, start = 1, countdown = "luck", to_move = 1,
+      players = {
+        { hand = { "wise", "magic" }, fields = { { beans = { "sword", "sword" }, power = 1 }, { "magic" } },
+          spells = { { name = "luck", up = false, known = { 1, 2, 3 } }, { name = "aggression", up = true } } },
+        { hand = { "cape", "pluck", "common" }, shown = { { at = 2, bean = "pluck" } }, coins = { "cape", "sword" },
+          spells = { { name = "relocation", up = false } } },
+        { hand = 3, spells = { { name = "commerce", up = false } } },
+      },
+    }
+    local text = render(s:table())
+    assert.truthy(text:match("^Rabohnzel · turn %d+ · P1's turn · phase 1½: magic"), text)
+    assert.truthy(text:find("spells  luck, aggression (up)", 1, true), text)
+    assert.truthy(text:find("fields  1: sword ×2 *   2: magic", 1, true), text)
+    local view = render(s:view(1))
+    assert.truthy(view:match("\nP2  coins 2 · hand 3 cards %(seen: pluck at 2%)"), view)
+    assert.truthy(view:find("\n    spells  ?\n", 1, true), view) -- P2's face-down relocation is P2's secret
+    assert.truthy(view:match("spell pile %d+"), view)
+    local attacked = s:clone()
+    attacked:play("sword 2 aggression") -- draws both of P2's coins: P1 chooses which counts
+    local board = render(attacked:table())
+    assert.truthy(board:find("P1 chooses the coin that counts", 1, true), board)
+    assert.truthy(board:find("attack: P1's sword on P2, with aggression · drawn ", 1, true), board)
+  end)
+
   it("lists any other table generically", function()
     assert.equal('game = "x"\nn = 1', render({ game = "x", n = 1 }))
   end)

@@ -170,6 +170,38 @@ describe("shipped citadels variants", function()
   end)
 end)
 
+describe("shipped bean variants", function()
+  it("first-edition: two fields even with 3 players (Amigo gives 3 a third)", function()
+    assert.equal(3, #meeple.new("bohnanza", { players = 3, seed = 2 }):table().players[1].fields)
+    assert.equal(2, #meeple.new("bohnanza", { players = 3, variant = "first-edition", seed = 2 }):table().players[1].fields)
+  end)
+
+  it("rabohnzel beanometers: as shipped every meter stays provisional; a real one replaces its bean's", function()
+    local shipped = meeple.new("rabohnzel", { variant = "beanometers", seed = 1 })
+    for name, card in pairs(shipped:cards()) do
+      if card.kind == "bean" then assert.is_true(card.provisional, name) end
+    end
+    local file = write_variant([[return { game = "rabohnzel", name = "real-sword",
+      params = { beanometer = { sword = { 5, 7, 9, 11 } } } }]])
+    local s = meeple.new("rabohnzel", { variant = file, seed = 1 })
+    local cards = s:cards()
+    assert.same({ 5, 7, 9, 11 }, cards.sword.meter)
+    assert.is_false(cards.sword.provisional)
+    assert.is_true(cards.princess.provisional)
+    -- harvests pay by it: 6 swords are 1 coin by the real meter (2 by the provisional one)
+    local function harvest_six(variant)
+      local h = meeple.from_table { game = "rabohnzel", variant = variant, phase = "plant", active = 1, start = 1,
+        countdown = "luck", players = { { hand = { "princess" }, fields = { { "sword", "sword", "sword", "sword", "sword",
+        "sword" }, {} } }, { hand = 1 }, { hand = 1 } } }
+      h:play("harvest 1")
+      return #h:table().players[1].coins
+    end
+    assert.equal(1, harvest_six(file))
+    assert.equal(2, harvest_six(nil))
+    os.remove(file)
+  end)
+end)
+
 describe("variant loading", function()
   it("finds a variant by name or by path, and records its name in the save", function()
     local by_name = meeple.new("babel", { variant = "short" })
