@@ -14,6 +14,8 @@ local games = {
   { file = "babel-seed3-sumerians-all.txt", game = "babel", seed = 3, params = { sumerians = "all" } },
   { file = "bohnanza-seed1.txt", game = "bohnanza", seed = 1 },
   { file = "bohnanza-seed2-riogrande.txt", game = "bohnanza", seed = 2, players = 4, params = { edition = "riogrande" } },
+  { file = "rabohnzel-seed1.txt", game = "rabohnzel", seed = 1 },
+  { file = "rabohnzel-seed2-5p.txt", game = "rabohnzel", seed = 2, players = 5 },
 }
 
 local weights = {
@@ -22,7 +24,11 @@ local weights = {
   -- Deals that get sent and accepted, and turns that end, rather than builders that wander.
   bohnanza = { plant = 6, harvest = 1, buy = 6, propose = 2, ask = 2, offer = 3, pass = 2, give = 2,
                want = 2, send = 6, cancel = 1, accept = 6, reject = 2, pick = 1, done = 3 },
+  -- Bohnanza's, and every power and spell taken whenever it is offered.
+  rabohnzel = { pluck = 12, wise = 12, common = 12, magic = 12, sword = 12, cast = 8, use = 12, choose = 2,
+                activate = 4, place = 2, stop = 2, enchant = 6, discard = 1, skip = 1, order = 3, draw = 1, keep = 3 },
 }
+for verb, w in pairs(weights.bohnanza) do weights.rabohnzel[verb] = weights.rabohnzel[verb] or w end
 
 -- Settling onto a run of the same people is favoured most: it is what makes abilities happen.
 local function weight(s, action)
@@ -33,7 +39,8 @@ local function weight(s, action)
     local row = me.rows[me.pawn]
     if row[#row] == people then return 12 end
   end
-  if verb == "done" and s:game() == "bohnanza" then return 1 + 3 * s:table().trade_steps end
+  local beans = s:game() == "bohnanza" or s:game() == "rabohnzel"
+  if verb == "done" and beans then return 1 + 3 * s:table().trade_steps end
   return weights[s:game()][verb] or 1
 end
 
@@ -47,7 +54,7 @@ local function pick(s, rand)
   for i, a in ipairs(legal) do
     w[i] = weight(s, a)
     -- Bohnanza: a verb's weight is shared by its actions (many `give K` weigh as much as one `send`).
-    if s:game() == "bohnanza" then w[i] = w[i] * 12 // per_verb[a:match("^%S+")] + 1 end
+    if s:game() == "bohnanza" or s:game() == "rabohnzel" then w[i] = w[i] * 12 // per_verb[a:match("^%S+")] + 1 end
     sum = sum + w[i]
   end
   local r = rand(sum)

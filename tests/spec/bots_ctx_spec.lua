@@ -199,6 +199,30 @@ describe("the shipped bots", function()
     assert.truthy(out:match("\ngreedy_babel +2 +%d+ +%d+ +%d+ +0 "), out)
   end)
 
+  it("greedy_bohnanza and greedy_rabohnzel play their games without a forfeit and beat random", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      local greedy = root .. "/bots/greedy_" .. game .. ".lua"
+      local random = root .. "/bots/random.lua"
+      local p = assert(io.popen(("%s match %s %s %s %s %s --games 8 --seed 5 2>&1"):format(quote(exe), game,
+        quote(greedy), quote(random), quote(random), quote(random))))
+      local out = p:read("a")
+      p:close()
+      -- 8 games with seats rotated; a one-ply trader wins nearly all against random traders
+      local wins = tonumber(out:match("\ngreedy_" .. game .. " +8 +(%d+) +%d+ +%d+ +0 "))
+      assert.truthy(wins and wins >= 6, out)
+    end
+  end)
+
+  it("a quick ismcts plays Rabohnzel through samples without a forfeit", function()
+    local quick = write([[return require("ismcts").bot { name = "ismcts_quick", iterations = 8, playout_depth = 30 }]])
+    local p = assert(io.popen(("%s match rabohnzel %s %s %s --games 1 2>&1"):format(quote(exe), quote(quick),
+      quote(root .. "/bots/greedy_rabohnzel.lua"), quote(root .. "/bots/random.lua"))))
+    local out = p:read("a")
+    p:close()
+    os.remove(quick)
+    assert.truthy(out:match("\nismcts_quick +1 +%d+ +%d+ +%d+ +0 "), out)
+  end)
+
   it("a strategy from the rules helper follows its priorities", function()
     local out, code = probe([[
       local rules = require "rules"
