@@ -223,7 +223,7 @@ end
 
 command("help", "", "this list", function()
   say("A Lua prompt with the meeple module; the current game is g: g:legal(), g:play(\"...\"),")
-  say("g:view(1), g:undo() ... (the whole API: ../shared/API.md). Commands on g:")
+  say("g:view(1), g:undo() ... (the whole API: docs/api.md). Commands on g:")
   local width = 0
   for _, name in ipairs(order) do width = math.max(width, #name + #commands[name].args + 2) end
   for _, name in ipairs(order) do

@@ -380,21 +380,23 @@ static int count_spell_uses(const rabohnzel *g) {
     return at_main(g) ? spell_uses(g, acts, 0) : 0;
 }
 
-static bool river_plant_possible(const rabohnzel *g) { return g->river && hand_len(g, active(g)) > 0; }
+/* A running river is a decision until its player ends it (stop, or done), even with an empty hand
+ * (the digest's card river scenario: no trading before `stop`). */
+static bool river_open(const rabohnzel *g) { return g->river; }
 
 static bool phase1_open(const rabohnzel *g) {
     int in_hand = hand_len(g, active(g));
     if (in_hand == 0 && g->b.planted == 0) return false; /* an empty hand skips phase 1 */
-    return (in_hand > 0 && (g->b.planted < 2 || g->river)) || count_spell_uses(g) > 0;
+    return (in_hand > 0 && g->b.planted < 2) || river_open(g) || count_spell_uses(g) > 0;
 }
 
 static bool magic_open(const rabohnzel *g) {
     action_t acts[MEEPLE_MAX_ACTIONS];
-    return magic_actions(g, acts, 0) > 0;
+    return river_open(g) || magic_actions(g, acts, 0) > 0;
 }
 
 static bool active_part_open(const rabohnzel *g) {
-    return bean_to_plant(&g->b, active(g)) > 0 || river_plant_possible(g) || count_spell_uses(g) > 0;
+    return bean_to_plant(&g->b, active(g)) > 0 || river_open(g) || count_spell_uses(g) > 0;
 }
 
 /* The phase-4 choice between drawing 3 and using hand_cards: only when nothing was traded. */
@@ -548,7 +550,7 @@ static void settle(rabohnzel *g) {
             draw_cards(g, g->b.rules.draw);
             continue;
         }
-        if (river_plant_possible(g) || count_spell_uses(g) > 0) break;
+        if (river_open(g) || count_spell_uses(g) > 0) break;
         end_turn(g);
     }
     g->b.to_move = (uint8_t)decider(g);
@@ -2361,7 +2363,8 @@ static const char rabohnzel_rules_text[] =
     "     phase (not inside a proposal, a pending card, an attack, a relocation, an enchantment). A main\n"
     "     decision with nothing but done left ends by itself.\n"
     "  -  While card_river runs, only its plants (plant F), harvests and stop are possible (and in the\n"
-    "     magic phase powers, casts and spells); it ends with the phase.\n"
+    "     magic phase powers, casts and spells); it ends with the phase (stop, or done). A phase under a\n"
+    "     running river never ends by itself, even with an empty hand: no trading before stop.\n"
     "Open questions (the sources are silent; the rulings above are this project's answers): the real\n"
     "beanometers; whether the luck slot may hold two cards; whether `done` may end a phase while the\n"
     "river runs (here: yes).\n"

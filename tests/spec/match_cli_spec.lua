@@ -79,6 +79,22 @@ describe("meeple match", function()
     assert.equal(results(out1), results(out2))
   end)
 
+  it("gives byte-identical Bohnanza and Rabohnzel logs with --jobs 1 and --jobs 2 (actions parsed in parallel)", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      local greedy = quote(root .. "/bots/greedy_" .. game .. ".lua")
+      local four = greedy .. " " .. quote(root .. "/bots/random.lua") .. " " .. greedy .. " " .. quote(root .. "/bots/random.lua")
+      local a, b = os.tmpname(), os.tmpname()
+      local out1 = meeple("match " .. game .. " " .. four .. " --games 8 --seed 4 --jobs 1 --log " .. quote(a))
+      local out2 = meeple("match " .. game .. " " .. four .. " --games 8 --seed 4 --jobs 2 --log " .. quote(b))
+      local la, lb = read(a), read(b)
+      os.remove(a)
+      os.remove(b)
+      assert.equal(8, #lines(la), out1)
+      assert.equal(la, lb)
+      assert.equal(results(out1), results(out2))
+    end
+  end)
+
   it("resumes a killed run without losing or repeating a game", function()
     local log, whole = os.tmpname(), os.tmpname()
     local args = "match babel " .. bots .. " --games 300 --seed 2 --jobs 2 "
@@ -225,5 +241,20 @@ describe("the README's example bot", function()
     os.remove(bot)
     assert.equal(0, code, out)
     assert.truthy(out:match("\nmy_bot +10 +%d+ +%d+ +%d+ +0 "), out)
+  end)
+
+  it("the trading example is under 40 lines and beats three random traders", function()
+    local readme = assert(read(root .. "/README.md"))
+    local source = readme:match("```lua\n(%-%- my_trader%.lua.-)```")
+    assert.truthy(source, "README.md has a ```lua block starting with -- my_trader.lua")
+    local n = #lines(source)
+    assert.truthy(n < 40, "the example is " .. n .. " lines")
+    local bot = os.tmpname() .. ".lua"
+    write(bot, source)
+    local out, code = meeple("match bohnanza " .. quote(bot) .. " random random random --games 12 --seed 1")
+    os.remove(bot)
+    assert.equal(0, code, out)
+    local wins = tonumber(out:match("\nmy_trader +12 +(%d+) +%d+ +%d+ +0 "))
+    assert.truthy(wins and wins >= 6, out) -- a seat's share would be 3
   end)
 end)
