@@ -1621,7 +1621,8 @@ static void rab_write_extra(const void *st, int viewer, tree_writer *w) {
     tw_key_bool(w, "traded", g->b.traded);
     tw_key_bool(w, "drawn", g->drawn);
     if (g->commerce) tw_key_num(w, "commerce_card", bean_zone_len(&g->b, ZONE_FACE_UP));
-    tw_key_str(w, "countdown", spells[g->countdown].name);
+    /* A table-built game may start without one: then nobody's spells are known to be lower. */
+    if (g->countdown != NO_SPELL) tw_key_str(w, "countdown", spells[g->countdown].name);
     w->key(w, "spell_pile");
     if (viewer < 0) {
         w->open_list(w);

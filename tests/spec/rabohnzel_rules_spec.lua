@@ -1038,3 +1038,14 @@ describe("rabohnzel scenarios", function()
     end
   end)
 end)
+
+describe("rabohnzel tables", function()
+  it("a position built without a countdown card has none, in the table, every view and its text", function()
+    local s = meeple.from_table { game = "rabohnzel", seed = 1, players = { {}, {}, {} } }
+    assert.is_nil(s:table().countdown)
+    for v = 1, 3 do assert.is_nil(s:view(v).countdown) end
+    assert.is_nil(tostring(s):find("countdown", 1, true))
+    local again = meeple.from_table(s:table())
+    assert.is_nil(again:table().countdown)
+  end)
+end)
