@@ -259,35 +259,6 @@ local function bean_deal(t)
   return format("%s P%d → P%d: gives %s · wants %s · %s", kind, d.from, d.to, give, want, next_step)
 end
 
-local function bean_player(out, t, i, p)
-  local hand = type(p.hand) == "table" and format("hand %d: %s", #p.hand, items(p.hand))
-    or format("hand %s cards", tostring(p.hand))
-  local coins = type(p.coins) == "table" and #p.coins or 0
-  local marks = {}
-  if t.active == i then marks[#marks + 1] = "active" end
-  if t.to_move == i then marks[#marks + 1] = "to decide" end
-  out[#out + 1] = format("P%d  coins %d · %s%s", i, coins, hand, #marks > 0 and " · " .. concat(marks, ", ") or "")
-  local fields = {}
-  for f, field in ipairs(p.fields or {}) do fields[f] = format("%d: %s", f, bean_field(field)) end
-  out[#out + 1] = "    fields  " .. concat(fields, "   ")
-  if type(p.set_aside) == "table" and #p.set_aside > 0 then out[#out + 1] = "    set aside: " .. items(p.set_aside) end
-end
-
-local function render_bohnanza(t)
-  local out = { bean_header(t) }
-  if type(t.face_up) == "table" and #t.face_up > 0 then out[#out + 1] = "face up: " .. items(t.face_up) end
-  local deal = bean_deal(t)
-  if deal then out[#out + 1] = deal end
-  if t.invited then out[#out + 1] = format("P%d invited offers: P%d to offer or pass", t.active, t.invited) end
-  out[#out + 1] = ""
-  for i, p in ipairs(t.players) do bean_player(out, t, i, p) end
-  out[#out + 1] = ""
-  local discard = type(t.discard) == "table" and t.discard or {}
-  out[#out + 1] = format("deck %d · discard %d%s", size(t.deck), #discard,
-    #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "")
-  return concat(out, "\n")
-end
-
 -- ---------------------------------------------------------------- Rabohnzel
 
 -- Rabohnzel's beans, by their cards' colours.
@@ -308,35 +279,6 @@ local function spell_row(spells)
     out[i] = text
   end
   return concat(out, ", ")
-end
-
--- A hand: the viewer's own cards, or a size with the cards everyone has seen at their positions.
-local function rabohnzel_hand(p)
-  if type(p.hand) == "table" then return format("hand %d: %s", #p.hand, items(p.hand)) end
-  local text = format("hand %s cards", tostring(p.hand))
-  if type(p.shown) == "table" and #p.shown > 0 then
-    local seen = {}
-    for i, c in ipairs(p.shown) do seen[i] = format("%s at %d", paint(c.bean), c.at) end
-    text = text .. " (seen: " .. concat(seen, ", ") .. ")"
-  end
-  return text
-end
-
-local function rabohnzel_player(out, t, i, p)
-  local coins = type(p.coins) == "table" and #p.coins or 0
-  local marks = {}
-  if t.active == i then marks[#marks + 1] = "active" end
-  if t.to_move == i then marks[#marks + 1] = "to decide" end
-  out[#out + 1] = format("P%d  coins %d · %s%s", i, coins, rabohnzel_hand(p),
-    #marks > 0 and " · " .. concat(marks, ", ") or "")
-  local fields = {}
-  for f, field in ipairs(p.fields or {}) do fields[f] = format("%d: %s", f, bean_field(field)) end
-  out[#out + 1] = "    fields  " .. concat(fields, "   ") .. (p.third_field and "   (bean_field: third field)" or "")
-  out[#out + 1] = "    spells  " .. spell_row(p.spells)
-  if type(p.luck_slot) == "table" then
-    out[#out + 1] = format("    luck slot: %s%s", p.luck_slot.name or "?", p.luck_slot.up and " (up)" or "")
-  end
-  if type(p.set_aside) == "table" and #p.set_aside > 0 then out[#out + 1] = "    set aside: " .. items(p.set_aside) end
 end
 
 -- What interrupts the turn's flow: a pending card, an attack, the guard window, the spells at work.
@@ -362,9 +304,40 @@ local function rabohnzel_moment(out, t)
   if t.river then out[#out + 1] = "card_river: running (stop to end it)" end
 end
 
-local function render_rabohnzel(t)
+-- A hand: the viewer's own cards, or a size with the cards everyone has seen (Rabohnzel's Pluck) at
+-- their positions.
+local function bean_hand(p)
+  if type(p.hand) == "table" then return format("hand %d: %s", #p.hand, items(p.hand)) end
+  local text = format("hand %s cards", tostring(p.hand))
+  if type(p.shown) == "table" and #p.shown > 0 then
+    local seen = {}
+    for i, c in ipairs(p.shown) do seen[i] = format("%s at %d", paint(c.bean), c.at) end
+    text = text .. " (seen: " .. concat(seen, ", ") .. ")"
+  end
+  return text
+end
+
+local function bean_player(out, t, i, p)
+  local coins = type(p.coins) == "table" and #p.coins or 0
+  local marks = {}
+  if t.active == i then marks[#marks + 1] = "active" end
+  if t.to_move == i then marks[#marks + 1] = "to decide" end
+  out[#out + 1] = format("P%d  coins %d · %s%s", i, coins, bean_hand(p), #marks > 0 and " · " .. concat(marks, ", ") or "")
+  local fields = {}
+  for f, field in ipairs(p.fields or {}) do fields[f] = format("%d: %s", f, bean_field(field)) end
+  local temporary = t.game == "rabohnzel" and p.third_field -- Bohnanza's third field is bought, for good
+  out[#out + 1] = "    fields  " .. concat(fields, "   ") .. (temporary and "   (bean_field: third field)" or "")
+  if p.spells then out[#out + 1] = "    spells  " .. spell_row(p.spells) end
+  if type(p.luck_slot) == "table" then
+    out[#out + 1] = format("    luck slot: %s%s", p.luck_slot.name or "?", p.luck_slot.up and " (up)" or "")
+  end
+  if type(p.set_aside) == "table" and #p.set_aside > 0 then out[#out + 1] = "    set aside: " .. items(p.set_aside) end
+end
+
+-- Bohnanza's board, and Rabohnzel's: the same table with spells, powers and attacks added.
+local function render_beans(t)
   local out = { bean_header(t) }
-  if t.countdown then out[#out + 1] = format("countdown: the start player revealed %s (the highest spell dealt)", tostring(t.countdown)) end
+  if t.countdown then out[#out + 1] = format("countdown: the start player revealed %s (the highest spell dealt)", t.countdown) end
   if type(t.face_up) == "table" and #t.face_up > 0 then
     out[#out + 1] = "face up: " .. items(t.face_up) .. (t.commerce_card and " (the last is commerce's)" or "")
   end
@@ -373,11 +346,12 @@ local function render_rabohnzel(t)
   if t.invited then out[#out + 1] = format("P%d invited offers: P%d to offer or pass", t.active, t.invited) end
   rabohnzel_moment(out, t)
   out[#out + 1] = ""
-  for i, p in ipairs(t.players) do rabohnzel_player(out, t, i, p) end
+  for i, p in ipairs(t.players) do bean_player(out, t, i, p) end
   out[#out + 1] = ""
   local discard = type(t.discard) == "table" and t.discard or {}
-  out[#out + 1] = format("deck %d · discard %d%s · spell pile %d", size(t.deck), #discard,
-    #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "", size(t.spell_pile))
+  out[#out + 1] = format("deck %d · discard %d%s%s", size(t.deck), #discard,
+    #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "",
+    t.spell_pile ~= nil and format(" · spell pile %d", size(t.spell_pile)) or "")
   return concat(out, "\n")
 end
 
@@ -436,8 +410,7 @@ local function render(t, opts)
   if type(t.players) == "table" then
     if t.game == "babel" then return render_babel(t) end
     if t.game == "citadels" then return render_citadels(t) end
-    if t.game == "bohnanza" then return render_bohnanza(t) end
-    if t.game == "rabohnzel" then return render_rabohnzel(t) end
+    if t.game == "bohnanza" or t.game == "rabohnzel" then return render_beans(t) end
   end
   return render_generic(t)
 end
