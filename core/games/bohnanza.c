@@ -308,6 +308,7 @@ bool bean_buy_check(const bean_table *g, int seat, reason *why) {
     int cost = g->rules.third_field_cost;
     if (!cost) return deny(why, "a third field cannot be bought in this game");
     if (g->third_field[seat] || g->fields[seat] >= BEAN_MAX_FIELDS) return deny(why, "you have 3 fields already");
+    if (g->fields[seat] != 2) return deny(why, "a third field is bought by a player with 2 fields; you have %d", g->fields[seat]);
     if (bean_coins(g, seat) < cost)
         return deny(why, "a third field costs %d coins; you have %d", cost, bean_coins(g, seat));
     return true;
@@ -493,12 +494,24 @@ static int pick_options(const bean_table *g, action_t *out) {
     return n;
 }
 
-/* A pick is a decision only when it changes the result: more than one distinct card, and not every
- * card of the type going anyway. */
-static bool pick_is_choice(const bean_table *g, int options) {
+/* Every card of `type` the giver could supply goes in this deal's remaining picks. */
+static bool all_going(const bean_table *g, int type) {
+    const bean_deal *d = &g->deal;
+    return count_type(d->want + d->n_picks, d->n_want - d->n_picks, type) >= supply_of(g, d->to, type);
+}
+
+/* A pick is a decision only when it changes the result (the digest's step 3): not when every card of
+ * the type goes anyway, and not when the hand cards offered lie in one stretch of the hand where every
+ * card of another type goes too; the hand left over is then the same whichever card is taken. */
+static bool pick_is_choice(const bean_table *g, const action_t *options, int n) {
     const bean_deal *d = &g->deal;
     int type = d->want[d->n_picks];
-    return options > 1 && count_type(d->want + d->n_picks, d->n_want - d->n_picks, type) < supply_of(g, d->to, type);
+    if (n < 2 || all_going(g, type)) return false;
+    if (act_kind(options[n - 1]) == ACT_PICK_UP) return true; /* a face-up card or a hand card: they differ */
+    const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
+    for (int k = act_x(options[0]); k <= act_x(options[n - 1]); k++)
+        if (hand[k] != type && !all_going(g, hand[k])) return true;
+    return false;
 }
 
 /* The picked card goes straight to the proposer's set-aside area: the deal is accepted, and a card
@@ -517,7 +530,7 @@ void bean_trade_settle(bean_table *g) {
             }
             action_t options[BEAN_MAX_CARDS + 1];
             int n = pick_options(g, options);
-            if (pick_is_choice(g, n)) return;
+            if (pick_is_choice(g, options, n)) return;
             bean_trade_apply(g, options[0]);
             continue;
         }
@@ -1761,7 +1774,7 @@ static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uin
             if (!bean_is_shown(g, seat, k)) hand[k] = cards[c++];
         if (g->deal.stage != DEAL_PICK || g->deal.to != seat) break;
         action_t options[BEAN_MAX_CARDS + 1];
-        if (pick_is_choice(g, pick_options(g, options))) break;
+        if (pick_is_choice(g, options, pick_options(g, options))) break;
     }
 }
 
@@ -2025,12 +2038,20 @@ static const char bohnanza_rules_text[] =
     "  - Trading is a protocol of single decisions (above). Each proposal, invitation and offer is a\n"
     "    trade step, at most trade_limit (10) a turn. Asking for a gift (want with nothing given) is\n"
     "    allowed both ways. Proposals and answers are public; given cards are revealed as they move.\n"
+    "    A cancelled proposal still used its step; when the steps run out during an invitation round,\n"
+    "    the players not yet asked are skipped. propose N, ask and offer are listed only when some deal\n"
+    "    with that partner is possible; an invited player who can offer nothing still answers pass.\n"
+    "  - Two face-up cards of one type are identical: give up B takes either. A picked card goes to the\n"
+    "    proposer's set-aside area at once (the deal is accepted; nothing can undo it).\n"
+    "  - Legal-action lists never reveal hidden cards: a proposer wants bean types, whether or not the\n"
+    "    partner holds them; only the partner's answer depends on the partner's hand.\n"
     "  - want B is limited to the cards the partner could hold: the type's total less those in sight\n"
     "    (fields, coin piles, discard pile, set-aside areas, the face-up cards unless the partner owns\n"
     "    them) and in the proposer's hand; and in all to the partner's cards.\n"
     "  - Lists name only distinct choices: an empty field only as the lowest-numbered one; give K and pick\n"
     "    K only for the frontmost of a run of identical cards; a pick only when it changes the result.\n"
-    "  - Third-field coins go onto the discard pile one at a time from the top of the coin pile.\n"
+    "  - A third field is bought by a player with 2 fields, once. Its coins go onto the discard pile bean\n"
+    "    side up, one at a time from the top of the coin pile, and so come back with the next pass.\n"
     "\n"
     "Action grammar: plant F, done, plant B F, harvest F, buy, propose N, ask, offer, pass, give up B,\n"
     "give K, want B, send, cancel, accept, reject, pick K, pick up. (F a field 1-3, K a hand position from\n"

@@ -444,6 +444,20 @@ describe("bohnanza trading", function()
     assert.equal(1, s:to_move())
   end)
 
+  it("no pick is asked when the cards between the choices all go too: the hand left is the same", function()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "green" },
+      players = { { hand = { "stink" } }, { hand = { "soy", "red", "soy" } }, {}, {} } }
+    play(s, "propose 2", "want soy", "want red", "send", "accept")
+    assert.same({ "soy" }, hand(s, 2))
+    assert.same({ "soy", "red" }, set_aside(s, 1))
+    assert.equal(1, s:to_move())
+    -- a second red in the hand may stay: then which soy goes decides the order left
+    s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "green" },
+      players = { { hand = { "stink" } }, { hand = { "soy", "red", "soy", "red" } }, {}, {} } }
+    play(s, "propose 2", "want soy", "want red", "send", "accept")
+    assert.same({ "pick 1", "pick 3" }, legal(s))
+  end)
+
   it("want may not exceed the partner's tradeable cards, nor the copies the partner could hold", function()
     local s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" },
       players = { { hand = { "green" } }, { hand = { "soy" } },
@@ -658,6 +672,12 @@ describe("bohnanza editions and setup", function()
     local s = bohnanza { params = { edition = "riogrande" }, players = {
       { hand = { "soy" }, coins = { "soy", "blue" } }, {}, {}, {} } }
     assert_illegal(s, "buy", "coins")
+  end)
+
+  it("only a player with 2 fields buys a third", function()
+    local s = bohnanza { params = { fields = 1, third_field_cost = 1 }, players = {
+      { hand = { "soy" }, coins = { "soy" } }, {}, {}, {} } }
+    assert_illegal(s, "buy", "2 fields")
   end)
 
   it("Rio Grande with 3 players: 3 fields each, no buying, 150 cards without cocoa, 2 passes (scenario 14)", function()
