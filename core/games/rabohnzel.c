@@ -35,6 +35,15 @@ static const char *const bean_names[NUM_TYPES + 1] = {"pluck", "cape", "common",
                                                       "sword", NULL};
 static bool has_power(int type) { return type == PLUCK || type == COMMON || type == WISE || type == MAGIC || type == SWORD; }
 
+/* The uses a field's power gives when the magic phase begins or the field is planted fresh: once, and
+ * a magic field with 4+ beans twice. Beans added later do not change it; a field only ever loses beans
+ * all at once (a harvest, which loses the power too), so one that could be used twice still holds 4+
+ * at its second use. */
+static int fresh_power(int type, int size) {
+    if (type == BEAN_NONE || !has_power(type)) return 0;
+    return type == MAGIC && size >= 4 ? 2 : 1;
+}
+
 enum {
     AGGRESSION, BEAN_FIELD, CARD_EXCHANGE, COMMERCE, CARD_RIVER, DECK_SPELL, BEAN_ENCHANTMENT,
     PLAYER_ENCHANTMENT, RELOCATION, HAND_CARDS, LUCK, NUM_SPELLS
@@ -239,15 +248,17 @@ static void remove_from_row(rabohnzel *g, int seat, int at) {
 
 static void add_to_row(rabohnzel *g, int seat, int s) { g->row[seat][g->row_n[seat]++] = (uint8_t)s; }
 
-/* The pile takes a card back and is shuffled: nobody knows its order. */
+/* The pile takes a card back and is shuffled: nobody knows its order, but whoever knew the card's
+ * name now knows it lies in the pile (for a pile card, `known` holds the seats that know it is there). */
 static void return_to_pile(rabohnzel *g, int s) {
     g->pile[g->pile_n++] = (uint8_t)s;
     g->up[s] = false;
+    g->dealt[s] = false;
     rng_shuffle_bytes(&g->b.rng, g->pile, g->pile_n);
-    for (int i = 0; i < g->pile_n; i++) g->known[g->pile[i]] = 0, g->dealt[g->pile[i]] = false;
 }
 
-/* The Cape bonus: the pile's top spell, face down, seen only by its new owner. */
+/* The Cape bonus: the pile's top spell, face down, seen only by its new owner. The others no longer
+ * know which of the cards they knew in the pile is still there. */
 static void draw_spell(rabohnzel *g, int seat) {
     if (!g->pile_n) return;
     int s = g->pile[--g->pile_n];
@@ -255,6 +266,7 @@ static void draw_spell(rabohnzel *g, int seat) {
     add_to_row(g, seat, s);
     g->up[s] = false;
     g->known[s] = (uint8_t)(1u << seat);
+    for (int i = 0; i < g->pile_n; i++) g->known[g->pile[i]] &= (uint8_t)(1u << seat);
 }
 
 /* The end of a seat's turn: its active spells turn face down; the luck slot's card goes back. */
@@ -345,13 +357,13 @@ static void harvest(rabohnzel *g, int seat, int field, bool final) {
 }
 
 /* A bean planted: onto an empty field of the active player in the magic phase it brings the field's
- * power, fresh (a magic field two uses, the second needing 4+ beans) — except a Pluck coin's card. */
+ * power, fresh — except a Pluck coin's card. */
 static void plant(rabohnzel *g, int seat, int zone, int index, int field, bool fresh) {
     bool empty = field_size(g, seat, field) == 0;
     bean_plant(&g->b, seat, zone, index, field);
     int type = field_type(g, seat, field);
     if (fresh && empty && seat == active(g) && g->b.phase == PHASE_MAGIC && has_power(type))
-        g->power[seat][field] = type == MAGIC ? 2 : 1;
+        g->power[seat][field] = (uint8_t)fresh_power(type, 1);
 }
 
 /* ==================================================================== the turn
@@ -459,7 +471,7 @@ static void enter_magic(rabohnzel *g) {
     g->river = false;
     for (int f = 0; f < g->b.fields[a]; f++) {
         int type = field_type(g, a, f);
-        g->power[a][f] = type != BEAN_NONE && has_power(type) ? (type == MAGIC ? 2 : 1) : 0;
+        g->power[a][f] = (uint8_t)fresh_power(type, field_size(g, a, f));
         power_field |= g->power[a][f] > 0;
     }
     if (!power_field && !magic_open(g)) {
@@ -597,10 +609,6 @@ static bool others_have_coins(const rabohnzel *g) {
     return false;
 }
 
-/* A magic field's second use needs 4+ Magic Beans in it then. */
-static bool magic_ready(const rabohnzel *g, int field) {
-    return g->power[active(g)][field] >= 2 || field_size(g, active(g), field) >= 4;
-}
 
 /* Each power only while it can act: a target, the threshold met (ruling 8). */
 static int power_actions(const rabohnzel *g, action_t *out, int n) {
@@ -623,7 +631,7 @@ static int power_actions(const rabohnzel *g, action_t *out, int n) {
             if (common_ready(g, f) && others_have_coins(g)) out[n++] = act(ACT_COMMON, 0, f, 0);
             break;
         case MAGIC:
-            for (int i = 0; magic_ready(g, f) && i < n_down; i++) out[n++] = act(ACT_MAGIC, down[i], f, 0);
+            for (int i = 0; i < n_down; i++) out[n++] = act(ACT_MAGIC, down[i], f, 0);
             break;
         case SWORD:
             for (int i = 1; i < g->b.players; i++) {
@@ -1218,7 +1226,12 @@ static bool power_reason(const rabohnzel *g, action_t a, reason *why) {
         return g->b.phase == PHASE_MAGIC ? deny_open(g, why) : deny(why, "bean powers act in the magic phase (phase 1½)");
     if (f >= g->b.fields[me] || field_type(g, me, f) != type)
         return deny(why, "field %d holds no %s bean", f + 1, bean_name(type));
-    if (!g->power[me][f]) return deny(why, "field %d's %s power is used (or the field is new this phase)", f + 1, bean_name(type));
+    if (!g->power[me][f]) {
+        if (type == MAGIC && field_size(g, me, f) >= 4)
+            return deny(why, "field %d's magic power is used: a second use needs 4 Magic Beans when the phase "
+                        "begins (or when planted fresh)", f + 1);
+        return deny(why, "field %d's %s power is used (or the field is new this phase)", f + 1, bean_name(type));
+    }
     if ((kind == ACT_PLUCK || kind == ACT_SWORD) && (x >= g->b.players || x == me))
         return deny(why, "there is no other player %d", x + 1);
     if (kind == ACT_PLUCK) return deny(why, "player %d has no hand card to take", x + 1);
@@ -1228,8 +1241,6 @@ static bool power_reason(const rabohnzel *g, action_t a, reason *why) {
     if (kind == ACT_COMMON && !common_ready(g, f))
         return deny(why, "the Common Bean's power needs 4 beans in one field; field %d has %d", f + 1, field_size(g, me, f));
     if (kind == ACT_COMMON) return deny(why, "no other player has a coin");
-    if (!magic_ready(g, f))
-        return deny(why, "a magic field's second use needs 4 Magic Beans; field %d has %d", f + 1, field_size(g, me, f));
     return deny(why, "%s is not one of your face-down spells", spell_name(x));
 }
 
@@ -1254,7 +1265,7 @@ static bool spell_reason(const rabohnzel *g, action_t a, reason *why) {
         return deny(why, g->commerce ? "the commerce card is turned up already" : "the deck is empty");
     case DECK_SPELL:
         return deny(why, g->b.phase != BEAN_TRADE ? "deck_spell is used in phase 2" : "the discard pile is empty");
-    case LUCK: return deny(why, g->pile_n ? "your luck slot holds a card already" : "the spell pile is empty");
+    case LUCK: return deny(why, g->pile_n ? "your luck slot holds a card already: it holds one until your turn ends" : "the spell pile is empty");
     case RELOCATION: return deny(why, "relocation needs two cards in your hand");
     case CARD_RIVER: return deny(why, "the river runs already");
     case CARD_EXCHANGE:
@@ -1440,7 +1451,12 @@ static bool parse_power(const rabohnzel *g, char **w, int n, action_t *out, reas
     }
     if (field < 0) {
         field = power_field(g, powers[p].type, &count);
-        if (count > 1) return deny(why, "two fields offer this power: say which, as in %s @%d", w[0], field + 1);
+        if (count > 1) {
+            char said[MEEPLE_ACTION_TEXT] = "";
+            for (int i = 0, at = 0; i < n && at < (int)sizeof said; i++)
+                at += snprintf(said + at, sizeof said - (size_t)at, "%s ", w[i]);
+            return deny(why, "two fields offer this power: say which, as in %s@%d", said, field + 1);
+        }
         if (field < 0) field = 0;
     }
     *out = act(kind, x, field, z);
@@ -1784,7 +1800,7 @@ static bool rab_read_field(const bean_game *bg, bean_reading *rd, tree_reader *r
     if (power < 0) { /* unsaid: the power the magic phase gave the active player's field as it began */
         int type = rd->len[zone] ? rd->cards[zone][rd->len[zone] - 1] : BEAN_NONE;
         bool fresh = g->b.phase == PHASE_MAGIC && seat == g->b.active && type != BEAN_NONE && has_power(type);
-        power = fresh ? (type == MAGIC ? 2 : 1) : 0;
+        power = fresh ? fresh_power(type, rd->len[zone]) : 0;
     }
     g->b.enchanted[seat][field] = (uint8_t)enchanted;
     g->power[seat][field] = (uint8_t)power;
@@ -2006,7 +2022,7 @@ static bool validate_spells(const rabohnzel *g, reason *why) {
     for (int i = 0; i < g->pile_n; i++) {
         int s = g->pile[i];
         if (s >= NUM_SPELLS) return deny(why, "a spell in the pile is damaged");
-        if (g->up[s] || g->known[s] || g->dealt[s]) return deny(why, "a spell in the pile is face up or known");
+        if (g->up[s] || (g->known[s] & ~all) || g->dealt[s]) return deny(why, "a spell in the pile is face up or dealt");
         places[s]++;
     }
     for (int p = 0; p < g->b.players; p++) {
@@ -2044,7 +2060,7 @@ static bool validate_fields(const rabohnzel *g, reason *why) {
         for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
             int power = g->power[p][f], type = f < g->b.fields[p] ? field_type(g, p, f) : BEAN_NONE;
             bool may = g->b.phase == PHASE_MAGIC && p == active(g) && type != BEAN_NONE && has_power(type);
-            if (power > (may ? (type == MAGIC ? 2 : 1) : 0))
+            if (power > (may ? fresh_power(type, field_size(g, p, f)) : 0))
                 return deny(why, "player %d's field %d has a power it cannot have", p + 1, f + 1);
         }
     }
@@ -2131,7 +2147,8 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     for (int p = 0; p < g->b.players; p++)
         if (p != viewer && g->luck[p] != NO_SPELL && !sees(g, viewer, g->luck[p]))
             slot[n] = &g->luck[p], dealt_slot[n] = false, cards[n++] = g->luck[p];
-    for (int i = 0; i < g->pile_n; i++) slot[n] = &g->pile[i], dealt_slot[n] = false, cards[n++] = g->pile[i];
+    for (int i = 0; i < g->pile_n; i++) /* a card the viewer knows to be in the pile stays there */
+        if (!sees(g, viewer, g->pile[i])) slot[n] = &g->pile[i], dealt_slot[n] = false, cards[n++] = g->pile[i];
     uint8_t known[NUM_SPELLS];
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
     rng_shuffle_bytes(r, cards, n);
@@ -2366,9 +2383,9 @@ static const char rabohnzel_rules_text[] =
     "  -  While card_river runs, only its plants (plant F), harvests and stop are possible (and in the\n"
     "     magic phase powers, casts and spells); it ends with the phase (stop, or done). A phase under a\n"
     "     running river never ends by itself, even with an empty hand: no trading before stop.\n"
-    "Open questions (the sources are silent; the rulings above are this project's answers): the real\n"
-    "beanometers; whether the luck slot may hold two cards; whether `done` may end a phase while the\n"
-    "river runs (here: yes).\n"
+    "  -  The luck slot holds one card: luck used again in the same turn (re-activated) is refused while\n"
+    "     the slot holds the first card (the texts never give a player two slot cards).\n"
+    "Open question (the sources are silent): the real beanometers (see Beanometers above).\n"
     "\n"
     "Action grammar, besides Bohnanza's (no buy): keep, pass (guard window), pluck N, wise, common,\n"
     "magic S, sword N [aggression] (each [@F]), choose B, activate S, activate none, cast S [@K], use S\n"
@@ -2377,7 +2394,7 @@ static const char rabohnzel_rules_text[] =
     "State table: Bohnanza's, fields as {beans, enchanted, power}, and river, traded, drawn,\n"
     "commerce_card, countdown, spell_pile, pending {card, owner, from}, attack {attacker, defender, draws,\n"
     "aggression, drawn, stage}, guard, enchanting, relocating, placing; per player spells = {{name, up,\n"
-    "known, dealt}}, luck_slot = {name, up}, shown = {{at, bean}}. A view hides face-down spells from those\n"
+    "known, dealt}}, luck_slot = {name, up, known}, shown = {{at, bean}}. A view hides face-down spells from those\n"
     "not in known, the spell pile (a size), other hands (sizes, but shown cards) and another's Wise card.\n";
 
 static const bean_game rabohnzel_beans = {

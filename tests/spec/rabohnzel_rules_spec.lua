@@ -502,9 +502,7 @@ describe("rabohnzel scenarios", function()
     assert.same({ "wise" }, coins(s, 2))
     assert.same({ "wise" }, coins(s, 3))
     assert.equal(2, count(discard(s), "sword")) -- two lone swords harvested for nothing
-    -- DIGEST: "`propose N` is not legal before `stop`". The engine ends phase 1½ (and the river) by
-    -- itself once only harvests and `done` are left, so after the third attack A is already trading
-    -- and `propose 2` is legal without `stop`.
+    -- the digest: "`propose N` is not legal before `stop`": a running river holds the phase open
     assert.equal("magic", s:table().phase)
     assert.is_true(s:table().river)
     assert_illegal(s, "propose 2")
@@ -1040,6 +1038,51 @@ describe("rabohnzel scenarios", function()
 end)
 
 describe("rabohnzel tables", function()
+  it("a magic field used twice only when it held 4+ as the phase began; beans added later change nothing", function()
+    local spells = { { name = "card_river", up = true }, { name = "relocation", up = false },
+      { name = "luck", up = false } }
+    local s = rab { phase = "magic", players = {
+      { fields = { { "magic", "magic", "magic" }, {} }, hand = { "magic", "sword" }, spells = spells },
+      { hand = { "cape" } }, { hand = { "cape" } } } }
+    assert.equal(1, P(s, 1).fields[1].power)
+    play(s, "magic relocation", "use card_river", "plant 1")
+    assert.equal(4, #beans(s, 1, 1))
+    assert.equal(0, P(s, 1).fields[1].power)
+    assert_illegal(s, "magic luck", "4 magic beans")
+    s = rab { phase = "magic", players = {
+      { fields = { { "magic", "magic", "magic", "magic" }, {} }, hand = { "sword" }, spells = spells },
+      { hand = { "cape" } }, { hand = { "cape" } } } }
+    assert.equal(2, P(s, 1).fields[1].power)
+    play(s, "magic relocation", "magic luck")
+    assert.equal(0, P(s, 1).fields[1].power)
+  end)
+
+  it("a luck card gone back to the pile is known to be there: samples keep it in the pile", function()
+    local s = rab { phase = "draw", drawn = true, players = {
+      { hand = { "princess", "princess" }, spells = { { name = "luck", up = true } } },
+      { hand = { "wise" }, spells = { { name = "hand_cards", up = false } } },
+      { hand = { "wise" }, spells = { { name = "relocation", up = false } } } },
+      pile_top = { "card_river" } }
+    play(s, "use luck")
+    assert.equal("card_river", P(s, 1).luck_slot.name)
+    play(s, "done")
+    assert.is_nil(P(s, 1).luck_slot)
+    assert.truthy(has(s:table().spell_pile, "card_river"))
+    for k = 1, 40 do
+      local t = s:sample(2, k):table()
+      assert.truthy(has(t.spell_pile, "card_river"), "sample " .. k)
+      assert.equal("hand_cards", t.players[2].spells[1].name)
+    end
+  end)
+
+  it("two fields with one power: the action names the field with @F, and the reason shows how", function()
+    local s = rab { phase = "magic", players = {
+      { fields = { { "pluck" }, { "pluck" } }, hand = { "sword" } }, { hand = { "cape" } }, { hand = { "cape" } } } }
+    assert_illegal(s, "pluck 2", "pluck 2 @1")
+    assert_legal(s, "pluck 2 @1")
+    assert_legal(s, "pluck 2 @2")
+  end)
+
   it("a position built without a countdown card has none, in the table, every view and its text", function()
     local s = meeple.from_table { game = "rabohnzel", seed = 1, players = { {}, {}, {} } }
     assert.is_nil(s:table().countdown)
