@@ -576,8 +576,10 @@ static void discard_one(babel *g, int people) {
 
 static bool end_allowed(const babel *g, reason *why) {
     const babel_player *me = &g->player[g->active];
-    /* Ruling: with an empty hand the duty lapses, so no position leaves a player without an action. */
-    if (me->first_turn && me->reserve.n && hand_size(me))
+    /* Ruling: the duty lapses only when the card cannot be built: an empty hand and no `build own`
+     * now. So it binds while people already at the pawn's place allow the build, and no position
+     * leaves a player without an action. */
+    if (me->first_turn && me->reserve.n && (hand_size(me) || build_allowed(g, OWN, NULL)))
         return deny(why, "on your first turn you must build your starting temple card before ending");
     return true;
 }
@@ -1613,7 +1615,8 @@ static const char babel_rules_text[] =
     "  - Drawing from an empty people deck and an empty discard draws what there is.\n"
     "  - travel must move the pawn: the destination differs from where it stands.\n"
     "  - The first turn's duty: ending is illegal while your starting level-1 card is still in your\n"
-    "    reserve; it lapses if the opponent took it, and once your hand is empty.\n"
+    "    reserve; it lapses if the opponent took it, and when building it is impossible: your hand is\n"
+    "    empty and build own is not legal now (people already at your pawn's place may allow it).\n"
     "  - collapse needs an opponent temple here; expel Q needs a Q in the opponent's row here;\n"
     "    halve needs the opponent to hold at least 2 cards (it must discard something).\n"
     "  - With two separate qualifying runs of one people, the action names its run (@N).\n"

@@ -79,7 +79,7 @@ enum { PLACED_NOT, PLACED_UNSEEN, PLACED_UP, PLACED_PICK, PLACED_DOWN };
 #define STEP_UNPLACED 100
 
 typedef struct cit_rules {
-    uint8_t city_size, start_gold, start_cards;
+    uint8_t city_size, start_gold, start_cards, max_rounds;
     uint8_t face_up[MAX_SEATS + 1]; /* by player count */
 } cit_rules;
 
@@ -140,9 +140,15 @@ static void deck_put_under(citadels *g, int d) {
     g->deck.n++;
 }
 
+/* A gold counter stops at GOLD_MAX: no position, however built, makes it wrap. */
+#define GOLD_MAX 60000
+static void gain_gold(cit_player *p, int amount) {
+    p->gold = (uint16_t)(p->gold + amount > GOLD_MAX ? GOLD_MAX : p->gold + amount);
+}
+
 /* ==================================================================== parameters */
 
-enum { P_CITY_SIZE, P_START_GOLD, P_START_CARDS, P_FACE_UP, NUM_PARAMS };
+enum { P_CITY_SIZE, P_START_GOLD, P_START_CARDS, P_FACE_UP, P_MAX_ROUNDS, NUM_PARAMS };
 
 /* Face-up discards by player count, from 2 to 7 players. */
 static const int32_t default_face_up[6] = {0, 0, 2, 1, 0, 0};
@@ -157,6 +163,8 @@ static const param_def citadels_params[NUM_PARAMS] = {
                    "characters put aside face up each round, by player count from 2 to 7 (one "
                    "number: for every count); capped so that every player can still choose",
                    default_face_up, 6},
+    [P_MAX_ROUNDS] = {"max_rounds", PARAM_INT, 100, 1, 200, NULL,
+                      "the game ends after this round even if no city is complete (no first-city bonus)", NULL, 0},
 };
 
 static cit_rules rules_from_params(const param_value *params) {
@@ -164,6 +172,7 @@ static cit_rules rules_from_params(const param_value *params) {
     r.city_size = (uint8_t)params[P_CITY_SIZE].v[0];
     r.start_gold = (uint8_t)params[P_START_GOLD].v[0];
     r.start_cards = (uint8_t)params[P_START_CARDS].v[0];
+    r.max_rounds = (uint8_t)params[P_MAX_ROUNDS].v[0];
     const param_value *up = &params[P_FACE_UP];
     for (int n = 2; n <= MAX_SEATS; n++)
         r.face_up[n] = (uint8_t)(up->count == 1 ? up->v[0] : n - 2 < up->count ? up->v[n - 2] : 0);
@@ -348,7 +357,7 @@ static void call_from(citadels *g, int from) {
         if (seat == NOBODY || c == g->killed) continue;
         cit_player *p = &g->player[seat];
         if (c == g->robbed && g->holder[THIEF] != NOBODY) {
-            g->player[g->holder[THIEF]].gold += p->gold;
+            gain_gold(&g->player[g->holder[THIEF]], p->gold);
             p->gold = 0;
         }
         if (c == KING) g->crown = (uint8_t)seat;
@@ -386,12 +395,12 @@ static bool action_allowed(const citadels *g, reason *why) {
 
 static void after_action(citadels *g) {
     g->acted = true;
-    if (g->current == MERCHANT) mover(g)->gold += 1;
+    if (g->current == MERCHANT) gain_gold(mover(g), 1);
     if (g->current == ARCHITECT) deck_draw_into_hand(g, mover(g), 2);
 }
 
 static void take_gold(citadels *g) {
-    mover(g)->gold += 2;
+    gain_gold(mover(g), 2);
     after_action(g);
 }
 
@@ -454,7 +463,7 @@ static bool income_allowed(const citadels *g, reason *why) {
 }
 
 static void take_income(citadels *g) {
-    mover(g)->gold += (uint16_t)income_of(g, g->to_move, g->current);
+    gain_gold(mover(g), income_of(g, g->to_move, g->current));
     g->income_taken = true;
 }
 
@@ -591,6 +600,12 @@ static bool destroy_allowed(const citadels *g, int seat, int d, reason *why) {
     return true;
 }
 
+static int graveyard_owner(const citadels *g) {
+    for (int p = 0; p < g->players; p++)
+        if (owns(&g->player[p], GRAVEYARD)) return p;
+    return NONE;
+}
+
 static void destroy(citadels *g, int seat, int d) {
     cit_player *target = &g->player[seat];
     mover(g)->gold -= (uint16_t)destroy_cost(g, seat, d);
@@ -598,12 +613,14 @@ static void destroy(citadels *g, int seat, int d) {
     memmove(&target->city[i], &target->city[i + 1], (size_t)(target->city_n - i - 1));
     target->city_n--;
     g->power_used = true;
-    /* Ruling: the graveyard saves only its owner's own districts, and not itself. */
-    if (owns(target, GRAVEYARD) && seat != g->to_move && target->gold >= 1) {
+    /* The graveyard saves any district the warlord destroys, another player's too (the card: "when the
+     * Warlord destroys a district"); never for the warlord himself, and a destroyed graveyard is gone. */
+    int keeper = graveyard_owner(g);
+    if (keeper != NONE && keeper != g->to_move && g->player[keeper].gold >= 1) {
         g->sub = SUB_GRAVEYARD;
         g->grave_card = (uint8_t)d;
-        g->grave_owner = (uint8_t)seat;
-        g->to_move = (uint8_t)seat;
+        g->grave_owner = (uint8_t)keeper;
+        g->to_move = (uint8_t)keeper;
         return;
     }
     deck_put_under(g, d);
@@ -635,7 +652,7 @@ static bool lab_allowed(const citadels *g, int d, reason *why) {
 static void use_lab(citadels *g, int d) {
     mover(g)->hand[d]--;
     deck_put_under(g, d);
-    mover(g)->gold += 1;
+    gain_gold(mover(g), 1);
     g->lab_used = true;
 }
 
@@ -661,11 +678,12 @@ static bool end_allowed(const citadels *g, reason *why) {
 /* ==================================================================== the end of a round and scoring */
 
 /* A murdered king's player takes the crown now; with no king in play it stays. The game ends after the
- * round in which a city was completed. */
+ * round in which a city was completed, or after round max_rounds (a game where nobody builds would
+ * otherwise never end). */
 static void end_round(citadels *g) {
     g->current = NONE;
     if (g->killed == KING && g->holder[KING] != NOBODY) g->crown = g->holder[KING];
-    if (g->first_complete != NOBODY) {
+    if (g->first_complete != NOBODY || g->round >= g->rules.max_rounds) {
         g->phase = PHASE_OVER;
         g->to_move = NOBODY;
         return;
@@ -754,8 +772,8 @@ static bool phase_allows(const citadels *g, int kind, reason *why) {
         return deny(why, "finish replacing first: replace D for another card, or replace done");
     case SUB_GRAVEYARD:
         if (kind == ACT_GRAVE_YES || kind == ACT_GRAVE_NO) return true;
-        return deny(why, "your %s was destroyed: answer graveyard yes (pay 1 gold to take it back) or "
-                    "graveyard no", districts[g->grave_card].name);
+        return deny(why, "the warlord destroyed a %s: answer graveyard yes (pay 1 gold to take it into your "
+                    "hand) or graveyard no", districts[g->grave_card].name);
     }
     if (kind == ACT_CHOOSE || kind == ACT_BURY) return deny(why, "the characters are chosen already");
     if (kind == ACT_KEEP) return deny(why, "keep comes after draw");
@@ -1300,7 +1318,7 @@ static bool read_player(tree_reader *r, citadels *g, int seat, table_cards *card
     cit_player *p = &g->player[seat];
     int gold = g->rules.start_gold, count = -1;
     uint8_t held = 0, city_counts[NUM_TYPES] = {0};
-    bool ok = table_check_keys(r, player_keys, why) && table_read_int(r, "gold", 0, 60000, &gold, why) &&
+    bool ok = table_check_keys(r, player_keys, why) && table_read_int(r, "gold", 0, GOLD_MAX, &gold, why) &&
               read_districts(r, "hand", cards, p->hand, NULL, NULL, NUM_DISTRICTS, &cards->hand_wanted[seat], why) &&
               read_districts(r, "city", cards, city_counts, p->city, &p->city_n, NUM_TYPES, NULL, why) &&
               read_characters(r, "characters", cards, &held, true, NULL, why) &&
@@ -1666,7 +1684,10 @@ static bool validate_flow(const citadels *g, reason *why) {
 static bool citadels_validate(const void *st, reason *why) {
     const citadels *g = st;
     if (g->players < 2 || g->players > MAX_SEATS) return deny(why, "Citadels has 2 to 7 players");
-    if (g->rules.city_size < 1 || g->rules.city_size > 20) return deny(why, "the rule parameters are out of range");
+    if (g->rules.city_size < 1 || g->rules.city_size > 20 || g->rules.max_rounds < 1 || g->rules.max_rounds > 200)
+        return deny(why, "the rule parameters are out of range");
+    if (g->round < 1 || g->round > g->rules.max_rounds)
+        return deny(why, "round %d is past the last round, %d (max_rounds)", g->round, g->rules.max_rounds);
     return validate_districts(g, why) && validate_flow(g, why) && validate_characters(g, why);
 }
 
@@ -1894,7 +1915,7 @@ static bool citadels_add(void *st, const char *counter, int delta, reason *why) 
         return deny(why, "'%.60s' is no counter; counters: players[N].gold", counter);
     long gold = (long)g->player[path.player].gold + delta;
     if (gold < 0) return deny(why, "player %d has only %d gold", path.player + 1, g->player[path.player].gold);
-    if (gold > 60000) return deny(why, "that is more gold than a counter holds");
+    if (gold > GOLD_MAX) return deny(why, "that is more gold than a counter holds (%d)", GOLD_MAX);
     g->player[path.player].gold = (uint16_t)gold;
     return true;
 }
@@ -1989,8 +2010,8 @@ static const char citadels_rules_text[] =
     "Purple: haunted_city counts as any colour at scoring, unless built in the last round; keep\n"
     "cannot be destroyed; laboratory: once a turn, lab D (a card under the deck) for 1 gold; smithy:\n"
     "once a turn, 2 gold for 3 cards; observatory: draw 3, keep 1; library: keep all you draw (with\n"
-    "the observatory, 2 of 3); graveyard: when the warlord destroys one of its owner's districts, the\n"
-    "owner may pay 1 gold to take it into hand; dragon_gate and university cost 6 and score 8;\n"
+    "the observatory, 2 of 3); graveyard: when the warlord destroys any district (another player's\n"
+    "too), the graveyard's owner may pay 1 gold to take it into hand; dragon_gate and university cost 6 and score 8;\n"
     "great_wall: the warlord pays 1 more for its owner's other districts; school_of_magic: counts as\n"
     "the colour of its owner's character for income.\n"
     "\n"
@@ -2000,8 +2021,11 @@ static const char citadels_rules_text[] =
     "\n"
     "Rulings (this project's, where the texts are silent):\n"
     "  - Player 1 holds the crown first. Still tied after gold: a shared win.\n"
-    "  - The graveyard saves only its owner's own districts, not itself, and never when its owner is\n"
-    "    the warlord; its owner answers during the warlord's turn (graveyard yes / graveyard no).\n"
+    "  - A game where no city is completed ends after round max_rounds (100; real games take under 10\n"
+    "    rounds), scored as usual without the first-city bonus. Gold counters stop at 60000.\n"
+    "  - The graveyard saves any district the warlord destroys, not itself (a destroyed graveyard is\n"
+    "    discarded), and never when its owner is the warlord; its owner answers during the warlord's\n"
+    "    turn (graveyard yes / graveyard no).\n"
     "  - A turn must take its action before building, destroying or ending.\n"
     "  - Destroying ends the warlord's turn (take income first).\n"
     "  - Once the magician marks a card to replace, he finishes replacing (replace done) before\n"

@@ -636,6 +636,16 @@ describe("babel first turn", function()
     play(s, "end")
     assert.equal(2, s:to_move())
   end)
+
+  it("with an empty hand the duty still binds while build own is legal (people already there)", function()
+    local s = babel { players = { { first_turn = true, reserve = { 1 }, hand = { S }, rows = { sumerians = { S } } }, {} } }
+    play(s, "travel sumerians")    -- the hand is empty, but a sumerian stands here: the 1 can be built
+    assert.same({}, hand(s, 1))
+    assert_illegal(s, "end", "starting temple")
+    play(s, "build own")
+    play(s, "end")
+    assert.equal(2, s:to_move())
+  end)
 end)
 
 ---------------------------------------------------------------------------

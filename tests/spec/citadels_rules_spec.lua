@@ -1172,16 +1172,29 @@ describe("citadels purple districts", function()
     assert.same({}, hand(s, 1))
   end)
 
-  it("graveyard (ruling): it saves only its owner's own districts", function()
+  it("graveyard: it saves any district the warlord destroys, another player's too", function()
     local s = citadels { players = {
       { gold = 5, characters = { "assassin", "warlord" } },
       { gold = 3, city = { "castle" }, characters = { "thief", "king" } },
-      { gold = 3, city = { "graveyard" }, characters = { "magician", "merchant" } } }, current = "warlord" }
+      { gold = 3, hand = {}, city = { "graveyard" }, characters = { "magician", "merchant" } } }, current = "warlord" }
     play(s, "gold", "destroy 2 castle")
+    assert.equal(3, s:to_move(), "the graveyard's owner decides, out of turn")
+    assert.same({ "graveyard no", "graveyard yes" }, sorted(s:legal()))
+    play(s, "graveyard yes")
+    assert.equal(2, gold(s, 3))
+    assert.same({ "castle" }, s:table().players[3].hand)
+    assert.same({}, city(s, 2))
+  end)
+
+  it("graveyard: destroyed itself, it is discarded and saves nothing", function()
+    local s = citadels { players = {
+      { gold = 9, characters = { "assassin", "warlord" } },
+      { gold = 3, city = { "graveyard" }, characters = { "thief", "king" } },
+      { gold = 3, characters = { "magician", "merchant" } } }, current = "warlord" }
+    play(s, "gold", "destroy 2 graveyard")
     assert.is_false(has(s:legal(), "graveyard yes"))
-    assert.equal("choose", s:table().phase)
-    assert.equal("castle", deck(s)[1])
-    assert.equal(3, gold(s, 3))
+    assert.equal("graveyard", deck(s)[1])
+    assert.equal(3, gold(s, 2))
   end)
 
   it("graveyard: an owner without gold cannot take the district", function()
@@ -1271,6 +1284,43 @@ describe("citadels end and scoring", function()
     -- player 1: 24 + 2 for completing later; player 2: 19 + 4 for completing first
     assert.same({ 24 + 2, 19 + 4 }, s:scores())
     assert.same({ 1 }, s:winners())
+  end)
+
+  it("max_rounds: with no complete city the game ends after that round, without the first-city bonus", function()
+    local s = citadels { round = 100, players = {
+      { gold = 1, city = { "manor" }, characters = { "assassin", "warlord" } },
+      { gold = 0, city = { "temple" }, characters = { "thief", "bishop" } },
+      { gold = 0, characters = { "magician", "merchant" } } }, current = "warlord" }
+    play(s, "gold", "end")
+    assert.is_true(s:is_over())
+    assert.same({ 3, 1, 0 }, s:scores())
+    assert.same({ 1 }, s:winners())
+    -- a smaller bound from the parameters; a round past it is refused
+    s = citadels { round = 5, params = { max_rounds = 5 }, players = {
+      { characters = { "assassin", "warlord" } }, { characters = { "thief", "bishop" } } }, current = "warlord" }
+    play(s, "gold", "end")
+    assert.is_true(s:is_over())
+    local ok, why = pcall(citadels, { round = 6, params = { max_rounds = 5 }, players = {
+      { characters = { "assassin", "warlord" } }, { characters = { "thief", "bishop" } } }, current = "warlord" })
+    assert.is_false(ok)
+    assert.truthy(tostring(why):find("max_rounds", 1, true), why)
+  end)
+
+  it("random games never run past max_rounds, and gold never wraps", function()
+    for seed = 1, 20 do
+      local s = meeple.new("citadels", { seed = seed, players = 4, params = { max_rounds = 3 } })
+      local moves = 0
+      while not s:is_over() do
+        local legal = s:legal()
+        -- never build: the game must still end
+        local pick = legal[1]
+        for _, a in ipairs(legal) do if not a:find("^build") then pick = a break end end
+        s:play(pick)
+        moves = moves + 1
+        assert.is_true(moves < 5000)
+      end
+      assert.is_true(s:table().round <= 3)
+    end
   end)
 
   it("+4 for the first to complete, +2 for each other complete city, nothing for a smaller city", function()
