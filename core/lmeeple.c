@@ -9,6 +9,7 @@
 #include <lualib.h>
 
 #include "registry.h"
+#include "variant_sandbox.h"
 
 #define STATE_MT "meeple.state"
 
@@ -893,7 +894,8 @@ static void push_variant_module(lua_State *L) {
     if (luaL_loadbufferx(L, meeple_lua_variant, strlen(meeple_lua_variant), "=variant.lua", "t") != LUA_OK)
         lua_error(L);
     static const luaL_Reg raw[] = {{"new", m_new}, {"from_table", m_from_table}, {"load", m_load_plain},
-                                   {"set_variant", raw_set_variant}, {"rebase", raw_rebase}, {NULL, NULL}};
+                                   {"set_variant", raw_set_variant}, {"rebase", raw_rebase},
+                                   {"limited", variant_limited}, {"read_file", variant_read_file}, {NULL, NULL}};
     luaL_newlib(L, raw);
 #ifdef MEEPLE_SOURCE_DIR
     lua_pushstring(L, MEEPLE_SOURCE_DIR);
@@ -1005,7 +1007,7 @@ static int m_load_plain(lua_State *L) {
 
 static int m_load(lua_State *L) {
     const char *text = arg_str(L, 1, "load", "text");
-    if (names_variant(text)) return call_variant(L, "load", 1);
+    if (names_variant(text)) return call_variant(L, "load", 2);
     reason why = {{0}};
     session *s = session_load(text, &why);
     if (!s) return raise_refusal(L, &why);

@@ -25,38 +25,55 @@ local HOOK_SET = set_of(HOOKS)
 -- Finding and loading a variant file
 ---------------------------------------------------------------------------------------------------
 
-local function readable(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
+-- Anything with a "/" or ending in ".lua" names a file; else it is a variant's name.
+local function is_path(name)
+  return name:find("/", 1, true) ~= nil or name:match("%.lua$") ~= nil
 end
 
 -- A name is looked up as scripts/variants/GAME/NAME.lua under $MEEPLE_ROOT, the current directory,
--- then the source tree meeple was built from; anything with a "/" or ending in ".lua" is a path.
+-- then the source tree meeple was built from. Returns the path and the file's text (only regular
+-- files, of at most 1 MiB: raw.read_file), or nil and why.
 local function find_file(game, name)
-  if name:find("/", 1, true) or name:match("%.lua$") then
-    if readable(name) then return name end
-    return nil, ("variant file '%s' not found"):format(name)
+  if is_path(name) then
+    local text, why = raw.read_file(name)
+    if not text then return nil, why end
+    return name, text
+  end
+  if not name:match("^[%w_%-]+$") then
+    return nil, ("'%s' is not a variant's name (letters, digits, _ and -) nor a file"):format(name)
   end
   local relative = ("scripts/variants/%s/%s.lua"):format(game, name)
   local roots = { os.getenv("MEEPLE_ROOT") or "", ".", raw.source_dir or "" }
   for _, root in ipairs(roots) do
-    if root ~= "" and readable(root .. "/" .. relative) then return root .. "/" .. relative end
+    if root ~= "" then
+      local path = root .. "/" .. relative
+      local text, why, missing = raw.read_file(path)
+      if text then return path, text end
+      if not missing then return nil, why end
+    end
   end
   return nil, ("no variant '%s' for %s (looked for %s)"):format(name, game, relative)
 end
 
+-- A library as a table of the variant's own: changing it changes nothing for the caller.
+local function copy_of(lib, except)
+  local copy = {}
+  for k, v in pairs(lib) do
+    if not (except and except[k]) then copy[k] = v end
+  end
+  return copy
+end
+
 -- Variant code runs with the plain Lua libraries minus everything that touches the machine or brings
 -- randomness from outside the state (math.random): same seed and actions must give the same game.
+-- Each variant gets copies of the libraries, so it cannot rewrite the caller's (string.format, say);
+-- its code runs under a bot's limits per call (raw.limited).
 local function variant_env()
-  local safe_math = {}
-  for k, v in pairs(math) do
-    if k ~= "random" and k ~= "randomseed" then safe_math[k] = v end
-  end
   return {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
     select = select, tonumber = tonumber, tostring = tostring, type = type, print = print,
-    string = string, table = table, math = safe_math, utf8 = utf8,
+    string = copy_of(string, { dump = true }), table = copy_of(table),
+    math = copy_of(math, { random = true, randomseed = true }), utf8 = copy_of(utf8),
   }
 end
 
@@ -64,9 +81,9 @@ local loaded = {}
 
 -- Loads and checks a variant file: returns the variant table and the path, or raises one clear line.
 function M.load_file(game, name)
-  local path, missing = find_file(game, name)
-  if not path then error(missing, 0) end
-  local v = loaded[path] or M.read_file(path)
+  local path, text = find_file(game, name)
+  if not path then error(text, 0) end
+  local v = loaded[path] or M.read_text(path, text)
   loaded[path] = v
   if v.game ~= game then
     error(("variant %s is for %s, not %s"):format(path, tostring(v.game), game), 0)
@@ -76,12 +93,15 @@ end
 
 -- Reads and checks a variant file on its own terms (any game).
 function M.read_file(path)
-  local f = assert(io.open(path, "r"))
-  local text = f:read("a")
-  f:close()
+  local text, why = raw.read_file(path)
+  if not text then error(why, 0) end
+  return M.read_text(path, text)
+end
+
+function M.read_text(path, text)
   local chunk, err = load(text, "@" .. path, "t", variant_env())
   if not chunk then error(("variant %s does not load: %s"):format(path, err), 0) end
-  local ok, v = pcall(chunk)
+  local ok, v = pcall(raw.limited, chunk)
   if not ok then error(("variant %s failed while loading: %s"):format(path, tostring(v)), 0) end
   if type(v) ~= "table" then error(("variant %s must return a table"):format(path), 0) end
   for k in pairs(v) do
@@ -108,14 +128,16 @@ end
 -- A state under a variant
 ---------------------------------------------------------------------------------------------------
 
+-- The methods live apart from the metatable, so `s.__index` from a hook finds nothing to rewrite.
 local Variant = {}
-Variant.__index = Variant
+local Methods = {}
+Variant.__index = Methods
 
--- Runs a hook; an error in it is raised again as one line naming the variant and the hook (the
--- message already carries the file and line where it was raised).
+-- Runs a hook under the limits; an error in it is raised again as one line naming the variant and the
+-- hook (the message already carries the file and line where it was raised).
 local function call(s, hook, ...)
   local f = s._v.hooks[hook]
-  local results = table.pack(pcall(f, s, ...))
+  local results = table.pack(pcall(raw.limited, f, s, ...))
   if not results[1] then
     error(("variant %s, hook %s: %s"):format(s._v.name, hook, tostring(results[2])), 0)
   end
@@ -133,20 +155,20 @@ local function hooked_end(s)
   return over, winners
 end
 
-function Variant:is_over()
+function Methods:is_over()
   local over = hooked_end(self)
   if over ~= nil then return over and true or false end
   return self._raw:is_over()
 end
 
-function Variant:to_move()
+function Methods:to_move()
   if self:is_over() then return nil end
   return self._raw:to_move()
 end
 
-function Variant:base_score(p) return self._raw:scores()[p] end
+function Methods:base_score(p) return self._raw:scores()[p] end
 
-function Variant:scores()
+function Methods:scores()
   local scores = self._raw:scores()
   if not self._v.hooks.score then return scores end
   for p = 1, #scores do
@@ -160,7 +182,7 @@ function Variant:scores()
 end
 
 -- Winners: the hook's, if it says; else with a score hook the highest hooked scores; else the rules'.
-function Variant:winners()
+function Methods:winners()
   local over, winners = hooked_end(self)
   if over == false or (over == nil and not self._raw:is_over()) then return nil end
   if winners then return winners end
@@ -173,7 +195,7 @@ function Variant:winners()
 end
 
 -- Legal: the rules' list, as the actions hook changes it, less what the check hook refuses.
-function Variant:legal()
+function Methods:legal()
   if self:is_over() then return {} end
   local list = self._raw:legal()
   local hooks = self._v.hooks
@@ -191,7 +213,7 @@ function Variant:legal()
   return kept
 end
 
-function Variant:check(a)
+function Methods:check(a)
   if type(a) ~= "string" then error(("check: action must be a string, got %s"):format(type(a)), 2) end
   if self:is_over() then return false, "the game is over" end
   if self._v.hooks.check then
@@ -216,7 +238,7 @@ local function apply(s, a)
 end
 
 -- A decision is all or nothing: if a hook fails halfway, the state is as it was before.
-function Variant:try(a)
+function Methods:try(a)
   local ok, why = self:check(a)
   if not ok then return nil, why end
   local player, before = self:to_move(), self._raw:clone()
@@ -229,7 +251,7 @@ function Variant:try(a)
   return true
 end
 
-function Variant:play(a)
+function Methods:play(a)
   local ok, why = self:try(a)
   if not ok then error(why, 2) end
   return self
@@ -253,7 +275,7 @@ end
 -- The rules' playout runs in C and would skip the hooks, so under a variant it is played here, through
 -- them, with the same contract: seeded, up to n decisions (nil or -1: to the end), a `greedy` share of
 -- them score-greedy.
-function Variant:playout(seed, n, greedy)
+function Methods:playout(seed, n, greedy)
   if not math.tointeger(seed) then error("playout: seed must be an integer, got " .. describe(seed), 2) end
   seed = math.tointeger(seed)
   local limit = n == nil and -1 or math.tointeger(n)
@@ -281,7 +303,7 @@ function Variant:playout(seed, n, greedy)
 end
 
 -- Undo replays the kept decisions from the start, through the hooks.
-function Variant:undo(n)
+function Methods:undo(n)
   n = n == nil and 1 or n
   if math.type(n) ~= "integer" or n < 0 then error("undo: n must be a whole number, 0 or more", 2) end
   local keep = math.max(0, #self._actions - n)
@@ -294,41 +316,41 @@ function Variant:undo(n)
   return self
 end
 
-function Variant:history()
+function Methods:history()
   local copy = {}
   for i, h in ipairs(self._actions) do copy[i] = { player = h.player, action = h.action } end
   return copy
 end
 
-function Variant:clone()
+function Methods:clone()
   local c = wrap(self._raw:clone(), self._v, self._name)
   c._start = self._start
   for i, h in ipairs(self._actions) do c._actions[i] = h end
   return c
 end
 
-function Variant:sample(p, seed)
+function Methods:sample(p, seed)
   local sampled = self._raw:sample(p, seed)
   return wrap(sampled, self._v, self._name)
 end
 
 -- The save: the start (with the variant's name in it) and the decisions taken since.
-function Variant:save()
+function Methods:save()
   local lines = { (self._start:save():gsub("\n$", "")) }
   for _, h in ipairs(self._actions) do lines[#lines + 1] = "action " .. h.action end
   return table.concat(lines, "\n") .. "\n"
 end
 
-function Variant:variant() return self._name end
-function Variant:game() return self._raw:game() end
-function Variant:num_players() return self._raw:num_players() end
-function Variant:turn() return self._raw:turn() end
-function Variant:table() return self._raw:table() end
-function Variant:view(p) return self._raw:view(p) end
-function Variant:cards() return self._raw:cards() end
-function Variant:move(from, to, opts) self._raw:move(from, to, opts) return self end
-function Variant:add(counter, n) self._raw:add(counter, n) return self end
-function Variant:_turn_key() return self._raw:_turn_key() end
+function Methods:variant() return self._name end
+function Methods:game() return self._raw:game() end
+function Methods:num_players() return self._raw:num_players() end
+function Methods:turn() return self._raw:turn() end
+function Methods:table() return self._raw:table() end
+function Methods:view(p) return self._raw:view(p) end
+function Methods:cards() return self._raw:cards() end
+function Methods:move(from, to, opts) self._raw:move(from, to, opts) return self end
+function Methods:add(counter, n) self._raw:add(counter, n) return self end
+function Methods:_turn_key() return self._raw:_turn_key() end
 Variant.__tostring = function(s) return tostring(s._raw) end
 Variant.__name = "meeple.state"
 
@@ -382,8 +404,10 @@ function M.from_table(t)
   return s
 end
 
--- meeple.load(text) of a save naming a variant: the start, then every action through the hooks.
-function M.load(text)
+-- meeple.load(text [, {variant = FILE}]) of a save naming a variant: the start, then every action
+-- through the hooks. A save names its variant by name; a file is read only when the caller names it
+-- (a save may come from anyone: it must not choose which file is run).
+function M.load(text, opts)
   local header, actions = {}, {}
   local name, game
   for line in (text .. "\n"):gmatch("(.-)\r?\n") do
@@ -394,8 +418,15 @@ function M.load(text)
       game = game or line:match("^game (%S+)$")
     end
   end
+  if opts ~= nil and type(opts) ~= "table" then error("load: options must be a table", 2) end
+  local file = opts and opts.variant
+  if file ~= nil and type(file) ~= "string" then error("load: variant must be a file's path or a name", 2) end
+  if is_path(name) and not file then
+    error(("the save names its variant by a file's path ('%s'); saves name variants by name: pass the file "
+      .. "yourself, meeple.load(text, {variant = \"%s\"})"):format(name, name), 0)
+  end
   local start = raw.load(table.concat(header, "\n"))
-  local v = M.load_file(game or start:game(), name)
+  local v = M.load_file(game or start:game(), file or name)
   local s = wrap(start, v, name)
   s._start = start:clone()
   for i, a in ipairs(actions) do

@@ -1,0 +1,176 @@
+/* variant_sandbox.c — limits for a variant's hooks inside the caller's lua_State (variant_sandbox.h).
+ *
+ * A bot has a lua_State of its own; a variant cannot: its hooks work on the caller's states. So the
+ * limits are put on for the length of one hook call and taken off after, leaving the caller's own
+ * hook (the shell's Ctrl-C) and allocator as they were:
+ *   - a count hook adds up instructions and reads the clock; once a limit breaks it fires at every
+ *     instruction, so no pcall inside the variant can swallow the error and carry on;
+ *   - the state's allocator is wrapped to refuse growth past the cap (frees always pass). Memory
+ *     allocated under the wrapper is the same allocator's, so it may be freed after the unwrapping. */
+#define _XOPEN_SOURCE 700 /* clock_gettime, O_CLOEXEC */
+
+#include "variant_sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+
+#define HOOK_STEP 1000
+
+typedef struct limits {
+    int depth;             /* limited calls running; only the outermost puts the limits on */
+    long long steps;
+    double deadline;       /* monotonic ms */
+    long long grown;       /* bytes allocated less bytes freed since the outermost call began */
+    bool refused;          /* an allocation was refused for the cap */
+    char broken[96];       /* why the call is stopped, or "" */
+    lua_Alloc alloc;       /* the state's own allocator, while wrapped */
+    void *alloc_ud;
+    lua_Hook old_hook;     /* the caller's hook, put back after */
+    int old_mask, old_count;
+} limits;
+
+static const char limits_key = 'l';
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* This lua_State's limits, made once and kept in the registry (so the allocator's pointer to them
+ * stays valid: userdata never move). */
+static limits *limits_of(lua_State *L) {
+    limits *lim;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &limits_key) == LUA_TUSERDATA) {
+        lim = lua_touserdata(L, -1);
+    } else {
+        lua_pop(L, 1);
+        lim = lua_newuserdatauv(L, sizeof *lim, 0);
+        memset(lim, 0, sizeof *lim);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &limits_key);
+    }
+    lua_pop(L, 1);
+    return lim;
+}
+
+static void check_limits(limits *lim) {
+    if (lim->broken[0]) return;
+    if (lim->refused)
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the memory limit (%zu MiB per hook call)",
+                 VARIANT_MEMORY >> 20);
+    else if (lim->steps > VARIANT_INSTRUCTIONS)
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per hook call)",
+                 VARIANT_INSTRUCTIONS);
+    else if (now_ms() > lim->deadline)
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per hook call)", VARIANT_MS);
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    limits *lim = limits_of(L);
+    lim->steps += HOOK_STEP;
+    check_limits(lim);
+    if (lim->broken[0]) {
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+        luaL_error(L, "%s", lim->broken);
+    }
+}
+
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    limits *lim = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize > old && lim->grown + (long long)(nsize - old) > (long long)VARIANT_MEMORY) {
+        lim->refused = true;
+        return NULL;
+    }
+    void *p = lim->alloc(lim->alloc_ud, ptr, osize, nsize);
+    if (p || nsize == 0) lim->grown += (long long)nsize - (long long)old;
+    return p;
+}
+
+static void put_on(lua_State *L, limits *lim) {
+    lim->steps = lim->grown = 0;
+    lim->refused = false;
+    lim->broken[0] = '\0';
+    lim->deadline = now_ms() + VARIANT_MS;
+    lim->old_hook = lua_gethook(L);
+    lim->old_mask = lua_gethookmask(L);
+    lim->old_count = lua_gethookcount(L);
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+    lim->alloc = lua_getallocf(L, &lim->alloc_ud);
+    lua_setallocf(L, capped_alloc, lim);
+}
+
+static void take_off(lua_State *L, limits *lim) {
+    lua_setallocf(L, lim->alloc, lim->alloc_ud);
+    lua_sethook(L, lim->old_hook, lim->old_mask, lim->old_count);
+}
+
+int variant_limited(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    limits *lim = limits_of(L);
+    int nargs = lua_gettop(L) - 1;
+    if (lim->depth > 0) { /* inside a limited call already: its budget, its error handling */
+        lua_call(L, nargs, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    put_on(L, lim);
+    lim->depth = 1;
+    int status = lua_pcall(L, nargs, LUA_MULTRET, 0);
+    lim->depth = 0;
+    /* A long C call (a pattern, a sort) runs between the hook's counts: the clock once more. */
+    check_limits(lim);
+    take_off(L, lim);
+    if (lim->broken[0]) return luaL_error(L, "%s", lim->broken);
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* ---- Reading a variant file ---- */
+
+static int refuse(lua_State *L, int fd, const char *fmt, const char *path) {
+    if (fd >= 0) close(fd);
+    lua_pushnil(L);
+    lua_pushfstring(L, fmt, path);
+    return 2;
+}
+
+int variant_read_file(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before it is seen not to be a file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        bool missing = errno == ENOENT || errno == ENOTDIR;
+        lua_pushnil(L);
+        lua_pushfstring(L, "variant file '%s' cannot be read: %s", path, strerror(errno));
+        lua_pushboolean(L, missing);
+        return 3;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return refuse(L, fd, "variant file '%s' is not a regular file", path);
+    if (st.st_size > VARIANT_FILE_MAX) return refuse(L, fd, "variant file '%s' is larger than 1 MiB", path);
+    luaL_Buffer b;
+    char *text = luaL_buffinitsize(L, &b, (size_t)st.st_size + 1);
+    size_t got = 0;
+    for (;;) { /* up to one byte past the size seen: a file growing meanwhile is refused */
+        ssize_t n = read(fd, text + got, (size_t)st.st_size + 1 - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+        if (got > (size_t)st.st_size) break;
+    }
+    close(fd);
+    if (got > (size_t)st.st_size) return refuse(L, -1, "variant file '%s' changed while it was read", path);
+    luaL_pushresultsize(&b, got);
+    return 1;
+}

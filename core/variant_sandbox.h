@@ -1,0 +1,25 @@
+/* variant_sandbox.h — the limits a house-rule variant's code runs under, and how its file is read.
+ *
+ * A variant is code from a file anyone may have written, run inside the caller's lua_State (the shell,
+ * a script, a match's referee). Its hooks get a bot's default limits per call: instructions, wall
+ * clock and memory growth; a hook that breaks one raises one line, and the caller's state is intact. */
+#ifndef MEEPLE_VARIANT_SANDBOX_H
+#define MEEPLE_VARIANT_SANDBOX_H
+
+#include <lua.h>
+
+#define VARIANT_MS 1000.0                    /* wall clock per hook call */
+#define VARIANT_INSTRUCTIONS 1000000000LL    /* Lua instructions per hook call */
+#define VARIANT_MEMORY ((size_t)128 << 20)   /* memory a hook call may add */
+#define VARIANT_FILE_MAX ((long)1 << 20)     /* a variant file's size */
+
+/* limited(f, ...): calls f(...) under the limits and returns its results; a broken limit raises
+ * "exceeded the time limit (1000 ms per hook call)" and the like, however f catches errors. Calls
+ * nested inside a limited call share its budget. */
+int variant_limited(lua_State *L);
+
+/* read_file(path): the text of a regular file of at most VARIANT_FILE_MAX bytes, or nil, why and
+ * whether the file is simply not there (devices, pipes and directories are refused unread). */
+int variant_read_file(lua_State *L);
+
+#endif

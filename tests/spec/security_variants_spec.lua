@@ -1,0 +1,160 @@
+-- security_variants_spec.lua — a variant file, or a save naming one, written by an attacker: its
+-- hooks run under a bot's limits, it cannot touch the caller's libraries, and only regular files the
+-- caller names are ever read (issue 13, findings 6 and 7).
+local meeple = require "meeple"
+
+local util = require "spec_util"
+local quote = util.quote
+
+local function write_variant(body)
+  return util.write("return { game = \"babel\", name = \"hostile\", hooks = {" .. body .. "} }\n", ".lua")
+end
+
+-- Runs `f`, returning its error message and the seconds it took (it must fail).
+local function failing(f)
+  local started = os.time()
+  local ok, err = pcall(f)
+  assert.is_false(ok, "expected an error")
+  return tostring(err), os.time() - started
+end
+
+-- meeple with `args` under a hard timeout: its output, its exit status and the seconds it took.
+local function run_bounded(args, seconds)
+  local started = os.time()
+  local p = assert(io.popen(("timeout %d %s %s 2>&1"):format(seconds, quote(util.exe), args)))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  return out, code, os.time() - started
+end
+
+describe("variant hooks run under limits", function()
+  it("an endless loop in a hook stops at the time limit with one line", function()
+    local file = write_variant("setup = function(s) while true do end end")
+    local err, took = failing(function() meeple.new("babel", { variant = file }) end)
+    assert.truthy(err:find("hook setup", 1, true), err)
+    assert.truthy(err:find("time limit", 1, true), err)
+    assert.is_nil(err:find("\n", 1, true), err)
+    assert.is_true(took <= 5, "took " .. took .. " s")
+  end)
+
+  it("a pcall inside the hook cannot swallow the limit", function()
+    local file = write_variant([[
+      actions = function(s, list)
+        while true do pcall(function() while true do end end) end
+      end]])
+    local s = meeple.new("babel", { variant = file, seed = 1 })
+    local err, took = failing(function() s:legal() end)
+    assert.truthy(err:find("hook actions", 1, true), err)
+    assert.truthy(err:find("limit", 1, true), err)
+    assert.is_true(took <= 5, "took " .. took .. " s")
+    -- the state and the caller go on
+    assert.truthy(#meeple.new("babel", { seed = 1 }):legal() > 0)
+  end)
+
+  it("a hook that allocates without end stops at the memory limit", function()
+    local file = write_variant([[
+      check = function(s, a)
+        local t = {}
+        for i = 1, math.huge do t[i] = ("x"):rep(1 << 20) .. i end
+      end]])
+    local s = meeple.new("babel", { variant = file, seed = 1 })
+    local before = collectgarbage("count")
+    local err = failing(function() s:check("end") end)
+    assert.truthy(err:find("memory limit", 1, true), err)
+    collectgarbage()
+    assert.is_true(collectgarbage("count") - before < 64 * 1024, "the memory came back")
+  end)
+
+  it("the variant file's own top-level code is limited too", function()
+    local file = util.write("while true do end\n", ".lua")
+    local err, took = failing(function() meeple.new("babel", { variant = file }) end)
+    assert.truthy(err:find("time limit", 1, true), err)
+    assert.is_true(took <= 5, "took " .. took .. " s")
+  end)
+
+  it("meeple play under a looping variant ends with one line, not a hang", function()
+    local file = write_variant("is_over = function(s) while true do end end")
+    local out, code, took = run_bounded("play babel --seed 1 --variant " .. quote(file) .. " </dev/null", 20)
+    assert.are_not.equal(0, code)
+    assert.are_not.equal(124, code, "timed out: " .. out)
+    assert.truthy(out:find("time limit", 1, true), out)
+    assert.is_true(took < 15)
+  end)
+end)
+
+describe("a variant's environment is its own", function()
+  it("rewriting string, table or math changes nothing for the caller", function()
+    local format, insert, floor = string.format, table.insert, math.floor
+    local file = util.write([[
+      string.format = function() return "pwned" end
+      table.insert = nil
+      math.floor = nil
+      return { game = "babel", name = "rewrite", hooks = {
+        setup = function(s) string.rep = nil end } }
+    ]], ".lua")
+    meeple.new("babel", { variant = file })
+    assert.equal(format, string.format)
+    assert.equal(insert, table.insert)
+    assert.equal(floor, math.floor)
+    assert.equal("1", ("%d"):format(1))
+    assert.equal("xx", ("x"):rep(2))
+  end)
+
+  it("the state a hook gets cannot reach the variant machinery's methods", function()
+    local file = write_variant([[
+      setup = function(s)
+        local m = s.__index
+        if type(m) == "table" then m.legal = function() return { "pwned" } end end
+      end]])
+    meeple.new("babel", { variant = file })
+    local other = meeple.new("babel", { variant = "handicap", seed = 1 })
+    for _, a in ipairs(other:legal()) do assert.are_not.equal("pwned", a) end
+  end)
+end)
+
+describe("only regular files are read, and only those the caller names", function()
+  it("devices, pipes and directories are refused without being read", function()
+    for _, path in ipairs { "/dev/zero", "/dev/stdin", "/tmp" } do
+      local err = failing(function() meeple.new("babel", { variant = path .. "/../" .. path:match("[^/]+$") }) end)
+      assert.truthy(err:find("not a regular file", 1, true) or err:find("cannot be read", 1, true), err)
+    end
+    local fifo = os.tmpname()
+    os.remove(fifo)
+    assert.is_true(os.execute("mkfifo " .. quote(fifo)))
+    local err, took = failing(function() meeple.new("babel", { variant = fifo }) end)
+    os.remove(fifo)
+    assert.truthy(err:find("not a regular file", 1, true), err)
+    assert.is_true(took <= 2)
+  end)
+
+  it("a file over 1 MiB is refused", function()
+    local file = util.write(("-- padding\n"):rep(120000) .. "return {}\n", ".lua")
+    local err = failing(function() meeple.new("babel", { variant = file }) end)
+    assert.truthy(err:find("larger than 1 MiB", 1, true), err)
+  end)
+
+  it("a name with path characters is not looked up", function()
+    local err = failing(function() meeple.new("babel", { variant = "..\\x" }) end)
+    assert.truthy(err:find("not a variant's name", 1, true), err)
+  end)
+
+  it("a save naming its variant by a path is refused unless the caller passes the file", function()
+    local file = util.write("return { game = \"babel\", name = \"plain\" }\n", ".lua")
+    local s = meeple.new("babel", { variant = file, seed = 3 })
+    s:play(s:legal()[1])
+    local text = s:save()
+    local err = failing(function() meeple.load(text) end)
+    assert.truthy(err:find("by a file's path", 1, true), err)
+    local again = meeple.load(text, { variant = file })
+    assert.equal(s:save(), again:save())
+    -- a save pointing at a device never reads it
+    err = failing(function() meeple.load((text:gsub("variant [^\n]+", "variant /dev/zero"))) end)
+    assert.truthy(err:find("by a file's path", 1, true), err)
+  end)
+
+  it("a save naming a shipped variant by name loads as before", function()
+    local s = meeple.new("babel", { variant = "handicap", seed = 2 })
+    s:play(s:legal()[1])
+    assert.equal(s:save(), meeple.load(s:save()):save())
+  end)
+end)
