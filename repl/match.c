@@ -595,6 +595,8 @@ static bool logged_belongs(const match *m, const jsonl_value *v, long long g, ch
         return snprintf(why, n, "its index is not %lld", g + 1), false;
     if (!game || game->kind != JSONL_STRING || strcmp(game->string, a->def->name) != 0)
         return snprintf(why, n, "it is not a game of %s", a->def->name), false;
+    if (g == 0 && m->seed < 0)
+        return snprintf(why, n, "it carries no match_seed (a log from an older meeple, or damaged)"), false;
     if (g == 0 && !jsonl_int(jsonl_get(v, "match_seed"), m->seed, m->seed, &num))
         return snprintf(why, n, "its match_seed is not %lld", m->seed), false;
     if (!jsonl_int(jsonl_get(v, "seed"), seed, seed, &num))

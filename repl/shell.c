@@ -598,8 +598,11 @@ static bool find_bot(const char *name, char *out, size_t n) {
     return false;
 }
 
-/* A seed for a game nobody asked a seed for; printed, so the game can be had again. */
+/* A seed for a game nobody asked a seed for; printed, so the game can be had again. From the OS, as
+ * one from the clock could be guessed by a bot, and with it the human's hand. */
 static long long fresh_seed(void) {
+    long long seed = cli_os_seed();
+    if (seed >= 0) return seed;
     unsigned long long t = (unsigned long long)time(NULL), pid = (unsigned long long)getpid();
     return (long long)((t * 2654435761u ^ pid) % 1000000);
 }
