@@ -692,6 +692,21 @@ static bool same_numbers(const jsonl_value *list, const int *want, int count, in
     return true;
 }
 
+/* Whether the played-again game r gives the logged record `line` (newline cut off) byte for byte;
+ * the scores and winners are compared first, to say which was changed. r->line is the record made. */
+static bool same_record(const match *m, const jsonl_value *v, game_result *r, const jsonl_buf *actions,
+                        const char *line, char *why, size_t n) {
+    if (!same_numbers(jsonl_get(v, "scores"), r->scores, m->a->players, 0))
+        return snprintf(why, n, "its scores are not those its actions give"), false;
+    if (!same_numbers(jsonl_get(v, "winners"), r->winners, r->nwinners, 1))
+        return snprintf(why, n, "its winners are not those its actions give"), false;
+    write_line(m, r, actions);
+    size_t len = r->line ? strlen(r->line) : 0; /* with its newline */
+    if (len == 0 || strncmp(r->line, line, len - 1) != 0 || line[len - 1] != '\0')
+        return snprintf(why, n, "it is not the record its seed and actions give (a field was changed)"), false;
+    return true;
+}
+
 /* Checks one line of the log (newline cut off): it must be game g of this match and exactly the record
  * its seed and actions give when played again — so an edited score, winner or action, or a line
  * from elsewhere, is refused. Fills r (its line included) as if the game had been played now. */
@@ -702,17 +717,9 @@ static bool check_logged(match *m, lua_State *L, const char *line, long long g, 
     jsonl_buf actions = {0};
     const jsonl_value *acts = NULL;
     jsonl_value *v = jsonl_parse(line, err, sizeof err);
-    bool ok = v != NULL;
-    if (!ok) snprintf(why, n, "it is not JSON: %s", err);
-    ok = ok && logged_belongs(m, v, g, why, n) && logged_moves(m, v, &acts, &actions, r, why, n) &&
-         replay_logged(m, L, g, acts, r, why, n);
-    if (ok && !same_numbers(jsonl_get(v, "scores"), r->scores, m->a->players, 0))
-        ok = false, snprintf(why, n, "its scores are not those its actions give");
-    if (ok && !same_numbers(jsonl_get(v, "winners"), r->winners, r->nwinners, 1))
-        ok = false, snprintf(why, n, "its winners are not those its actions give");
-    if (ok) write_line(m, r, &actions);
-    if (ok && (!r->line || strncmp(r->line, line, strlen(r->line) - 1) != 0 || line[strlen(r->line) - 1]))
-        ok = false, snprintf(why, n, "it is not the record its seed and actions give (a field was changed)");
+    if (!v) snprintf(why, n, "it is not JSON: %s", err);
+    bool ok = v && logged_belongs(m, v, g, why, n) && logged_moves(m, v, &acts, &actions, r, why, n) &&
+              replay_logged(m, L, g, acts, r, why, n) && same_record(m, v, r, &actions, line, why, n);
     if (!ok) {
         free(r->line);
         r->line = NULL;
