@@ -36,6 +36,7 @@
 #include "registry.h"
 #include "rng.h"
 #include "session.h"
+#include "text.h"
 
 #ifndef MEEPLE_SOURCE_DIR
 #define MEEPLE_SOURCE_DIR "."
@@ -98,14 +99,6 @@ static double now_ms(void) {
 }
 
 static bot *bot_of(lua_State *L) { return *(bot **)lua_getextraspace(L); }
-
-/* SplitMix64: independent seeds for each seat and purpose from one game seed. */
-static uint64_t mix(uint64_t a, uint64_t b) {
-    uint64_t z = a ^ (b * 0x9e3779b97f4a7c15u + 0x632be59bd9b4e019u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 /* =====================================================================================================
  * Limits
@@ -338,7 +331,15 @@ static int sb_print(lua_State *L) {
     luaL_pushresult(&buf);
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
-    fprintf(stderr, "[%s] %.*s\n", b->code->name, len > 2000 ? 2000 : (int)len, text);
+    /* Escaped: what a bot prints must not drive the terminal it is shown on. One line, whole, even
+     * when bots print from several threads. */
+    flockfile(stderr);
+    fputc('[', stderr);
+    text_write(stderr, b->code->name, strlen(b->code->name), false);
+    fputs("] ", stderr);
+    text_write(stderr, text, len > 2000 ? 2000 : len, false);
+    fputc('\n', stderr);
+    funlockfile(stderr);
     return 0;
 }
 
@@ -810,8 +811,10 @@ bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
     lua_State *L = b->L;
     b->seat = seat;
     b->st = st;
-    rng_seed(&b->ctx_rng, mix(seed, (uint64_t)seat * 2 + 1), 0xc7);
-    rng_seed(&b->sample_rng, mix(seed, (uint64_t)seat * 2 + 2), 0x5a);
+    /* Derived one-way: a bot can rebuild its generators from what they give it, and must learn
+     * neither the game's seed (the deal) nor another seat's generators from them. */
+    rng_seed(&b->ctx_rng, rng_derive(seed, (uint64_t)seat * 2 + 1), 0xc7);
+    rng_seed(&b->sample_rng, rng_derive(seed, (uint64_t)seat * 2 + 2), 0x5a);
     lua_pushcfunction(L, begin_game);
     lua_pushvalue(L, SLOT_RNG_MT);
     lua_pushvalue(L, SLOT_SAMPLE);

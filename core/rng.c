@@ -40,3 +40,33 @@ void rng_shuffle_bytes(rng *r, uint8_t *items, int n) {
         items[j] = t;
     }
 }
+
+/* ---- rng_derive: SipHash-2-4 of one 64-bit word, written from the algorithm's description
+ * (Aumasson and Bernstein, 2012). The key's second half is a fixed word: the secret is `key`. ---- */
+
+static uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+static void sip_rounds(uint64_t v[4], int n) {
+    for (int i = 0; i < n; i++) {
+        v[0] += v[1], v[1] = rotl(v[1], 13), v[1] ^= v[0], v[0] = rotl(v[0], 32);
+        v[2] += v[3], v[3] = rotl(v[3], 16), v[3] ^= v[2];
+        v[0] += v[3], v[3] = rotl(v[3], 21), v[3] ^= v[0];
+        v[2] += v[1], v[1] = rotl(v[1], 17), v[1] ^= v[2], v[2] = rotl(v[2], 32);
+    }
+}
+
+uint64_t rng_derive(uint64_t key, uint64_t what) {
+    const uint64_t k1 = 0x6d65657066c652d5ULL;
+    uint64_t v[4] = {key ^ 0x736f6d6570736575ULL, k1 ^ 0x646f72616e646f6dULL, key ^ 0x6c7967656e657261ULL,
+                     k1 ^ 0x7465646279746573ULL};
+    const uint64_t last = (uint64_t)8 << 56; /* the final block: the message's length, 8 bytes */
+    v[3] ^= what;
+    sip_rounds(v, 2);
+    v[0] ^= what;
+    v[3] ^= last;
+    sip_rounds(v, 2);
+    v[0] ^= last;
+    v[2] ^= 0xff;
+    sip_rounds(v, 4);
+    return v[0] ^ v[1] ^ v[2] ^ v[3];
+}

@@ -16,4 +16,10 @@ uint32_t rng_below(rng *r, uint32_t bound);
 /* Fisher–Yates shuffle of n bytes. */
 void rng_shuffle_bytes(rng *r, uint8_t *items, int n);
 
+/* A seed for `what` (a game's number, a seat's purpose) from the secret `key` (a match's or a game's
+ * seed), through a keyed hash (SipHash-2-4). Unlike a plain mix it cannot be run backwards: whoever
+ * learns a derived seed — a bot can rebuild its own generator from what it draws — learns nothing of
+ * `key` nor of the seeds derived from it for anything else. */
+uint64_t rng_derive(uint64_t key, uint64_t what);
+
 #endif

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "registry.h"
 #include "session.h"
+#include "text.h"
 
 /* A game that has not ended after this many decisions is stuck: a bug in its rules, not a long game. */
 #define BENCH_MAX_DECISIONS 1000000
@@ -217,8 +218,17 @@ typedef struct lua_chooser {
 
 static const bot_limits bench_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY};
 
+/* "meeple bench: <line>" with the bot's words escaped (text.h): its name and error are its own. */
+static void say_escaped(const char *line) {
+    fputs("meeple bench: ", stderr);
+    text_write(stderr, line, strlen(line), false);
+    fputc('\n', stderr);
+}
+
 static void report_bot(const bot *b, const char *what) {
-    fprintf(stderr, "meeple bench: bot '%s' %s: %s\n", bot_name(b), what, bot_reason(b));
+    char line[1200];
+    snprintf(line, sizeof line, "bot '%s' %s: %s", bot_name(b), what, bot_reason(b));
+    say_escaped(line);
 }
 
 static bool lua_chooser_start(chooser *c, const void *st, long long game) {
@@ -379,7 +389,7 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     char err[400];
     bot_code *code = bot_code_load(a->bot, &bench_limits, err, sizeof err);
     if (!code) {
-        fprintf(stderr, "meeple bench: %s\n", err);
+        say_escaped(err);
         return 1;
     }
     lua_chooser lc = {0};
@@ -388,7 +398,9 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     bool ok = lua_chooser_init(&lc, a, code, false, opts) && bench_play(a, a->games, &lc.base, st, &run, true);
     if (ok) clone_ns = bench_clone(a->def, st, &ok);
     if (ok) ok = bench_overhead(a, st, opts, overhead_ns);
-    if (ok) bench_report(a, &run, clone_ns, code->name, overhead_ns);
+    char name[48];
+    text_bot_name(name, sizeof name, code->name);
+    if (ok) bench_report(a, &run, clone_ns, name, overhead_ns);
     lua_chooser_free(&lc);
     bot_code_free(code);
     return ok ? 0 : 1;

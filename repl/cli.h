@@ -23,6 +23,13 @@ int cli_bad_args(const char *cmd, const char *fmt, ...)
 /* Parses a whole decimal integer in [min, max]; false when `text` is anything else. */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
 
+/* Seeds a match takes (--seed, and each game's, derived): they go into logs as JSON numbers, which
+ * hold whole numbers exactly up to 2^53. */
+#define CLI_SEED_MAX ((1LL << 53) - 1)
+/* A seed from the operating system (getrandom(2), else /dev/urandom) in 0..CLI_SEED_MAX, for a match
+ * given no --seed: one no bot can guess. -1 when neither can be read. */
+long long cli_os_seed(void);
+
 /* A fresh lua_State with the standard libraries and the meeple module (global and require). */
 lua_State *cli_new_lua(void);
 /* The message handler for lua_pcall: the message alone, or with a traceback under --debug. */

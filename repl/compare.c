@@ -2,7 +2,9 @@
  * by side, with 95% intervals and a sentence on what changed beyond chance.
  *
  * It runs `meeple match` twice (each logging to a temporary file) and reads the two logs, so its
- * numbers are exactly those the user's own matches would give, progress bars and forfeits included. */
+ * numbers are exactly those the user's own matches would give, progress bars and forfeits included.
+ * Both matches get the same match seed — --seed, else one drawn from the OS, as `meeple match` would
+ * (a fixed default would let a bot that knows it work out every deal) — and it is printed. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 
 #include <math.h>
@@ -40,7 +42,7 @@ typedef struct side {
 /* ==================================================================== arguments */
 
 static int compare_parse(int argc, char **argv, compare_args *a) {
-    *a = (compare_args){.games = 200, .seed = 1, .jobs = 1};
+    *a = (compare_args){.games = 200, .seed = -1, .jobs = 1};
     for (int i = 1; i < argc; i++) { /* argv[0] is "compare" */
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -50,8 +52,9 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 1, 100000000, &a->games))
                 return cli_bad_args("compare", "--games takes a whole number from 1, got '%s'", argv[i]);
         } else if (strcmp(arg, "--seed") == 0 && has_value) {
-            if (!cli_parse_int(argv[++i], 0, 1LL << 53, &a->seed))
-                return cli_bad_args("compare", "--seed takes a whole number, got '%s'", argv[i]);
+            if (!cli_parse_int(argv[++i], 0, CLI_SEED_MAX, &a->seed))
+                return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
+                                    argv[i]);
         } else if (strcmp(arg, "--jobs") == 0 && has_value) {
             if (!cli_parse_int(argv[++i], 1, 256, &a->jobs))
                 return cli_bad_args("compare", "--jobs takes a whole number from 1 to 256, got '%s'", argv[i]);
@@ -221,8 +224,8 @@ static void print_row(const char *label, estimate base, estimate var, bool perce
 static void report(const compare_args *a, const side *base, const side *var) {
     finding found[16];
     int nfound = 0;
-    printf("%s: base rules against %s, %lld games each, seeds %lld to %lld, seats rotated\n\n", a->game,
-           a->variant, base->games, a->seed, a->seed + a->games - 1);
+    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), seats rotated\n\n", a->game,
+           a->variant, base->games, a->seed);
     printf("%-28s %-24s %-24s %s\n", "", "base rules", a->variant, "change");
     char label[80], what[120];
     for (int seat = 0; seat < a->nbots; seat++) {
@@ -262,6 +265,10 @@ int compare_main(int argc, char **argv, const cli_options *opts) {
     compare_args a;
     int bad = compare_parse(argc, argv, &a);
     if (bad) return bad;
+    if (a.seed < 0 && (a.seed = cli_os_seed()) < 0) {
+        fprintf(stderr, "meeple compare: cannot draw a seed from the system: give one with --seed\n");
+        return 1;
+    }
     char dir[] = "/tmp/meeple-compare-XXXXXX";
     if (!mkdtemp(dir)) {
         fprintf(stderr, "meeple compare: cannot make a temporary folder\n");

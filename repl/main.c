@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/types.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -12,6 +14,7 @@
 #include "lmeeple.h"
 #include "registry.h"
 #include "shell.h"
+#include "text.h"
 
 typedef int (*cli_command_fn)(int argc, char **argv, const cli_options *opts);
 
@@ -53,13 +56,14 @@ static const cli_command commands[] = {
      "a tournament between bots, seats rotated",
      "  BOT          a bot file, or the name of one in bots/ (random, greedy_babel, ismcts, ...);\n"
      "               one per seat, so the number of bots is the number of players\n"
-     "  --games N    games to play (default 100); game i is dealt with seed S+i-1, seats rotated\n"
-     "  --seed S     first seed (default 1)\n"
+     "  --games N    games to play (default 100); each game's seed is derived from S, seats rotated\n"
+     "  --seed S     the match's seed, 0..2^53-1 (default: drawn from the OS, printed and logged)\n"
      "  --jobs J     games played at once, one thread each (default 1); results do not depend on it\n"
      "  --variant V  every game under a house-rule variant (a name in scripts/variants/GAME, or a file)\n"
      "  --log F      one JSON line per game (seed, seats, actions, scores, winners, forfeits);\n"
      "               F is written anew unless --resume\n"
-     "  --resume     continue the match logged in F where it stopped (same arguments)\n"
+     "  --resume     continue the match logged in F where it stopped (same arguments; the seed\n"
+     "               comes from the log), after replaying every logged game to check it\n"
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
      "  --memory MB  its memory cap (default 128)\n"
@@ -73,7 +77,7 @@ static const cli_command commands[] = {
      "bot's win rate and mean score, with 95% intervals, marking what changed beyond chance.\n"
      "  --variant V  the house rules: a name in scripts/variants/GAME/, or a file\n"
      "  --games N    games under each rule set (default 200)\n"
-     "  --seed S     first seed (default 1)\n"
+     "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1)",
      compare_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--variant V] [--json]",
@@ -107,11 +111,13 @@ static const cli_command *command_find(const char *name) {
 
 int cli_bad_args(const char *cmd, const char *fmt, ...) {
     const cli_command *c = cmd ? command_find(cmd) : NULL;
+    char reason[2048];
     va_list args;
-    fprintf(stderr, c ? "meeple %s: " : "meeple: ", cmd);
     va_start(args, fmt);
-    vfprintf(stderr, fmt, args);
+    vsnprintf(reason, sizeof reason, fmt, args);
     va_end(args);
+    fprintf(stderr, c ? "meeple %s: " : "meeple: ", cmd);
+    text_write(stderr, reason, strlen(reason), false); /* a bot's load error is in it, or a file's name */
     fprintf(stderr, "\nusage: %s\n", c ? c->usage : MAIN_USAGE);
     return 2;
 }
@@ -123,6 +129,18 @@ bool cli_parse_int(const char *text, long long min, long long max, long long *ou
     if (*end || v < min || v > max) return false;
     *out = v;
     return true;
+}
+
+long long cli_os_seed(void) {
+    uint64_t bits = 0;
+    bool drawn = getrandom(&bits, sizeof bits, 0) == (ssize_t)sizeof bits;
+    if (!drawn) { /* a kernel without getrandom(2) */
+        FILE *f = fopen("/dev/urandom", "rb");
+        drawn = f && fread(&bits, sizeof bits, 1, f) == 1;
+        if (f) fclose(f);
+    }
+    if (!drawn) return -1;
+    return (long long)(bits & CLI_SEED_MAX);
 }
 
 /* Turns any error value into a string, as the lua interpreter does. */
@@ -172,8 +190,11 @@ void cli_report(lua_State *L, const cli_options *opts, const char *who) {
     const char *msg = lua_tostring(L, -1);
     if (!msg) msg = "(error without a message)";
     /* One line for a user: a multi-line message keeps its first line. */
-    int len = opts->debug ? (int)strlen(msg) : (int)strcspn(msg, "\n");
-    fprintf(stderr, "%s: %.*s\n", who, len, msg);
+    size_t len = opts->debug ? strlen(msg) : strcspn(msg, "\n");
+    text_write(stderr, who, strlen(who), false);
+    fputs(": ", stderr);
+    text_write(stderr, msg, len, opts->debug);
+    fputc('\n', stderr);
 }
 
 lua_State *cli_new_lua(void) {

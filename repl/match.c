@@ -1,10 +1,12 @@
 /* match.c — `meeple match`: bots against each other over many games, seats rotated, in parallel
  * threads, each game logged as one JSON line, and a results table at the end.
  *
- * Game i (1-based) is dealt with seed S+i-1 and seat s gets bot (s+i-1) mod P, so every bot sits in
- * every seat equally often. Each bot gets a fresh sandboxed lua_State for each game, so a game's
- * result depends on its seed and its bots alone: the same whatever --jobs is, and whichever worker
- * plays it. Results are logged and counted in game order, as each game and all before it are done. */
+ * The match has one seed S: --seed, or drawn from the OS and logged. Game i is dealt with a seed derived
+ * from S and i by a keyed hash, so no game's seed follows from another's or can be guessed by a bot,
+ * and seat s gets bot (s+i-1) mod P, so every bot sits in every seat equally often. Each bot gets a
+ * fresh sandboxed lua_State for each game, so a game's result depends on its seed and its bots alone:
+ * the same whatever --jobs is, and whichever worker plays it. Results are logged and counted in game
+ * order, as each game and all before it are done. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty, fileno, ftruncate */
 
 #include <math.h>
@@ -24,7 +26,9 @@
 #include "jsonl.h"
 #include "lmeeple.h"
 #include "registry.h"
+#include "rng.h"
 #include "session.h"
+#include "text.h"
 
 #define MATCH_MAX_DECISIONS 200000   /* a game still running after this many decisions is stuck */
 #define MATCH_FORFEITS_SHOWN 8
@@ -33,9 +37,9 @@ typedef struct match_args {
     const game_def *def;
     int players;                               /* one seat per bot */
     char paths[MEEPLE_MAX_PLAYERS][1024];
-    long long games, seed, jobs;
+    long long games, seed, jobs;               /* seed: --seed, when seed_given */
     const char *log, *variant;          /* variant: as given (a name or a path), or NULL */
-    bool resume, echo;
+    bool resume, echo, seed_given;
     bot_limits limits;
 } match_args;
 
@@ -61,7 +65,9 @@ typedef struct match {
     const match_args *a;
     param_value params[MEEPLE_MAX_PARAMS];
     bot_code *codes[MEEPLE_MAX_PLAYERS];
-    char names[MEEPLE_MAX_PLAYERS][80];        /* unique: "random", "random#2" */
+    char names[MEEPLE_MAX_PLAYERS][80];        /* unique: "random", "random#2" (no bot's own name has '#') */
+    long long seed;                            /* the match's: --seed, the log's, or the OS's; -1 unknown */
+    long long cut_line;                        /* the log's half-written last line, resumed; 0: none */
     pthread_mutex_t lock;
     long long next_game, next_count;           /* the next game to hand out, and to log and count */
     long long first;                           /* the first game this run plays (earlier: the log) */
@@ -69,10 +75,10 @@ typedef struct match {
     FILE *log;
     bot_stats stats[MEEPLE_MAX_PLAYERS];
     long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
-    char forfeits[MATCH_FORFEITS_SHOWN][400];
+    char forfeits[MATCH_FORFEITS_SHOWN][700];
     long long forfeit_count;
     bool stop, tty;
-    char error[400];
+    char error[1600];
 } match;
 
 static double now_ms(void) {
@@ -83,6 +89,11 @@ static double now_ms(void) {
 
 static int bot_of_seat(const match *m, long long game, int seat) {
     return (int)(((long long)seat + game) % m->a->players);
+}
+
+/* Game g's (0-based) seed: as secret as the match's, and whole in a JSON number. */
+static long long game_seed(const match *m, long long game) {
+    return (long long)(rng_derive((uint64_t)m->seed, (uint64_t)game) & CLI_SEED_MAX);
 }
 
 /* ==================================================================================== arguments */
@@ -124,8 +135,10 @@ static int match_parse(int argc, char **argv, match_args *a, const cli_options *
             if (!cli_parse_int(value, 1, 100000000, &a->games))
                 return cli_bad_args("match", "--games must be a whole number from 1, got '%s'", value);
         } else if (strcmp(opt, "--seed") == 0) {
-            if (!cli_parse_int(value, 0, INT64_MAX / 2, &a->seed))
-                return cli_bad_args("match", "--seed must be a whole number from 0, got '%s'", value);
+            if (!cli_parse_int(value, 0, CLI_SEED_MAX, &a->seed))
+                return cli_bad_args("match", "--seed must be a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
+                                    value);
+            a->seed_given = true;
         } else if (strcmp(opt, "--jobs") == 0) {
             if (!cli_parse_int(value, 1, 256, &a->jobs))
                 return cli_bad_args("match", "--jobs must be 1..256, got '%s'", value);
@@ -182,7 +195,7 @@ static void result_error(game_result *r, const match *m, const char *fmt, const 
     char what[200];
     snprintf(what, sizeof what, fmt, detail);
     snprintf(r->error, sizeof r->error, "%s, game %lld (seed %lld): %s", m->a->def->name, r->game + 1,
-             m->a->seed + r->game, what);
+             game_seed(m, r->game), what);
 }
 
 /* Winners after a forfeit: the other seats with the best score as it stands. */
@@ -201,7 +214,9 @@ static void write_line(const match *m, game_result *r, const jsonl_buf *actions)
     jsonl_buf b = {0};
     jsonl_putf(&b, "{\"index\":%lld,\"game\":", r->game + 1);
     jsonl_put_string(&b, m->a->def->name);
-    jsonl_putf(&b, ",\"seed\":%lld,\"variant\":", m->a->seed + r->game);
+    jsonl_putf(&b, ",\"seed\":%lld,", game_seed(m, r->game));
+    if (r->game == 0) jsonl_putf(&b, "\"match_seed\":%lld,", m->seed); /* what --seed replays it with */
+    jsonl_put(&b, "\"variant\":");
     if (m->a->variant) jsonl_put_string(&b, m->a->variant);
     else jsonl_put(&b, "null");
     jsonl_put(&b, ",\"seats\":[");
@@ -242,7 +257,7 @@ static void play_game(const match *m, long long g, game_result *r) {
     const match_args *a = m->a;
     const game_def *def = a->def;
     int players = a->players;
-    uint64_t seed = (uint64_t)(a->seed + g);
+    uint64_t seed = (uint64_t)game_seed(m, g);
     *r = (game_result){.game = g, .forfeit = -1};
     void *st = calloc(1, def->state_size);
     action_t *acts = malloc(sizeof *acts * MEEPLE_MAX_ACTIONS);
@@ -311,6 +326,21 @@ static const char referee_lua[] =
     "end\n"
     "function R.play(s, a) local ok, why = s:try(a) if not ok then error(why, 0) end end\n"
     "function R.result(s) return s:scores(), s:winners() end\n"
+    "-- A logged game played again: its scores and winners, or an error naming what does not reproduce.\n"
+    "function R.replay(seed, actions, forfeit)\n"
+    "  local s = R.new(seed)\n"
+    "  for i, a in ipairs(actions) do\n"
+    "    if s:is_over() then error(('decision %d: the game was already over'):format(i), 0) end\n"
+    "    local ok, why = s:try(a)\n"
+    "    if not ok then error(('decision %d, \"%s\": %s'):format(i, a, why), 0) end\n"
+    "  end\n"
+    "  if forfeit and s:is_over() then error('a forfeit is logged in a game its actions end', 0) end\n"
+    "  if forfeit and #actions > 0 and s:to_move() ~= forfeit then\n"
+    "    error(('seat %d forfeited, but seat %d was to decide'):format(forfeit, s:to_move()), 0)\n"
+    "  end\n"
+    "  if not forfeit and not s:is_over() then error(('its %d actions do not end the game'):format(#actions), 0) end\n"
+    "  return s:scores(), s:winners()\n"
+    "end\n"
     "return R\n";
 
 /* A lua_State with the module and the referee table at stack index 1, tried once on a game; NULL
@@ -356,7 +386,7 @@ static bool referee_call(lua_State *L, const char *fn, int nargs, int nresults, 
 static void play_game_variant(const match *m, long long g, game_result *r, lua_State *L) {
     const match_args *a = m->a;
     int players = a->players;
-    uint64_t seed = (uint64_t)(a->seed + g);
+    uint64_t seed = (uint64_t)game_seed(m, g);
     *r = (game_result){.game = g, .forfeit = -1};
     char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
     bot *bots[MEEPLE_MAX_PLAYERS] = {0};
@@ -471,10 +501,11 @@ static void count_result(match *m, const game_result *r) {
     }
     if (r->forfeit >= 0) {
         if (m->forfeit_count < MATCH_FORFEITS_SHOWN) {
-            char name[sizeof m->names[0]];
+            char name[sizeof m->names[0]], reason[sizeof m->forfeits[0] - sizeof name - 64];
             memcpy(name, m->names[bot_of_seat(m, r->game, r->forfeit)], sizeof name);
+            text_escape(reason, sizeof reason, r->reason, false); /* a bot's own words: ESC, BEL, CR... */
             snprintf(m->forfeits[m->forfeit_count], sizeof m->forfeits[0], "game %lld, seat %d (%s): %s",
-                     r->game + 1, r->forfeit + 1, name, r->reason);
+                     r->game + 1, r->forfeit + 1, name, reason);
         }
         m->forfeit_count++;
     }
@@ -553,127 +584,234 @@ static void *worker(void *arg) {
 
 /* ==================================================================================== resuming */
 
-/* Reads one logged game back, checking it belongs to this match. False with the reason. */
-static bool read_logged(const match *m, const jsonl_value *v, long long g, game_result *r, char *why,
-                        size_t n) {
+/* Whether a logged game is game g of this match: index, game, seeds, variant, seats. False with the
+ * reason. */
+static bool logged_belongs(const match *m, const jsonl_value *v, long long g, char *why, size_t n) {
     const match_args *a = m->a;
-    int players = a->players;
-    long long num;
-    *r = (game_result){.game = g, .forfeit = -1};
     const jsonl_value *game = jsonl_get(v, "game"), *seats = jsonl_get(v, "seats"),
-                      *scores = jsonl_get(v, "scores"), *winners = jsonl_get(v, "winners"),
-                      *forfeits = jsonl_get(v, "forfeits"), *variant = jsonl_get(v, "variant");
-    if (!jsonl_int(jsonl_get(v, "index"), g + 1, g + 1, &num)) {
-        snprintf(why, n, "its index is not %lld", g + 1);
-        return false;
-    }
-    if (!game || game->kind != JSONL_STRING || strcmp(game->string, a->def->name) != 0) {
-        snprintf(why, n, "it is not a game of %s", a->def->name);
-        return false;
-    }
-    if (!jsonl_int(jsonl_get(v, "seed"), a->seed + g, a->seed + g, &num)) {
-        snprintf(why, n, "its seed is not %lld (this match's --seed is %lld)", a->seed + g, a->seed);
-        return false;
-    }
+                      *variant = jsonl_get(v, "variant");
+    long long num, seed = game_seed(m, g);
+    if (!jsonl_int(jsonl_get(v, "index"), g + 1, g + 1, &num))
+        return snprintf(why, n, "its index is not %lld", g + 1), false;
+    if (!game || game->kind != JSONL_STRING || strcmp(game->string, a->def->name) != 0)
+        return snprintf(why, n, "it is not a game of %s", a->def->name), false;
+    if (g == 0 && m->seed < 0)
+        return snprintf(why, n, "it carries no match_seed (a log from an older meeple, or damaged)"), false;
+    if (g == 0 && !jsonl_int(jsonl_get(v, "match_seed"), m->seed, m->seed, &num))
+        return snprintf(why, n, "its match_seed is not %lld", m->seed), false;
+    if (!jsonl_int(jsonl_get(v, "seed"), seed, seed, &num))
+        return snprintf(why, n, "its seed is not %lld, the one the match's seed %lld gives game %lld", seed,
+                        m->seed, g + 1), false;
     bool same_variant = variant && (a->variant ? variant->kind == JSONL_STRING && strcmp(variant->string, a->variant) == 0
                                                : variant->kind == JSONL_NULL);
-    if (!same_variant) {
-        snprintf(why, n, "it was not played under %s%s", a->variant ? "the variant " : "the base rules",
-                 a->variant ? a->variant : "");
-        return false;
-    }
-    if (!seats || seats->kind != JSONL_ARRAY || seats->count != players) {
-        snprintf(why, n, "it has not %d seats", players);
-        return false;
-    }
-    for (int s = 0; s < players; s++) {
+    if (!same_variant)
+        return snprintf(why, n, "it was not played under %s%s", a->variant ? "the variant " : "the base rules",
+                        a->variant ? a->variant : ""), false;
+    if (!seats || seats->kind != JSONL_ARRAY || seats->count != a->players)
+        return snprintf(why, n, "it has not %d seats", a->players), false;
+    for (int s = 0; s < a->players; s++) {
         const char *want = m->names[bot_of_seat(m, g, s)];
-        if (seats->items[s].kind != JSONL_STRING || strcmp(seats->items[s].string, want) != 0) {
-            snprintf(why, n, "seat %d is not %s", s + 1, want);
-            return false;
-        }
-    }
-    if (!scores || scores->kind != JSONL_ARRAY || scores->count != players || !winners ||
-        winners->kind != JSONL_ARRAY || winners->count > players || !forfeits ||
-        forfeits->kind != JSONL_ARRAY || forfeits->count > 1) {
-        snprintf(why, n, "its scores, winners or forfeits are damaged");
-        return false;
-    }
-    for (int s = 0; s < players; s++) {
-        if (!jsonl_int(&scores->items[s], -1000000000, 1000000000, &num)) {
-            snprintf(why, n, "its scores are damaged");
-            return false;
-        }
-        r->scores[s] = (int)num;
-    }
-    for (int i = 0; i < winners->count; i++) {
-        if (!jsonl_int(&winners->items[i], 1, players, &num)) {
-            snprintf(why, n, "its winners are damaged");
-            return false;
-        }
-        r->winners[r->nwinners++] = (int)num - 1;
-    }
-    if (forfeits->count == 1) {
-        const jsonl_value *reason = jsonl_get(&forfeits->items[0], "reason");
-        if (!jsonl_int(jsonl_get(&forfeits->items[0], "seat"), 1, players, &num) || !reason ||
-            reason->kind != JSONL_STRING) {
-            snprintf(why, n, "its forfeit is damaged");
-            return false;
-        }
-        r->forfeit = (int)num - 1;
-        snprintf(r->reason, sizeof r->reason, "%s", reason->string);
+        if (seats->items[s].kind != JSONL_STRING || strcmp(seats->items[s].string, want) != 0)
+            return snprintf(why, n, "seat %d is not %s", s + 1, want), false;
     }
     return true;
 }
 
-/* Counts the games of an interrupted run's log and cuts off a line the kill left half-written.
- * Sets m->first to the number of games the log holds. False (said why) when the log is not this
- * match's or cannot be read. */
-static bool resume_log(match *m) {
-    const char *path = m->a->log;
-    FILE *f = fopen(path, "rb");
-    if (!f) return true; /* nothing logged yet: start from the first game */
-    jsonl_buf text = {0};
-    char chunk[1 << 16];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) jsonl_putn(&text, chunk, got);
-    bool ok = !ferror(f) && !text.failed;
-    fclose(f);
-    if (!ok) {
-        snprintf(m->error, sizeof m->error, "cannot read the log '%s'", path);
-        jsonl_buf_free(&text);
+/* What a replay takes from a logged game: its actions (as write_line puts them, into `actions`) and
+ * its forfeit, if any (into r). False with the reason. */
+static bool logged_moves(const match *m, const jsonl_value *v, const jsonl_value **list, jsonl_buf *actions,
+                         game_result *r, char *why, size_t n) {
+    const jsonl_value *acts = jsonl_get(v, "actions"), *forfeits = jsonl_get(v, "forfeits");
+    long long seat;
+    if (!acts || acts->kind != JSONL_ARRAY || acts->count > MATCH_MAX_DECISIONS)
+        return snprintf(why, n, "its actions are damaged"), false;
+    for (int i = 0; i < acts->count; i++) {
+        if (acts->items[i].kind != JSONL_STRING) return snprintf(why, n, "its action %d is not a text", i + 1), false;
+        if (i) jsonl_put(actions, ",");
+        jsonl_put_string(actions, acts->items[i].string);
+    }
+    if (!forfeits || forfeits->kind != JSONL_ARRAY || forfeits->count > 1)
+        return snprintf(why, n, "its forfeits are damaged"), false;
+    if (forfeits->count == 1) {
+        const jsonl_value *reason = jsonl_get(&forfeits->items[0], "reason");
+        if (!jsonl_int(jsonl_get(&forfeits->items[0], "seat"), 1, m->a->players, &seat) || !reason ||
+            reason->kind != JSONL_STRING)
+            return snprintf(why, n, "its forfeit is damaged"), false;
+        r->forfeit = (int)seat - 1;
+        snprintf(r->reason, sizeof r->reason, "%s", reason->string);
+    }
+    *list = acts;
+    return !actions->failed || (snprintf(why, n, "out of memory"), false);
+}
+
+/* Plays a logged game again from its seed and actions, with the referee at index 1 of L (base rules
+ * or the variant): its scores and winners into r, as the match would have them. False with the reason
+ * (the decision that is not legal, a game that does not end where the log says). */
+static bool replay_logged(const match *m, lua_State *L, long long g, const jsonl_value *acts, game_result *r,
+                          char *why, size_t n) {
+    lua_settop(L, 1);
+    lua_getfield(L, 1, "replay");
+    lua_pushinteger(L, (lua_Integer)game_seed(m, g));
+    lua_createtable(L, acts->count, 0);
+    for (int i = 0; i < acts->count; i++) {
+        lua_pushstring(L, acts->items[i].string);
+        lua_rawseti(L, -2, i + 1);
+    }
+    if (r->forfeit >= 0) lua_pushinteger(L, r->forfeit + 1);
+    else lua_pushnil(L);
+    if (lua_pcall(L, 3, 2, 0) != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        snprintf(why, n, "%s", msg ? msg : "it cannot be played again");
         return false;
     }
-    size_t pos = 0, keep = 0;
+    for (int s = 0; s < m->a->players; s++) {
+        lua_rawgeti(L, 2, s + 1);
+        r->scores[s] = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    if (r->forfeit >= 0) {
+        winners_after_forfeit(r, m->a->players);
+        return true;
+    }
+    int count = lua_istable(L, 3) ? (int)lua_rawlen(L, 3) : 0;
+    for (int i = 0; i < count && i < m->a->players; i++) {
+        lua_rawgeti(L, 3, i + 1);
+        r->winners[r->nwinners++] = (int)lua_tointeger(L, -1) - 1;
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+/* Whether the logged list of numbers is `want` (plus `offset` each: winners are 1-based). */
+static bool same_numbers(const jsonl_value *list, const int *want, int count, int offset) {
+    if (!list || list->kind != JSONL_ARRAY || list->count != count) return false;
+    for (int i = 0; i < count; i++) {
+        long long num;
+        if (!jsonl_int(&list->items[i], want[i] + offset, want[i] + offset, &num)) return false;
+    }
+    return true;
+}
+
+/* Whether the played-again game r gives the logged record `line` (newline cut off) byte for byte;
+ * the scores and winners are compared first, to say which was changed. r->line is the record made. */
+static bool same_record(const match *m, const jsonl_value *v, game_result *r, const jsonl_buf *actions,
+                        const char *line, char *why, size_t n) {
+    if (!same_numbers(jsonl_get(v, "scores"), r->scores, m->a->players, 0))
+        return snprintf(why, n, "its scores are not those its actions give"), false;
+    if (!same_numbers(jsonl_get(v, "winners"), r->winners, r->nwinners, 1))
+        return snprintf(why, n, "its winners are not those its actions give"), false;
+    write_line(m, r, actions);
+    size_t len = r->line ? strlen(r->line) : 0; /* with its newline */
+    if (len == 0 || strncmp(r->line, line, len - 1) != 0 || line[len - 1] != '\0')
+        return snprintf(why, n, "it is not the record its seed and actions give (a field was changed)"), false;
+    return true;
+}
+
+/* Checks one line of the log (newline cut off): it must be game g of this match and exactly the record
+ * its seed and actions give when played again — so an edited score, winner or action, or a line
+ * from elsewhere, is refused. Fills r (its line included) as if the game had been played now. */
+static bool check_logged(match *m, lua_State *L, const char *line, long long g, game_result *r, char *why,
+                         size_t n) {
+    char err[200];
+    *r = (game_result){.game = g, .forfeit = -1};
+    jsonl_buf actions = {0};
+    const jsonl_value *acts = NULL;
+    jsonl_value *v = jsonl_parse(line, err, sizeof err);
+    if (!v) snprintf(why, n, "it is not JSON: %s", err);
+    bool ok = v && logged_belongs(m, v, g, why, n) && logged_moves(m, v, &acts, &actions, r, why, n) &&
+              replay_logged(m, L, g, acts, r, why, n) && same_record(m, v, r, &actions, line, why, n);
+    if (!ok) {
+        free(r->line);
+        r->line = NULL;
+    }
+    jsonl_buf_free(&actions);
+    jsonl_free(v);
+    return ok;
+}
+
+/* The match seed the log's first line carries, or -1. */
+static long long logged_match_seed(const char *text, size_t len) {
+    const char *end = memchr(text, '\n', len);
+    if (!end) return -1;
+    char *line = strndup(text, (size_t)(end - text));
+    char err[200];
+    jsonl_value *v = line ? jsonl_parse(line, err, sizeof err) : NULL;
+    long long seed = -1;
+    if (!v || !jsonl_int(jsonl_get(v, "match_seed"), 0, CLI_SEED_MAX, &seed)) seed = -1;
+    jsonl_free(v);
+    free(line);
+    return seed;
+}
+
+/* Reads the whole log into `text`. False (said why) when it exists and cannot be read. */
+static bool read_log(match *m, jsonl_buf *text, bool *found) {
+    FILE *f = fopen(m->a->log, "rb");
+    *found = f != NULL;
+    if (!f) return true;
+    char chunk[1 << 16];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) jsonl_putn(text, chunk, got);
+    bool ok = !ferror(f) && !text->failed;
+    fclose(f);
+    if (!ok) snprintf(m->error, sizeof m->error, "cannot read the log '%s'", m->a->log);
+    return ok;
+}
+
+/* Checks and counts every game of the log, line by line; stops at the first that does not reproduce
+ * (said why, with its line). Returns the games counted and sets *keep to the bytes they fill: a last
+ * line without its newline is one a kill cut short, noted in m->cut_line. */
+static long long replay_log(match *m, lua_State *L, jsonl_buf *text, size_t *keep) {
     long long g = 0;
-    while (ok && text.text && pos < text.len) {
-        char *end = strchr(text.text + pos, '\n');
-        if (!end) break; /* the last line, half-written when the run was killed */
-        *end = '\0';
-        char why[200];
-        jsonl_value *v = jsonl_parse(text.text + pos, why, sizeof why);
+    size_t pos = 0;
+    while (pos < text->len) {
+        char *line = text->text + pos, *end = memchr(line, '\n', text->len - pos), why[400];
         game_result r;
-        if (g >= m->a->games) {
-            snprintf(why, sizeof why, "it holds more games than --games %lld", m->a->games);
-            ok = false;
-        } else {
-            ok = v && read_logged(m, v, g, &r, why, sizeof why);
-        }
-        jsonl_free(v);
-        if (!ok) {
-            snprintf(m->error, sizeof m->error,
-                     "the log '%s' is not this match's: game %lld: %s (resume with the arguments it was "
-                     "started with, or log to a new file)", path, g + 1, why);
+        if (!end) {
+            m->cut_line = g + 1;
             break;
         }
+        *end = '\0';
+        bool ok = false;
+        if (memchr(line, '\0', (size_t)(end - line))) snprintf(why, sizeof why, "it holds a NUL byte");
+        else if (g >= m->a->games) snprintf(why, sizeof why, "it holds more games than --games %lld", m->a->games);
+        else ok = check_logged(m, L, line, g, &r, why, sizeof why);
+        if (!ok) {
+            snprintf(m->error, sizeof m->error, "the log '%.700s' is not this match's or is damaged: line %lld: %s "
+                     "(resume with the arguments it was started with, or log to a new file)", m->a->log, g + 1, why);
+            return -1;
+        }
         count_result(m, &r);
+        free(r.line);
         g++;
-        pos = keep = (size_t)(end - text.text) + 1;
+        pos = (size_t)(end - text->text) + 1;
     }
+    *keep = pos;
+    return g;
+}
+
+/* Resumes from an interrupted run's log: every logged game played again from its seed and actions and
+ * checked against its record, then counted; a line the kill left half-written is cut off, to be played
+ * again. Without --seed the match's seed is the log's. Sets m->first to the games kept. False (said
+ * why) when the log is not this match's, is damaged, or cannot be read. */
+static bool resume_log(match *m) {
+    jsonl_buf text = {0};
+    bool found;
+    if (!read_log(m, &text, &found) || !found || !text.text) {
+        jsonl_buf_free(&text);
+        return !m->error[0];
+    }
+    if (!m->a->seed_given) m->seed = logged_match_seed(text.text, text.len);
+    char err[300];
+    lua_State *L = referee_new(m->a, err, sizeof err);
+    long long g = -1;
+    size_t keep = 0;
+    if (!L) snprintf(m->error, sizeof m->error, "%s", err);
+    else g = replay_log(m, L, &text, &keep);
+    if (L) lua_close(L);
     jsonl_buf_free(&text);
-    if (!ok) return false;
-    if (truncate(path, (off_t)keep) != 0) {
-        snprintf(m->error, sizeof m->error, "cannot cut the half-written line off the log '%s'", path);
+    if (g < 0) return false;
+    if (truncate(m->a->log, (off_t)keep) != 0) {
+        snprintf(m->error, sizeof m->error, "cannot cut the half-written line off the log '%s'", m->a->log);
         return false;
     }
     m->first = m->next_game = m->next_count = g;
@@ -702,13 +840,26 @@ static void print_rate(long long k, long long n) {
     printf("  %6.1f%%  [%5.1f%%, %5.1f%%]", n ? 100.0 * (double)k / (double)n : 0.0, 100 * lo, 100 * hi);
 }
 
+/* Which file each name came from: two bots may call themselves the same. */
+static void print_files(const match *m, int width) {
+    printf("\n%-*s  file\n", width, "bot");
+    for (int i = 0; i < m->a->players; i++) {
+        printf("%-*s  ", width, m->names[i]);
+        text_write(stdout, m->a->paths[i], strlen(m->a->paths[i]), false);
+        printf("\n");
+    }
+}
+
 static void print_table(const match *m) {
     const match_args *a = m->a;
     int players = a->players, width = 4;
     for (int i = 0; i < players; i++)
         if ((int)strlen(m->names[i]) > width) width = (int)strlen(m->names[i]);
-    printf("%s: %lld games, seed %lld, seats rotated", a->def->name, m->seat_games, a->seed);
-    if (m->first) printf(" (%lld from the log)", m->first);
+    printf("%s: %lld games, seed %lld, seats rotated", a->def->name, m->seat_games, m->seed);
+    if (m->first || m->cut_line) printf(" (%lld from the log", m->first);
+    if (m->cut_line) printf(", whose line %lld was cut short: its game was played again", m->cut_line);
+    if (m->first || m->cut_line) printf(")");
+    if (!a->seed_given) printf("\nThe seed was drawn at random: --seed %lld plays this match again.", m->seed);
     printf("\n\n%-*s  games   wins  draws  losses  forfeits  win rate  95%% interval     mean score\n", width,
            "bot");
     for (int i = 0; i < players; i++) {
@@ -718,6 +869,7 @@ static void print_table(const match *m) {
         print_rate(b->wins, b->games);
         printf(" %10.2f\n", b->games ? b->score_sum / (double)b->games : 0.0);
     }
+    print_files(m, width);
     printf("\nseat  games   wins  win rate  95%% interval\n");
     for (int s = 0; s < players; s++) {
         printf("%-4d %6lld %6lld", s + 1, m->seat_games, m->seat_wins[s]);
@@ -743,20 +895,42 @@ static void print_table(const match *m) {
 
 /* ==================================================================================== main */
 
-/* Names for the table and the log, unique: a bot given twice is "random" and "random#2". */
+static bool name_taken(const match *m, int i) {
+    for (int j = 0; j < i; j++)
+        if (strcmp(m->names[j], m->names[i]) == 0) return true;
+    return false;
+}
+
+/* Names for the table and the log, unique: a bot given twice is "random" and "random#2". A bot's own
+ * name is made plain first (text_bot_name), so it holds no '#' and cannot pose as another's. */
 static void name_bots(match *m) {
     for (int i = 0; i < m->a->players; i++) {
-        int same = 1;
-        for (int j = 0; j < i; j++) same += strcmp(m->codes[j]->name, m->codes[i]->name) == 0;
-        if (same == 1) snprintf(m->names[i], sizeof m->names[i], "%s", m->codes[i]->name);
-        else snprintf(m->names[i], sizeof m->names[i], "%s#%d", m->codes[i]->name, same);
+        char plain[48];
+        text_bot_name(plain, sizeof plain, m->codes[i]->name);
+        snprintf(m->names[i], sizeof m->names[i], "%s", plain);
+        for (int k = 2; name_taken(m, i); k++) snprintf(m->names[i], sizeof m->names[i], "%s#%d", plain, k);
     }
+}
+
+/* The match's error, escaped: it may quote a log's damaged line or a variant's message. */
+static void say_error(const match *m) {
+    fputs("meeple match: ", stderr);
+    text_write(stderr, m->error, strlen(m->error), false);
+    fputc('\n', stderr);
+}
+
+/* The seed a match without --seed draws, once it knows no log gives one. */
+static bool draw_seed(match *m) {
+    if (m->seed >= 0) return true;
+    m->seed = cli_os_seed();
+    if (m->seed < 0) snprintf(m->error, sizeof m->error, "cannot draw a seed from the system: give one with --seed");
+    return m->seed >= 0;
 }
 
 static int run(match *m) {
     const match_args *a = m->a;
-    if (a->resume && !resume_log(m)) {
-        fprintf(stderr, "meeple match: %s\n", m->error);
+    if ((a->resume && !resume_log(m)) || !draw_seed(m)) {
+        say_error(m);
         return 2;
     }
     if (a->log) {
@@ -793,7 +967,7 @@ static int run(match *m) {
         snprintf(m->error, sizeof m->error, "cannot write the log '%s'", a->log);
     m->log = NULL;
     if (m->error[0]) {
-        fprintf(stderr, "meeple match: %s\n", m->error);
+        say_error(m);
         return 1;
     }
     print_table(m);
@@ -810,6 +984,7 @@ int match_main(int argc, char **argv, const cli_options *opts) {
         return 1;
     }
     m->a = &a;
+    m->seed = a.seed_given ? a.seed : -1;
     params_defaults(a.def, m->params);
     int status = 0;
     if (a.variant) { /* tried once here, so a bad variant is a bad argument */

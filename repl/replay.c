@@ -3,6 +3,7 @@
  * terminal (both ends) it waits for Enter between steps; q quits. */
 #define _POSIX_C_SOURCE 200809L /* isatty, fileno */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "jsonl.h"
 #include "registry.h"
+#include "text.h"
 
 /* The line of game `k` (1-based) of the log, malloc'd; NULL (said why) when there is none. */
 static char *read_game_line(const char *path, long long k, long long *count) {
@@ -70,13 +72,39 @@ static const char replay_lua[] =
     "  print(tostring(s))\n"
     "end\n";
 
-static void push_strings(lua_State *L, const jsonl_value *list) {
+/* The list's texts as a Lua list; escaped (text.h) when they are only shown, as seat names are. */
+static void push_strings(lua_State *L, const jsonl_value *list, bool shown) {
     lua_createtable(L, list->count, 0);
     for (int i = 0; i < list->count; i++) {
-        lua_pushstring(L, list->items[i].kind == JSONL_STRING ? list->items[i].string : "?");
+        const char *text = list->items[i].kind == JSONL_STRING ? list->items[i].string : "?";
+        char safe[400];
+        if (shown) text_escape(safe, sizeof safe, text, false);
+        lua_pushstring(L, shown ? safe : text);
         lua_rawseti(L, -2, i + 1);
     }
 }
+
+/* "meeple replay: <reason>" on stderr, escaped: the reason may quote the log. Returns 1. */
+static int fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int fail(const char *fmt, ...) {
+    char reason[1500];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    fputs("meeple replay: ", stderr);
+    text_write(stderr, reason, strlen(reason), false);
+    fputc('\n', stderr);
+    return 1;
+}
+
+/* Text read from the log, on stdout: escaped, as a file may hold anything. */
+static void put(const char *text) { text_write(stdout, text, strlen(text), false); }
 
 static const char *seat_name(const jsonl_value *seats, int s) {
     return seats->items[s].kind == JSONL_STRING ? seats->items[s].string : "?";
@@ -90,9 +118,12 @@ static void print_result(const jsonl_value *v, const jsonl_value *seats) {
     for (int i = 0; forfeits && forfeits->kind == JSONL_ARRAY && i < forfeits->count; i++) {
         long long seat;
         const jsonl_value *r = jsonl_get(&forfeits->items[i], "reason");
-        if (jsonl_int(jsonl_get(&forfeits->items[i], "seat"), 1, seats->count, &seat))
-            printf("P%lld (%s) forfeited: %s\n", seat, seat_name(seats, (int)seat - 1),
-                   r && r->kind == JSONL_STRING ? r->string : "?");
+        if (!jsonl_int(jsonl_get(&forfeits->items[i], "seat"), 1, seats->count, &seat)) continue;
+        printf("P%lld (", seat);
+        put(seat_name(seats, (int)seat - 1));
+        printf(") forfeited: ");
+        put(r && r->kind == JSONL_STRING ? r->string : "?");
+        printf("\n");
     }
     if (scores && scores->kind == JSONL_ARRAY) {
         printf("scores:");
@@ -104,7 +135,10 @@ static void print_result(const jsonl_value *v, const jsonl_value *seats) {
         printf(winners->count == 1 ? "winner:" : "winners (shared):");
         for (int i = 0; i < winners->count; i++) {
             long long w;
-            if (jsonl_int(&winners->items[i], 1, seats->count, &w)) printf(" P%lld (%s)", w, seat_name(seats, (int)w - 1));
+            if (!jsonl_int(&winners->items[i], 1, seats->count, &w)) continue;
+            printf(" P%lld (", w);
+            put(seat_name(seats, (int)w - 1));
+            printf(")");
         }
         printf("\n");
     }
@@ -118,26 +152,30 @@ static int replay_game(const jsonl_value *v, long long k, const char *path, cons
                   actions && actions->kind == JSONL_ARRAY && (!variant || variant->kind == JSONL_NULL ||
                   variant->kind == JSONL_STRING) && jsonl_int(jsonl_get(v, "seed"), 0, INT64_MAX / 2, &seed);
     if (!fields) {
-        fprintf(stderr, "meeple replay: %s, game %lld: not a game of a match log (game, seed, seats, actions)\n",
-                path, k);
-        return 1;
+        return fail("%s, game %lld: not a game of a match log (game, seed, seats, actions)", path, k);
     }
     const game_def *def = game_find(game->string);
     if (!def) {
-        fprintf(stderr, "meeple replay: %s, game %lld: unknown game '%s'; games: %s\n", path, k, game->string,
-                game_names());
-        return 1;
+        return fail("%s, game %lld: unknown game '%s'; games: %s", path, k, game->string, game_names());
     }
     lua_State *L = cli_new_lua();
     if (!L) {
         fprintf(stderr, "meeple replay: out of memory\n");
         return 1;
     }
-    printf("%s, game %lld of %s: seed %lld", def->title, k, path, seed);
-    if (variant && variant->kind == JSONL_STRING) printf(", variant %s", variant->string);
+    printf("%s, game %lld of ", def->title, k);
+    put(path);
+    printf(": seed %lld", seed);
+    if (variant && variant->kind == JSONL_STRING) {
+        printf(", variant ");
+        put(variant->string);
+    }
     printf(", seats:");
-    for (int i = 0; i < seats->count; i++)
-        printf(" P%d %s%s", i + 1, seat_name(seats, i), i + 1 < seats->count ? "," : "");
+    for (int i = 0; i < seats->count; i++) {
+        printf(" P%d ", i + 1);
+        put(seat_name(seats, i));
+        printf("%s", i + 1 < seats->count ? "," : "");
+    }
     printf("\n\n");
     fflush(stdout);
     cli_push_msgh(L, opts);
@@ -146,10 +184,10 @@ static int replay_game(const jsonl_value *v, long long k, const char *path, cons
         lua_getglobal(L, "meeple");
         lua_pushstring(L, def->name);
         lua_pushinteger(L, (lua_Integer)seed);
-        push_strings(L, seats);
+        push_strings(L, seats, true);
         if (variant && variant->kind == JSONL_STRING) lua_pushstring(L, variant->string);
         else lua_pushnil(L);
-        push_strings(L, actions);
+        push_strings(L, actions, false); /* played, so only legal ones are shown */
         lua_pushboolean(L, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
         status = lua_pcall(L, 7, 0, 1);
     }
@@ -193,8 +231,7 @@ int replay_main(int argc, char **argv, const cli_options *opts) {
     jsonl_value *v = jsonl_parse(line, err, sizeof err);
     free(line);
     if (!v) {
-        fprintf(stderr, "meeple replay: %s, game %lld: not JSON: %s\n", path, k, err);
-        return 1;
+        return fail("%s, game %lld: not JSON: %s", path, k, err);
     }
     int status = replay_game(v, k, path, opts);
     jsonl_free(v);

@@ -29,6 +29,7 @@
 #include "lmeeple.h"
 #include "registry.h"
 #include "shell_bot.h"
+#include "text.h"
 
 /* Compiled in by cmake/embed.cmake. */
 extern const char meeple_lua_render[];
@@ -88,10 +89,12 @@ static void report(lua_State *L) {
     int top = lua_gettop(L);
     const char *msg = lua_tostring(L, -1);
     if (!msg) msg = lua_pushfstring(L, "(an error object of type %s)", luaL_typename(L, -1));
-    int len = sh.opts->debug ? (int)strlen(msg) : (int)strcspn(msg, "\n");
+    size_t len = sh.opts->debug ? strlen(msg) : strcspn(msg, "\n");
     bool red = sh.color && isatty(STDERR_FILENO);
     fflush(stdout); /* what was printed before the error comes before it */
-    fprintf(stderr, "%s%.*s%s\n", red ? ANSI_RED : "", len, msg, red ? ANSI_RESET : "");
+    fputs(red ? ANSI_RED : "", stderr);
+    text_write(stderr, msg, len, sh.opts->debug); /* a bot's error or a file's text: never raw */
+    fprintf(stderr, "%s\n", red ? ANSI_RESET : "");
     lua_settop(L, top - 1);
 }
 
@@ -316,8 +319,11 @@ static int bot_choose(lua_State *L) {
     return 2;
 }
 
+/* Plain (text_bot_name): the name is shown on every move the bot makes. */
 static int bot_name(lua_State *L) {
-    lua_pushstring(L, shell_bot_name(check_bot(L)));
+    char name[48];
+    text_bot_name(name, sizeof name, shell_bot_name(check_bot(L)));
+    lua_pushstring(L, name);
     return 1;
 }
 
@@ -592,8 +598,11 @@ static bool find_bot(const char *name, char *out, size_t n) {
     return false;
 }
 
-/* A seed for a game nobody asked a seed for; printed, so the game can be had again. */
+/* A seed for a game nobody asked a seed for; printed, so the game can be had again. From the OS, as
+ * one from the clock could be guessed by a bot, and with it the human's hand. */
 static long long fresh_seed(void) {
+    long long seed = cli_os_seed();
+    if (seed >= 0) return seed;
     unsigned long long t = (unsigned long long)time(NULL), pid = (unsigned long long)getpid();
     return (long long)((t * 2654435761u ^ pid) % 1000000);
 }

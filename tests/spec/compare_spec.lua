@@ -4,7 +4,7 @@ local meeple = util.run
 
 describe("meeple compare", function()
   it("prints both rule sets side by side with intervals and says what changed", function()
-    local out, code = meeple("compare babel --variant short greedy_babel random --games 40")
+    local out, code = meeple("compare babel --variant short greedy_babel random --games 40 --seed 1")
     assert.are.equal(0, code, out)
     assert.is_truthy(out:find("base rules", 1, true))
     assert.is_truthy(out:find("seat 1 win rate", 1, true))
@@ -17,14 +17,14 @@ describe("meeple compare", function()
   end)
 
   it("says so when nothing changed beyond chance", function()
-    local out, code = meeple("compare babel --variant handicap random random --games 10")
+    local out, code = meeple("compare babel --variant handicap random random --games 10 --seed 1")
     assert.are.equal(0, code, out)
     assert.is_truthy(out:find("within chance") or out:find("Nothing changed beyond chance"), out)
   end)
 
   it("plays the same seeds as meeple match would, whatever --jobs is", function()
-    local one = meeple("compare babel --variant short random random --games 12 --jobs 1")
-    local two = meeple("compare babel --variant short random random --games 12 --jobs 2")
+    local one = meeple("compare babel --variant short random random --games 12 --seed 1 --jobs 1")
+    local two = meeple("compare babel --variant short random random --games 12 --seed 1 --jobs 2")
     assert.are.equal(one, two)
   end)
 
