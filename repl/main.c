@@ -89,9 +89,11 @@ static const cli_command commands[] = {
      "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},
-    {"replay", "meeple replay F.jsonl [--game K]", "step through a logged game",
+    {"replay", "meeple replay F.jsonl [--game K] [--variant FILE]", "step through a logged game",
      "Replays game K (default 1) of a `meeple match --log` file from its seed, printing the board\n"
-     "after every decision; on a terminal it waits for Enter between decisions (q quits).",
+     "after every decision; on a terminal it waits for Enter between decisions (q quits).\n"
+     "  --variant FILE  the variant file of a game logged under one (a log names a variant file by\n"
+     "                  its path, and replay runs only the file you name)",
      replay_main},
     {"games", "meeple games", "list the games", NULL, cmd_games},
     {"rules", "meeple rules GAME", "a game's rules summary, rulings, action grammar and parameters", NULL,

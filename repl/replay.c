@@ -144,7 +144,28 @@ static void print_result(const jsonl_value *v, const jsonl_value *seats) {
     }
 }
 
-static int replay_game(const jsonl_value *v, long long k, const char *path, const cli_options *opts) {
+/* A log may come from anyone, so it never chooses which file runs: a variant it names by a path is
+ * played only from the file the user passes (--variant FILE). The variant to use, or NULL after
+ * saying why. */
+static bool variant_to_use(const jsonl_value *logged, const char *given, const char *path, long long k,
+                           const char **out) {
+    *out = NULL;
+    if (!logged || logged->kind != JSONL_STRING) {
+        if (given) return fail("%s, game %lld was played under the base rules: --variant is not needed", path, k) == 0;
+        return true;
+    }
+    const char *name = logged->string;
+    size_t len = strlen(name);
+    bool is_path = strchr(name, '/') || (len >= 4 && strcmp(name + len - 4, ".lua") == 0);
+    if (is_path && !given)
+        return fail("%s, game %lld names its variant by a file's path ('%.200s'); logs name variants by name: "
+                    "pass the file with --variant FILE", path, k, name) == 0;
+    *out = given ? given : name;
+    return true;
+}
+
+static int replay_game(const jsonl_value *v, long long k, const char *path, const char *given_variant,
+                       const cli_options *opts) {
     const jsonl_value *game = jsonl_get(v, "game"), *seats = jsonl_get(v, "seats"),
                       *actions = jsonl_get(v, "actions"), *variant = jsonl_get(v, "variant");
     long long seed;
@@ -158,6 +179,8 @@ static int replay_game(const jsonl_value *v, long long k, const char *path, cons
     if (!def) {
         return fail("%s, game %lld: unknown game '%s'; games: %s", path, k, game->string, game_names());
     }
+    const char *use_variant;
+    if (!variant_to_use(variant, given_variant, path, k, &use_variant)) return 1;
     lua_State *L = cli_new_lua();
     if (!L) {
         fprintf(stderr, "meeple replay: out of memory\n");
@@ -185,7 +208,7 @@ static int replay_game(const jsonl_value *v, long long k, const char *path, cons
         lua_pushstring(L, def->name);
         lua_pushinteger(L, (lua_Integer)seed);
         push_strings(L, seats, true);
-        if (variant && variant->kind == JSONL_STRING) lua_pushstring(L, variant->string);
+        if (use_variant) lua_pushstring(L, use_variant);
         else lua_pushnil(L);
         push_strings(L, actions, false); /* played, so only legal ones are shown */
         lua_pushboolean(L, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
@@ -204,10 +227,13 @@ static int replay_game(const jsonl_value *v, long long k, const char *path, cons
 }
 
 int replay_main(int argc, char **argv, const cli_options *opts) {
-    const char *path = NULL;
+    const char *path = NULL, *variant = NULL;
     long long k = 1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--game") == 0) {
+        if (strcmp(argv[i], "--variant") == 0) {
+            if (i + 1 == argc) return cli_bad_args("replay", "--variant needs a file");
+            variant = argv[++i];
+        } else if (strcmp(argv[i], "--game") == 0) {
             if (i + 1 == argc) return cli_bad_args("replay", "--game needs a value");
             if (!cli_parse_int(argv[++i], 1, INT64_MAX / 2, &k))
                 return cli_bad_args("replay", "--game must be a whole number from 1, got '%s'", argv[i]);
@@ -233,7 +259,7 @@ int replay_main(int argc, char **argv, const cli_options *opts) {
     if (!v) {
         return fail("%s, game %lld: not JSON: %s", path, k, err);
     }
-    int status = replay_game(v, k, path, opts);
+    int status = replay_game(v, k, path, variant, opts);
     jsonl_free(v);
     return status;
 }

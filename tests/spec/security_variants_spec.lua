@@ -152,6 +152,27 @@ describe("only regular files are read, and only those the caller names", functio
     assert.truthy(err:find("by a file's path", 1, true), err)
   end)
 
+  it("a log naming its variant by a path replays only from the file the user passes", function()
+    local file = util.write("return { game = \"babel\", name = \"plain\" }\n", ".lua")
+    local log = os.tmpname() .. ".jsonl"
+    local out, code = util.run(("match babel random random --games 1 --seed 4 --variant %s --log %s")
+      :format(quote(file), quote(log)))
+    assert.equal(0, code, out)
+    out, code = util.run(("replay %s </dev/null"):format(quote(log)))
+    assert.are_not.equal(0, code)
+    assert.truthy(out:find("by a file's path", 1, true), out)
+    assert.is_nil(out:find("== decision", 1, true), out)
+    -- a forged log pointing at a device: refused before anything is opened
+    local text = util.read(log):gsub('"variant":"[^"]*"', '"variant":"/dev/zero"')
+    local forged = util.write(text, ".jsonl")
+    out, code = run_bounded("replay " .. quote(forged) .. " </dev/null", 20)
+    assert.are_not.equal(0, code)
+    assert.truthy(out:find("by a file's path", 1, true), out)
+    out, code = util.run(("replay %s --variant %s </dev/null"):format(quote(log), quote(file)))
+    assert.equal(0, code, out)
+    assert.truthy(out:find("== decision", 1, true), out)
+  end)
+
   it("a save naming a shipped variant by name loads as before", function()
     local s = meeple.new("babel", { variant = "handicap", seed = 2 })
     s:play(s:legal()[1])
