@@ -1,0 +1,175 @@
+-- security_bots_spec.lua — issue 13: the limits hold where Lua runs bot code with its hook off
+-- (message handlers, __close after a trip), C library calls that could outlive the clock, and
+-- memory a bot makes the host hold. Every bot here would hang the host, or run for seconds past
+-- its limit, without the sandbox's guards; each run is bounded by `timeout` and timed.
+local util = require "spec_util"
+local exe, root, quote, write, read = util.exe, util.root, util.quote, util.write, util.read
+
+local TIMEOUT = 20 -- seconds: a run this long means a guard failed
+
+local function now_ms()
+  local p = assert(io.popen("date +%s%N"))
+  local ns = tonumber(p:read("l"))
+  p:close()
+  return ns / 1e6
+end
+
+-- Plays one game of babel, the bot in seat 1 against random, under `limits`. Returns the forfeit
+-- reason of seat 1 ("" when none, or when the run was killed), the whole log line, the output,
+-- the exit status and how long the run took (ms).
+local function play(source, limits)
+  local bot, log = write(source), os.tmpname()
+  local started = now_ms()
+  local p = assert(io.popen(("timeout -s KILL %d %s match babel %s %s --games 1 --log %s %s 2>&1"):format(
+    TIMEOUT, quote(exe), quote(bot), quote(root .. "/bots/random.lua"), quote(log), limits)))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  local took = now_ms() - started
+  local line = read(log):match("[^\n]*") or ""
+  os.remove(bot)
+  os.remove(log)
+  local seat, reason = line:match('"forfeits":%[{"seat":(%d+),"reason":"(.-)"}%]')
+  return seat == "1" and reason or "", line, out, code, took
+end
+
+-- The bot forfeits within `slack` ms of its limit (process start and the game included) with a
+-- reason matching every pattern given (plain text).
+local function assert_forfeits(source, limits, ms, slack, ...)
+  local reason, line, out, code, took = play(source, limits)
+  assert.equal(0, code, out)
+  assert.truthy(took < ms + slack, ("took %.0f ms under a %d ms limit: %s"):format(took, ms, line))
+  for _, expected in ipairs { ... } do
+    assert.truthy(reason:find(expected, 1, true), ("'%s' lacks '%s'"):format(reason, expected))
+  end
+  assert.falsy(reason:find("\n", 1, true), "one line")
+  return reason, took
+end
+
+-- A bot whose choose runs `body` (Lua statements) and then answers legally.
+local function bot(body, preamble)
+  return (preamble or "") .. "\nreturn { choose = function(view, legal, ctx)\n" .. body .. "\nreturn legal[1] end }"
+end
+
+local CLOSE_LOOP = "local loop <close> = setmetatable({}, { __close = function() while true do end end })"
+
+describe("finding 1: limits hold in message handlers and __close", function()
+  it("an endless xpcall handler after the clock trips", function()
+    assert_forfeits(bot "xpcall(function() while true do end end, function() while true do end end)",
+      "--ms 100", 100, 3000, "time limit")
+  end)
+
+  it("an endless xpcall handler after the instruction budget trips", function()
+    assert_forfeits(bot "xpcall(function() while true do end end, function() while true do end end)",
+      "--instructions 2000000", 1000, 3000, "instruction budget")
+  end)
+
+  it("xpcall handlers nested in xpcall handlers", function()
+    assert_forfeits(bot [[
+      local function loop() while true do end end
+      xpcall(loop, function() xpcall(loop, loop) while true do end end)]],
+      "--ms 100", 100, 3000, "time limit")
+  end)
+
+  it("an endless __close run by coroutine.close after a trip inside the coroutine", function()
+    assert_forfeits(bot([[
+      local co = coroutine.create(function() ]] .. CLOSE_LOOP .. [[ while true do end end)
+      coroutine.resume(co)
+      coroutine.close(co)]]), "--ms 100", 100, 3000, "time limit")
+  end)
+
+  it("an endless __close run by a wrapped coroutine's unwinding after a trip", function()
+    assert_forfeits(bot([[
+      local f = coroutine.wrap(function() ]] .. CLOSE_LOOP .. [[ while true do end end)
+      pcall(f)]]), "--ms 100", 100, 3000, "time limit")
+  end)
+
+  it("an endless __close unwound by pcall after a trip", function()
+    assert_forfeits(bot("pcall(function() " .. CLOSE_LOOP .. " while true do end end)"),
+      "--ms 100", 100, 3000, "time limit")
+  end)
+
+  it("an error object whose __tostring and __index loop", function()
+    local reason = assert_forfeits(bot [[
+      local loop = function() while true do end end
+      local e = setmetatable({}, { __tostring = loop, __index = loop, __concat = loop })
+      local ok, got = xpcall(error, function(x) return x end, e)
+      assert(not ok and got == e)
+      error(e)]], "--ms 100", 100, 3000)
+    assert.equal("error: (an error object that is a table)", reason)
+  end)
+
+  it("xpcall keeps its contract for a bot that plays fair", function()
+    local reason, line = play(bot [[
+      local ok, msg = xpcall(function() error("x", 0) end, function(e) return "got " .. e end)
+      assert(not ok and msg == "got x", tostring(msg))
+      local ok2, a, b = xpcall(function(x, y) return x + y, 7 end, error, 1, 2)
+      assert(ok2 and a == 3 and b == 7)
+      local ok3, m3 = xpcall(error, function() error("again") end, "first")
+      assert(not ok3 and type(m3) == "string", tostring(m3))
+      assert(not pcall(xpcall, print))
+      local co = coroutine.wrap(function(x) return xpcall(coroutine.yield, function() end, x) end)
+      assert(co(5) == 5 and co(6) == true)]], "")
+    assert.equal("", reason, line)
+    assert.truthy(line:find('"forfeits":[]', 1, true), line)
+  end)
+end)
+
+describe("finding 2: no C call outlives the clock", function()
+  local big = "local s = ('a'):rep(2^20) local p = ('a'):rep(2^12) .. 'b'\n"
+
+  it("string.find with a long literal pattern", function()
+    assert_forfeits(bot(big .. "s:find(p)"), "--ms 200", 200, 1500, "time limit", "string.find")
+  end)
+
+  it("string.gsub with a long literal pattern", function()
+    assert_forfeits(bot(big .. "s:gsub(p, 'x')"), "--ms 200", 200, 1500, "time limit", "string.gsub")
+  end)
+
+  it("string.match with a long literal pattern, in pcall", function()
+    assert_forfeits(bot(big .. "for i = 1, 10 do pcall(string.match, s, p) end"), "--ms 200", 200, 1500,
+      "time limit", "string.match")
+  end)
+
+  it("string.gmatch with a long literal pattern", function()
+    assert_forfeits(bot(big .. "for w in s:gmatch(p) do end"), "--ms 200", 200, 1500, "time limit",
+      "string.gmatch")
+  end)
+
+  it("a plain string.find whose needle almost matches everywhere", function()
+    assert_forfeits(bot "local s = ('a'):rep(2^13):rep(2^10) s:find(('a'):rep(2^16) .. 'b', 1, true)", "--ms 200",
+      200, 1500, "time limit", "string.find")
+  end)
+
+  it("table.insert at the front of a table whose __len says 2^40", function()
+    assert_forfeits(bot "table.insert(setmetatable({}, { __len = function() return 2^40 end }), 1, 0)",
+      "--ms 200", 200, 1500, "table.insert")
+  end)
+
+  it("table.remove at the front of a table whose __len says 2^40", function()
+    assert_forfeits(bot "table.remove(setmetatable({}, { __len = function() return 2^40 end }), 1)",
+      "--ms 200", 200, 1500, "table.remove")
+  end)
+
+  it("table.insert at the front of a table of millions, again and again", function()
+    assert_forfeits(bot [[
+      local t = { string.byte(("x"):rep(900000), 1, -1) }
+      table.move(t, 1, #t, #t + 1)
+      table.move(t, 1, #t, #t + 1)
+      while true do table.insert(t, 1, 0) end]], "--ms 1000", 1000, 800, "table.insert")
+  end)
+
+  it("load of a text of megabytes", function()
+    assert_forfeits(bot "load(('x=1 '):rep(2^22))", "--ms 300", 300, 700, "time limit", "load")
+  end)
+end)
+
+describe("finding 3: the memory a bot causes is charged to it", function()
+  it("a save refused at the cap is neither leaked nor free", function()
+    assert_forfeits(bot [[
+      local s = ctx.sample()
+      s:playout(1)
+      local hog = {}
+      pcall(function() while true do hog = { hog } end end)
+      for i = 1, 1000 do pcall(s.save, s) end]], "--memory 4", 1000, 3000, "memory cap")
+  end)
+end)
