@@ -492,7 +492,7 @@ static bool find_is_plain(lua_State *L, const char *p, size_t plen) {
 /* The bytes a search looks at: from its init (argument 3 of find, match and gmatch) to the end. */
 static double subject_from_init(lua_State *L, bool has_init, size_t n) {
     lua_Integer init = has_init ? luaL_optinteger(L, 3, 1) : 1;
-    if (init < 0) init = (lua_Unsigned)-init > n ? 1 : (lua_Integer)n + init + 1;
+    if (init < 0) init = init < -(lua_Integer)n ? 1 : (lua_Integer)n + init + 1;
     if (init < 1) init = 1;
     return (double)init > (double)n + 1 ? 0 : (double)n - (double)init + 1;
 }
@@ -711,7 +711,7 @@ static int sb_insert(lua_State *L) {
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)end, 2, "position out of bounds");
         double shift = (double)end - (double)pos;
-        price_call(L, "table.insert", shift, shift * NS_SLOT);
+        if (shift > 0) price_call(L, "table.insert", shift, shift * NS_SLOT);
         for (lua_Integer k = end; k > pos; k--) {
             lua_geti(L, 1, k - 1);
             lua_seti(L, 1, k);
