@@ -389,6 +389,8 @@ static int sb_require(lua_State *L) {
 #define NS_FIND_BYTE 0.25     /* ...and comparing one byte there */
 #define NS_BYTE 8.0           /* a byte made, copied or scanned (fresh pages included) */
 #define NS_NUMBER 1500.0      /* a number written as text */
+#define NS_DIGIT 25.0         /* a byte read by tonumber */
+#define NS_PACKED 20.0        /* a byte written by string.pack (one call each) */
 #define NS_PIECE 30.0         /* a piece appended to a buffer: a repetition, a gsub match */
 #define NS_SLOT 50.0          /* a table slot read or written */
 #define NS_NEW_SLOT 400.0     /* a slot written past a table's end (it grows and rehashes) */
@@ -559,8 +561,9 @@ static int sb_rep(lua_State *L) {
     return forward(L);
 }
 
-/* string.upper, lower, reverse, format, utf8.len, codepoint, offset, codes: priced by the bytes of
- * their string arguments and the numbers they may write as text. Upvalue 2: the name. */
+/* string.upper, lower, reverse, format, unpack, packsize, utf8.len, codepoint, offset, codes: priced
+ * by the bytes of their string arguments and the numbers they may write as text. Upvalue 2: the
+ * function's name. */
 static int sb_by_bytes(lua_State *L) {
     double bytes = 0, numbers = 0;
     for (int i = 1, n = lua_gettop(L); i <= n; i++) {
@@ -569,6 +572,45 @@ static int sb_by_bytes(lua_State *L) {
     }
     price_call(L, lua_tostring(L, lua_upvalueindex(2)), bytes + numbers * 48,
                bytes * NS_BYTE + numbers * NS_NUMBER);
+    return forward(L);
+}
+
+/* string.pack: priced by the bytes its format and strings can write (each size in the format, up to
+ * 16 for each option, each string), no more than the memory left (upvalue 1: the original). */
+static int sb_pack(lua_State *L) {
+    size_t flen;
+    const char *fmt = luaL_checklstring(L, 1, &flen);
+    double bytes = 16 * (double)flen, size = 0;
+    for (size_t i = 0; i < flen; i++) {
+        if (fmt[i] >= '0' && fmt[i] <= '9') {
+            size = size * 10 + (fmt[i] - '0');
+        } else {
+            bytes += size;
+            size = 0;
+        }
+    }
+    bytes += size;
+    for (int i = 2, n = lua_gettop(L); i <= n; i++)
+        if (lua_type(L, i) == LUA_TSTRING) bytes += (double)lua_rawlen(L, i);
+    double left = (double)memory_left(bot_of(L));
+    if (bytes > left) bytes = left;
+    price_call(L, "string.pack", bytes, bytes * NS_PACKED);
+    return forward(L);
+}
+
+/* tonumber: priced by the bytes of a string it reads (upvalue 1: the original). */
+static int sb_tonumber(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        double bytes = (double)lua_rawlen(L, 1);
+        price_call(L, "tonumber", bytes, bytes * NS_DIGIT);
+    }
+    return forward(L);
+}
+
+/* table.pack: priced by the slots it fills (upvalue 1: the original). */
+static int sb_table_pack(lua_State *L) {
+    double n = (double)lua_gettop(L);
+    price_call(L, "table.pack", n, n * NS_SLOT);
     return forward(L);
 }
 
@@ -984,6 +1026,7 @@ static int setup(lua_State *L) {
     wrap(L, g, "load", sb_load, NULL);
     lua_pushcfunction(L, sb_xpcall);
     lua_setfield(L, g, "xpcall");
+    wrap(L, g, "tonumber", sb_tonumber, NULL);
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, g, "collectgarbage");
     lua_pushcfunction(L, sb_print);
@@ -998,9 +1041,11 @@ static int setup(lua_State *L) {
     wrap(L, -1, "rep", sb_rep, NULL);
     wrap(L, -1, "sub", sb_sub, NULL);
     wrap(L, -1, "byte", sb_byte, NULL);
+    wrap(L, -1, "pack", sb_pack, NULL);
     lua_pop(L, 1);
     static const char *const pattern_fns[] = {"find", "match", "gmatch", "gsub", NULL};
-    static const char *const string_fns[] = {"upper", "lower", "reverse", "format", NULL};
+    static const char *const string_fns[] = {"upper", "lower", "reverse", "format", "unpack", "packsize",
+                                             NULL};
     static const char *const utf8_fns[] = {"len", "codepoint", "offset", "codes", NULL};
     wrap_all(L, g, "string", pattern_fns, sb_pattern);
     wrap_all(L, g, "string", string_fns, sb_by_bytes);
@@ -1010,6 +1055,7 @@ static int setup(lua_State *L) {
     wrap(L, -1, "move", sb_move, NULL);
     wrap(L, -1, "concat", sb_concat, NULL);
     wrap(L, -1, "unpack", sb_unpack, NULL);
+    wrap(L, -1, "pack", sb_table_pack, NULL);
     lua_pushcfunction(L, sb_insert);
     lua_setfield(L, -2, "insert");
     lua_pushcfunction(L, sb_remove);

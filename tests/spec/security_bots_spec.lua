@@ -156,6 +156,15 @@ describe("finding 2: no C call outlives the clock", function()
       while true do table.insert(t, 1, 0) end]], "--ms 1000", 1000, 800, "table.insert")
   end)
 
+  it("string.pack padding a hundred megabytes, byte by byte", function()
+    assert_forfeits(bot "string.pack('c100000000', '')", "--ms 200", 200, 1000, "time limit", "string.pack")
+  end)
+
+  it("tonumber of a numeral of 32 megabytes", function()
+    assert_forfeits(bot "tonumber(('1'):rep(2^15):rep(2^10))", "--ms 500", 500, 1000, "time limit",
+      "tonumber")
+  end)
+
   it("load of a text of megabytes", function()
     assert_forfeits(bot "load(('x=1 '):rep(2^22))", "--ms 300", 300, 700, "time limit", "load")
   end)
@@ -205,6 +214,9 @@ describe("the guarded functions answer as Lua's own", function()
     local parts, k = { "return ", "1 + ", "2" }, 0
     put(load(function() k = k + 1 return parts[k] end)()) put(load("return 6 * 7")())
     put(select("#", load("x ="))) put(load("return 1", "=c", "t")())
+    put(string.unpack("i4 z", string.pack("i4 z", 7, "ab"))) put(string.packsize("i4 i8"))
+    put(tonumber("0x10"), tonumber(" 12 "), tonumber("z", 36), tonumber(7), tonumber("x"))
+    local packed = table.pack(1, nil, 3) put(packed.n, packed[3])
     local tt = { 3, 1, 2 } table.sort(tt) put(table.concat(tt))
     tt = { 3, 1, 2 } table.sort(tt, function(a, b) return a > b end) put(table.concat(tt))
     put(table.concat(table.move({ 1, 2, 3 }, 1, 3, 2), ","))
