@@ -98,6 +98,24 @@ describe("finding 1: limits hold in message handlers and __close", function()
     assert.equal("error: (an error object that is a table)", reason)
   end)
 
+  -- Metamethods that C functions call (sort's __lt, concat's and insert's __index, gsub's function):
+  -- ordinary calls, under the hook.
+  for _, case in ipairs {
+    { "an endless __lt called by table.sort", [[
+      local mt = { __lt = function() while true do end end }
+      table.sort({ setmetatable({}, mt), setmetatable({}, mt) })]] },
+    { "an endless __index called by table.concat", [[
+      table.concat(setmetatable({}, { __index = function() while true do end end }), ",", 1, 2)]] },
+    { "an endless __index called by table.insert's shift, after the trip in pcall", [[
+      local t = setmetatable({}, { __len = function() return 3 end, __index = function() while true do end end })
+      pcall(function() while true do end end)
+      table.insert(t, 1, 0)]] },
+    { "an endless gsub replacement function in xpcall", [[
+      xpcall(string.gsub, function() while true do end end, "abc", "%w", function() while true do end end)]] },
+  } do
+    it(case[1], function() assert_forfeits(bot(case[2]), "--ms 100", 100, 3000, "time limit") end)
+  end
+
   it("xpcall keeps its contract for a bot that plays fair", function()
     local reason, line = play(bot [[
       local ok, msg = xpcall(function() error("x", 0) end, function(e) return "got " .. e end)
