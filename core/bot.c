@@ -448,8 +448,9 @@ static size_t set_end(const char *p, size_t plen, size_t i) {
  * right, the steps for the pattern from an item on are: the item's own (its length, a set scanning
  * itself; a backreference or %b a scan of the subject) plus the rest's; a *, + or - item expands
  * over up to n bytes and tries the rest after each, (n + 1) times both; a ? item tries the rest
- * twice. Summed from the left: each item's own steps times the product of the multipliers before
- * it. Loose, but a pattern under it is safe. */
+ * twice, unless the rest only closes captures: then its first try matches. Summed from the left:
+ * each item's own steps times the product of the multipliers before it. Loose, but a pattern under
+ * it is safe. */
 static double pattern_steps_per_start(const char *p, size_t plen, double n) {
     double steps = 0, times = 1;
     for (size_t i = p[0] == '^'; i < plen && times < 1e300;) {
@@ -469,7 +470,7 @@ static double pattern_steps_per_start(const char *p, size_t plen, double n) {
             own = (double)(j - i);
             if (j < plen && (p[j] == '*' || p[j] == '+' || p[j] == '-')) {
                 own *= n + 1;
-                then = n + 1;
+                then = j + 1 + strspn(p + j + 1, ")") >= plen ? 1 : n + 1;
                 j++;
             } else if (j < plen && p[j] == '?') {
                 then = 2;
