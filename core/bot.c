@@ -144,6 +144,14 @@ static void trip_limits(bot *b) {
         set_fault(b, BOT_TIME, "exceeded the time limit (%.0f ms per decision)", b->lim.ms);
 }
 
+static void hook(lua_State *L, lua_Debug *ar);
+
+/* Re-arms the hook to fire at every instruction of this thread and raises the bot's reason. */
+static int raise_fault(lua_State *L, bot *b) {
+    lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+    return luaL_error(L, "%s", b->reason);
+}
+
 /* The count hook. Never removed; after a trip it fires at every instruction of every thread that
  * runs, so the error it raises reaches the host whatever pcalls stand in between. */
 static void hook(lua_State *L, lua_Debug *ar) {
@@ -153,21 +161,15 @@ static void hook(lua_State *L, lua_Debug *ar) {
         b->steps += BOT_HOOK_STEP;
         trip_limits(b);
     }
-    if (b->fault) {
-        lua_sethook(L, hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "%s", b->reason);
-    }
+    if (b->fault) raise_fault(L, b);
 }
 
-/* Charges `steps` instructions for work done in C (a sort, a move, a playout) and checks every limit,
- * the clock too: C work runs between the hook's calls. */
+/* Charges `steps` instructions for work done in C once it is done (a playout) and checks every
+ * limit, the clock too: C work runs between the hook's calls. */
 static void charge_steps(lua_State *L, bot *b, double steps) {
     b->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
     trip_limits(b);
-    if (b->fault) {
-        lua_sethook(L, hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "%s", b->reason);
-    }
+    if (b->fault) raise_fault(L, b);
 }
 
 /* The allocator: refuses growth past the cap. Lua retries a refused allocation once after an
@@ -400,12 +402,6 @@ static int sb_require(lua_State *L) {
 /* Work below this reads no clock: it cannot run past the limit by more than a tenth of a millisecond. */
 #define NS_NEGLIGIBLE 1e5
 
-/* Re-arms the hook to every instruction and raises the bot's reason. */
-static int raise_fault(lua_State *L, bot *b) {
-    lua_sethook(L, hook, LUA_MASKCOUNT, 1);
-    return luaL_error(L, "%s", b->reason);
-}
-
 static size_t memory_left(const bot *b) { return b->used < b->lim.memory ? b->lim.memory - b->used : 0; }
 
 /* Charges `steps` instructions for the C call `what` about to run, and refuses it, as the bot's
@@ -447,10 +443,10 @@ static size_t set_end(const char *p, size_t plen, size_t i) {
 /* An upper bound on the steps Lua's matcher takes from one start over `n` bytes. Read from the
  * right, the steps for the pattern from an item on are: the item's own (its length, a set scanning
  * itself; a backreference or %b a scan of the subject) plus the rest's; a *, + or - item expands
- * over up to n bytes and tries the rest after each, (n + 1) times both; a ? item tries the rest
- * twice, unless the rest only closes captures: then its first try matches. Summed from the left:
- * each item's own steps times the product of the multipliers before it. Loose, but a pattern under
- * it is safe. */
+ * over up to n bytes and tries the rest after each, (n + 1) times both (the rest once when it only
+ * closes captures: the first try matches); a ? item tries the rest twice. Summed from the left: each
+ * item's own steps times the product of the multipliers before it. Loose, but a pattern under it is
+ * safe. */
 static double pattern_steps_per_start(const char *p, size_t plen, double n) {
     double steps = 0, times = 1;
     for (size_t i = p[0] == '^'; i < plen && times < 1e300;) {
