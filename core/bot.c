@@ -558,9 +558,9 @@ static int sb_rep(lua_State *L) {
     return forward(L);
 }
 
-/* string.upper, lower, reverse, format, unpack, packsize, utf8.len, codepoint, offset, codes: priced
- * by the bytes of their string arguments and the numbers they may write as text. Upvalue 2: the
- * function's name. */
+/* string.upper, lower, reverse, format, unpack, packsize, char, and utf8's functions: priced by the
+ * bytes of their string arguments and the numbers they may write as text. Upvalue 2: the function's
+ * name. */
 static int sb_by_bytes(lua_State *L) {
     double bytes = 0, numbers = 0;
     for (int i = 1, n = lua_gettop(L); i <= n; i++) {
@@ -1042,8 +1042,8 @@ static int setup(lua_State *L) {
     lua_pop(L, 1);
     static const char *const pattern_fns[] = {"find", "match", "gmatch", "gsub", NULL};
     static const char *const string_fns[] = {"upper", "lower", "reverse", "format", "unpack", "packsize",
-                                             NULL};
-    static const char *const utf8_fns[] = {"len", "codepoint", "offset", "codes", NULL};
+                                             "char", NULL};
+    static const char *const utf8_fns[] = {"len", "codepoint", "offset", "codes", "char", NULL};
     wrap_all(L, g, "string", pattern_fns, sb_pattern);
     wrap_all(L, g, "string", string_fns, sb_by_bytes);
     wrap_all(L, g, "utf8", utf8_fns, sb_by_bytes);
