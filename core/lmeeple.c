@@ -458,9 +458,10 @@ void meeple_push_state(lua_State *L, session *s) {
     box_own(L, push_box(L), s);
 }
 
-session *meeple_to_session(lua_State *L, int idx) {
-    session **u = luaL_testudata(L, idx, STATE_MT);
-    if (u) return *u;
+/* The box of the state at `idx` (a plain state, or the plain state under a variant's table), or NULL. */
+static state_box *to_box(lua_State *L, int idx) {
+    state_box *u = luaL_testudata(L, idx, STATE_MT);
+    if (u) return u;
     /* A state under a variant (scripts/variant.lua) is a table over a plain state, its `_raw`. */
     if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return NULL;
     bool wrapper = lua_getfield(L, -1, "__name") == LUA_TSTRING && strcmp(lua_tostring(L, -1), STATE_MT) == 0;
@@ -470,7 +471,24 @@ session *meeple_to_session(lua_State *L, int idx) {
     lua_rawget(L, idx < 0 && idx > LUA_REGISTRYINDEX ? idx - 1 : idx);
     u = luaL_testudata(L, -1, STATE_MT);
     lua_pop(L, 1);
-    return u ? *u : NULL;
+    return u;
+}
+
+session *meeple_to_session(lua_State *L, int idx) {
+    state_box *u = to_box(L, idx);
+    return u ? u->s : NULL;
+}
+
+/* A state's history grows as it is played on, in the host's heap: the growth is charged as the
+ * state was. The charge may raise; the box then holds it all, and its collection gives it back. */
+static void charge_growth(lua_State *L, int idx) {
+    state_box *u = to_box(L, idx);
+    if (!u || !u->s || !u->charged) return;
+    size_t held = session_bytes(u->s);
+    if (held <= u->charged) return;
+    long long more = (long long)(held - u->charged);
+    u->charged = held;
+    charge(L, more);
 }
 
 static int s_game(lua_State *L) {
@@ -556,7 +574,9 @@ static int s_play(lua_State *L) {
     session *s = arg_state(L, "play");
     const char *text = arg_str(L, 2, "play", "action");
     reason why = {{0}};
-    if (!session_play_text(s, text, &why)) return raise_reason(L, &why);
+    bool played = session_play_text(s, text, &why);
+    charge_growth(L, 1);
+    if (!played) return raise_reason(L, &why);
     lua_settop(L, 1);
     return 1;
 }
@@ -565,7 +585,9 @@ static int s_try(lua_State *L) {
     session *s = arg_state(L, "try");
     const char *text = arg_str(L, 2, "try", "action");
     reason why = {{0}};
-    if (session_play_text(s, text, &why)) {
+    bool played = session_play_text(s, text, &why);
+    charge_growth(L, 1);
+    if (played) {
         lua_pushboolean(L, 1);
         return 1;
     }
@@ -661,16 +683,39 @@ static int s_playout(lua_State *L) {
     rng r;
     rng_seed(&r, (uint64_t)seed, 0x91a7);
     int played = session_playout(s, &r, (int)limit, greedy);
+    charge_growth(L, 1);
     if (played < 0) luaL_error(L, "playout: out of memory");
     lua_pushinteger(L, played);
     return 1;
 }
 
+/* A save's text, made in the host's heap, while it is copied into Lua. */
+typedef struct save_text {
+    char *text;
+    size_t len;
+    bool charged;
+} save_text;
+
+/* Under lua_pcall: the text charged (it is the bot's memory while it lives) and pushed; either may
+ * raise, and the caller frees the text whatever happens. */
+static int push_save_text(lua_State *L) {
+    save_text *t = lua_touserdata(L, 1);
+    t->charged = true; /* the charge counts even when it raises */
+    charge(L, (long long)t->len);
+    lua_pushlstring(L, t->text, t->len);
+    return 1;
+}
+
 static int s_save(lua_State *L) {
-    char *text = session_save(arg_state(L, "save"));
-    if (!text) luaL_error(L, "save: out of memory");
-    lua_pushstring(L, text);
-    free(text);
+    save_text t = {session_save(arg_state(L, "save")), 0, false};
+    if (!t.text) luaL_error(L, "save: out of memory");
+    t.len = strlen(t.text);
+    lua_pushcfunction(L, push_save_text);
+    lua_pushlightuserdata(L, &t);
+    int status = lua_pcall(L, 1, 1, 0);
+    free(t.text);
+    if (t.charged) charge(L, -(long long)t.len);
+    if (status != LUA_OK) return lua_error(L);
     return 1;
 }
 
