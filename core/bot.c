@@ -80,6 +80,8 @@ struct bot {
     long long steps;
     double start, deadline;
     call_kind call;
+    bool in_call;            /* bot code may be running: the allocator may refuse for the clock */
+    int close_depth;         /* coroutine closes running inside each other */
 
     bot_fault fault;
     char reason[256];
@@ -165,6 +167,8 @@ static void charge_steps(lua_State *L, bot *b, double steps) {
     if (b->fault) raise_fault(L, b);
 }
 
+#define BIG_ALLOCATION ((size_t)64 << 10)
+
 /* The allocator: refuses growth past the cap. Lua retries a refused allocation once after an
  * emergency collection; a retry that succeeds clears the refusal, any other leaves it for the hook. */
 static void *bot_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -176,6 +180,13 @@ static void *bot_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     bool retry = b->refused && ptr == b->refused_ptr && osize == b->refused_osize && nsize == b->refused_nsize;
+    /* One instruction can copy megabytes (a .. b of long strings) and the hook counts instructions:
+     * a big allocation reads the clock, and once the call is over time or done, growth is refused,
+     * so each further such instruction fails at once until the hook raises the bot's reason. */
+    if (nsize > old && b->in_call && (b->fault || (nsize - old >= BIG_ALLOCATION && now_ms() > b->deadline))) {
+        trip_limits(b);
+        return NULL;
+    }
     if (nsize > old && b->used + (nsize - old) > b->lim.memory) {
         b->refused = true;
         b->refused_ptr = ptr;
@@ -212,7 +223,10 @@ static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
     b->steps = 0;
     b->start = now_ms();
     b->deadline = b->start + b->lim.ms;
+    b->in_call = true;
+    b->close_depth = 0;
     int status = lua_pcall(L, nargs, nresults, 0);
+    b->in_call = false;
     /* A long C call runs without the hook: the clock is read once more. */
     if (!b->fault && (b->refused || now_ms() > b->deadline)) trip_limits(b);
     if (status != LUA_OK && !b->fault) {
@@ -842,6 +856,31 @@ static int sb_coroutine(lua_State *L) {
     return forward(L);
 }
 
+/* Closing a coroutine runs its pending __close handlers, which may close another coroutine, and so
+ * on: Lua 5.4.4 counts none of that against its C stack limit, so a chain of a few thousand crashes
+ * the host. coroutine.close and a wrap function (which closes its coroutine on an error) are counted
+ * here, and a chain deeper than a few dozen is an error. Upvalue 1: the function counted. */
+#define MAX_CLOSE_DEPTH 64
+
+static int sb_counted_close(lua_State *L) {
+    bot *b = bot_of(L);
+    if (b->close_depth >= MAX_CLOSE_DEPTH)
+        return luaL_error(L, "coroutines closed inside each other more than %d deep", MAX_CLOSE_DEPTH);
+    b->close_depth++;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    b->close_depth--;
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+static int sb_wrap(lua_State *L) {
+    sb_coroutine(L);
+    lua_pushcclosure(L, sb_counted_close, 1);
+    return 1;
+}
+
 /* =====================================================================================================
  * ctx
  * ===================================================================================================== */
@@ -1062,7 +1101,8 @@ static int setup(lua_State *L) {
     /* coroutine bodies guarded (see "Bot code Lua would run with the hook off") */
     lua_getfield(L, g, "coroutine");
     wrap(L, -1, "create", sb_coroutine, NULL);
-    wrap(L, -1, "wrap", sb_coroutine, NULL);
+    wrap(L, -1, "wrap", sb_wrap, NULL);
+    wrap(L, -1, "close", sb_counted_close, NULL);
     lua_pop(L, 1);
     /* math.randomseed, kept by the host to seed math.random for each game. */
     lua_getfield(L, g, "math");

@@ -270,3 +270,32 @@ describe("the guarded functions answer as Lua's own", function()
     assert.truthy(line:find('"forfeits":[]', 1, true), line)
   end)
 end)
+
+describe("the next ones: a second hostile review", function()
+  it("coroutines closed inside each other thousands deep end in an error, not a crash", function()
+    local reason, line, out, code = play(bot [[
+      local coro = false
+      for i = 1, 20000 do
+        local previous = coro
+        coro = coroutine.create(function()
+          local cc <close> = setmetatable({}, { __close = function()
+            if previous then coroutine.close(previous) end end })
+          coroutine.yield()
+        end)
+        coroutine.resume(coro)
+      end
+      coroutine.close(coro) -- the chain is cut 64 closes deep; the errors stay inside the handlers
+    ]], "--ms 5000")
+    assert.equal(0, code, out)
+    assert.truthy(line:find('"index":1', 1, true), out)
+    assert.equal("", reason, "the bot plays on: " .. reason)
+  end)
+
+  it("concatenating long strings stops at the clock, though it is one instruction each", function()
+    assert_forfeits(bot [[
+      local p = string.rep("x", 1 << 22)
+      local a = p .. p .. p .. p
+      while true do local c = a .. a end
+    ]], "--ms 200", 200, 3000, "time limit")
+  end)
+end)
