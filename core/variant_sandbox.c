@@ -22,6 +22,8 @@
 
 #include <lauxlib.h>
 
+#include "text.h"
+
 #define HOOK_STEP 1000
 
 typedef struct limits {
@@ -29,6 +31,7 @@ typedef struct limits {
     long long steps;
     double deadline;       /* monotonic ms */
     long long grown;       /* bytes allocated less bytes freed since the outermost call began */
+    long long cap;         /* what this call may add: VARIANT_MEMORY, less if the heap is near its bound */
     bool refused;          /* an allocation was refused for the cap */
     char broken[96];       /* why the call is stopped, or "" */
     lua_Alloc alloc;       /* the state's own allocator, while wrapped */
@@ -65,8 +68,8 @@ static limits *limits_of(lua_State *L) {
 static void check_limits(limits *lim) {
     if (lim->broken[0]) return;
     if (lim->refused)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the memory limit (%zu MiB per hook call)",
-                 VARIANT_MEMORY >> 20);
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the memory limit (%zu MiB per hook call, %zu MiB "
+                 "in all)", VARIANT_MEMORY >> 20, VARIANT_HEAP >> 20);
     else if (lim->steps > VARIANT_INSTRUCTIONS)
         snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per hook call)",
                  VARIANT_INSTRUCTIONS);
@@ -88,7 +91,7 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     limits *lim = ud;
     size_t old = ptr ? osize : 0;
-    if (nsize > old && lim->grown + (long long)(nsize - old) > (long long)VARIANT_MEMORY) {
+    if (nsize > old && lim->grown + (long long)(nsize - old) > lim->cap) {
         lim->refused = true;
         return NULL;
     }
@@ -97,7 +100,20 @@ static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
+/* The heap in bytes, after a full collection when it is large: what the variant kept from earlier
+ * calls (in its upvalues) is then all that stands between it and the bound. */
+static long long heap_bytes(lua_State *L) {
+    long long bytes = (long long)lua_gc(L, LUA_GCCOUNT) * 1024 + lua_gc(L, LUA_GCCOUNTB);
+    if (bytes < (long long)(VARIANT_HEAP / 2)) return bytes;
+    lua_gc(L, LUA_GCCOLLECT);
+    return (long long)lua_gc(L, LUA_GCCOUNT) * 1024 + lua_gc(L, LUA_GCCOUNTB);
+}
+
 static void put_on(lua_State *L, limits *lim) {
+    /* A call may add VARIANT_MEMORY, and never take the state's heap past VARIANT_HEAP: memory kept
+     * across calls counts too. */
+    long long room = (long long)VARIANT_HEAP - heap_bytes(L);
+    lim->cap = room < (long long)VARIANT_MEMORY ? (room > 0 ? room : 0) : (long long)VARIANT_MEMORY;
     lim->steps = lim->grown = 0;
     lim->refused = false;
     lim->broken[0] = '\0';
@@ -173,4 +189,20 @@ int variant_read_file(lua_State *L) {
     if (got > (size_t)st.st_size) return refuse(L, -1, "variant file '%s' changed while it was read", path);
     luaL_pushresultsize(&b, got);
     return 1;
+}
+
+/* print(...): Lua's, with control characters escaped (text.h) — newlines too, so a variant can
+ * neither move the terminal's cursor nor write a line that passes for the host's. */
+int variant_print(lua_State *L) {
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        const char *text = luaL_tolstring(L, i, &len);
+        if (i > 1) fputc('\t', stdout);
+        text_write(stdout, text, len, false);
+        lua_pop(L, 1);
+    }
+    fputc('\n', stdout);
+    fflush(stdout);
+    return 0;
 }

@@ -11,6 +11,7 @@
 #define VARIANT_MS 1000.0                    /* wall clock per hook call */
 #define VARIANT_INSTRUCTIONS 1000000000LL    /* Lua instructions per hook call */
 #define VARIANT_MEMORY ((size_t)128 << 20)   /* memory a hook call may add */
+#define VARIANT_HEAP ((size_t)1 << 30)       /* the bound of the caller's heap while a hook runs */
 #define VARIANT_FILE_MAX ((long)1 << 20)     /* a variant file's size */
 
 /* limited(f, ...): calls f(...) under the limits and returns its results; a broken limit raises
@@ -21,5 +22,8 @@ int variant_limited(lua_State *L);
 /* read_file(path): the text of a regular file of at most VARIANT_FILE_MAX bytes, or nil, why and
  * whether the file is simply not there (devices, pipes and directories are refused unread). */
 int variant_read_file(lua_State *L);
+
+/* print(...): as Lua's, with control characters (newlines too) escaped. */
+int variant_print(lua_State *L);
 
 #endif

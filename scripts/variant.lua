@@ -71,7 +71,7 @@ end
 local function variant_env()
   return {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
-    select = select, tonumber = tonumber, tostring = tostring, type = type, print = print,
+    select = select, tonumber = tonumber, tostring = tostring, type = type, print = raw.print,
     string = copy_of(string, { dump = true }), table = copy_of(table),
     math = copy_of(math, { random = true, randomseed = true }), utf8 = copy_of(utf8),
   }
@@ -133,11 +133,31 @@ local Variant = {}
 local Methods = {}
 Variant.__index = Methods
 
+local function refuse_change() error("a hook cannot change its state's fields (use s:move, s:add)", 2) end
+
+-- What a hook is given for its state: the state's methods, called on the state, and none of its
+-- fields. The machinery trusts those fields outside the limits: a hook that could replace `_raw`
+-- with its own table would have its code run, unlimited, by the next s:is_over().
+local function hook_view(s)
+  local view = rawget(s, "_hook_view")
+  if view then return view end
+  view = setmetatable({}, {
+    __index = function(_, key)
+      local method = type(key) == "string" and key:sub(1, 1) ~= "_" and Methods[key]
+      if method then return function(_, ...) return method(s, ...) end end
+    end,
+    __newindex = refuse_change,
+    __tostring = function() return tostring(s._raw) end,
+  })
+  rawset(s, "_hook_view", view)
+  return view
+end
+
 -- Runs a hook under the limits; an error in it is raised again as one line naming the variant and the
 -- hook (the message already carries the file and line where it was raised).
 local function call(s, hook, ...)
   local f = s._v.hooks[hook]
-  local results = table.pack(pcall(raw.limited, f, s, ...))
+  local results = table.pack(pcall(raw.limited, f, hook_view(s), ...))
   if not results[1] then
     error(("variant %s, hook %s: %s"):format(s._v.name, hook, tostring(results[2])), 0)
   end
@@ -152,6 +172,16 @@ end
 local function hooked_end(s)
   if not s._v.hooks.is_over then return nil end
   local over, winners = call(s, "is_over")
+  if winners ~= nil then
+    local n = s._raw:num_players()
+    local ok = type(winners) == "table" and #winners <= n
+    for i = 1, ok and #winners or 0 do
+      ok = ok and math.type(winners[i]) == "integer" and winners[i] >= 1 and winners[i] <= n
+    end
+    if not ok then
+      error(("variant %s, hook is_over: winners must be a list of players 1..%d"):format(s._v.name, n), 0)
+    end
+  end
   return over, winners
 end
 
@@ -201,8 +231,10 @@ function Methods:legal()
   local hooks = self._v.hooks
   if hooks.actions then
     list = call(self, "actions", list)
-    if type(list) ~= "table" then
-      error(("variant %s, hook actions: must return a list of actions"):format(self._v.name), 0)
+    local ok = type(list) == "table"
+    for i = 1, ok and #list or 0 do ok = ok and type(list[i]) == "string" end
+    if not ok then
+      error(("variant %s, hook actions: must return a list of actions (strings)"):format(self._v.name), 0)
     end
   end
   if not hooks.check then return list end

@@ -179,3 +179,43 @@ describe("only regular files are read, and only those the caller names", functio
     assert.equal(s:save(), meeple.load(s:save()):save())
   end)
 end)
+
+describe("the next ones: a second hostile review", function()
+  it("a hook cannot swap the state's inner state for code of its own", function()
+    local file = write_variant([[
+      after = function(s) s._raw = { is_over = function() while true do end end } end]])
+    local s = meeple.new("babel", { variant = file, seed = 1 })
+    local err, took = failing(function() s:play(s:legal()[1]) end)
+    assert.truthy(err:find("cannot change its state's fields", 1, true), err)
+    assert.is_true(took <= 2)
+    assert.is_false(s:is_over()) -- the decision was undone; the state is whole
+    assert.is_nil(meeple.new("babel", { variant = file, seed = 1 }).__index)
+  end)
+
+  it("memory a variant keeps between calls is bounded too", function()
+    local file = util.write([[
+      local keep = {}
+      return { game = "babel", name = "hoard", hooks = {
+        check = function(s, a) keep[#keep + 1] = string.rep("m", 50 * 1024 * 1024) end } }
+    ]], ".lua")
+    local s = meeple.new("babel", { variant = file, seed = 1 })
+    local err = failing(function() for _ = 1, 100 do s:legal() end end)
+    assert.truthy(err:find("memory limit", 1, true), err)
+  end)
+
+  it("what a variant prints has its control characters escaped", function()
+    local file = write_variant([[setup = function(s) print("\27[2J", "fake\nline") end]])
+    local out = util.run("run " .. quote(util.write(("require 'meeple'.new('babel', { variant = %q })"):format(file), ".lua")))
+    assert.truthy(out:find("\\x1b[2J\tfake\\x0aline", 1, true), out)
+    assert.is_nil(out:find("\27", 1, true), out)
+  end)
+
+  it("an actions hook must return strings, and is_over's winners must be players", function()
+    local bad_list = write_variant("actions = function(s, list) return { {} } end")
+    local err = failing(function() meeple.new("babel", { variant = bad_list, seed = 1 }):legal() end)
+    assert.truthy(err:find("list of actions", 1, true), err)
+    local bad_winners = write_variant("is_over = function(s) return true, { 7 } end")
+    err = failing(function() meeple.new("babel", { variant = bad_winners, seed = 1 }):winners() end)
+    assert.truthy(err:find("players 1..2", 1, true), err)
+  end)
+end)
