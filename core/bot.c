@@ -20,12 +20,15 @@
 
 #include "bot.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1467,31 +1470,49 @@ bot_code *bot_code_from_text(const char *text, const char *chunkname, const bot_
     return try_code(code, limits, err, errn);
 }
 
-bot_code *bot_code_load(const char *path, const bot_limits *limits, char *err, size_t errn) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+/* A bot file is read only when it is a regular file of at most BOT_FILE_MAX bytes: a pipe or a device
+ * named as a bot would block or never end, and compiling is not under the clock (Lua's parser takes
+ * time that grows faster than the text), so the size is what bounds it. */
+#define BOT_FILE_MAX ((size_t)1 << 20)
+
+static char *read_bot_file(const char *path, size_t *len, char *err, size_t errn) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
         snprintf(err, errn, "cannot read the bot file '%s'", path);
+        if (fd >= 0) close(fd);
         return NULL;
     }
-    bot_code *code = calloc(1, sizeof *code);
-    size_t cap = 1 << 14;
-    if (code) code->text = malloc(cap);
-    bool ok = code && code->text;
-    while (ok) {
-        size_t got = fread(code->text + code->len, 1, cap - code->len - 1, f);
-        code->len += got;
-        if (got == 0) break;
-        if (code->len + 1 == cap) {
-            char *grown = cap < (64u << 20) ? realloc(code->text, cap *= 2) : NULL;
-            ok = grown != NULL;
-            if (ok) code->text = grown;
-        }
+    const char *refusal = !S_ISREG(st.st_mode) ? "is not a regular file"
+                          : (size_t)st.st_size > BOT_FILE_MAX ? "is larger than 1 MiB" : NULL;
+    char *text = refusal ? NULL : malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (text && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, text + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
     }
-    bool read_error = ferror(f);
-    fclose(f);
-    if (!ok || read_error) {
-        snprintf(err, errn, ok ? "cannot read the bot file '%s'" : "the bot file '%s' is too large", path);
-        bot_code_free(code);
+    close(fd);
+    if (!text || got != (size_t)st.st_size) {
+        snprintf(err, errn, "the bot file '%s' %s", path, refusal ? refusal : "cannot be read whole");
+        free(text);
+        return NULL;
+    }
+    text[got] = '\0';
+    *len = got;
+    return text;
+}
+
+bot_code *bot_code_load(const char *path, const bot_limits *limits, char *err, size_t errn) {
+    bot_code *code = calloc(1, sizeof *code);
+    if (!code) {
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    code->text = read_bot_file(path, &code->len, err, errn);
+    if (!code->text) {
+        free(code);
         return NULL;
     }
     code->text[code->len] = '\0';

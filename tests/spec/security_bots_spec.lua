@@ -299,3 +299,34 @@ describe("the next ones: a second hostile review", function()
     ]], "--ms 200", 200, 3000, "time limit")
   end)
 end)
+
+describe("bot files", function()
+  -- `meeple match` with `file` as seat 1's bot: its output and status, bounded by `timeout`.
+  local function match_with(file)
+    local p = assert(io.popen(("timeout -s KILL %d %s match babel %s random --games 1 </dev/null 2>&1"):format(
+      TIMEOUT, quote(exe), quote(file))))
+    local out = p:read("a")
+    local _, _, code = p:close()
+    return out, code
+  end
+
+  it("a device, a pipe or a directory named as a bot is refused unread, in one line", function()
+    local fifo = os.tmpname()
+    os.remove(fifo)
+    assert.is_true(os.execute("mkfifo " .. quote(fifo)))
+    for _, file in ipairs { "/dev/zero", fifo, "/tmp" } do
+      local out, code = match_with(file)
+      assert.equal(2, code, out)
+      assert.truthy(out:find("is not a regular file", 1, true), out)
+    end
+    os.remove(fifo)
+  end)
+
+  it("a bot file over 1 MiB is refused before it is compiled", function()
+    local file = write(("-- padding\n"):rep(100000) .. "return { choose = function(v, l) return l[1] end }\n")
+    local out, code = match_with(file)
+    os.remove(file)
+    assert.equal(2, code, out)
+    assert.truthy(out:find("larger than 1 MiB", 1, true), out)
+  end)
+end)
