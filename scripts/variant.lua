@@ -67,13 +67,15 @@ end
 -- Variant code runs with the plain Lua libraries minus everything that touches the machine or brings
 -- randomness from outside the state (math.random): same seed and actions must give the same game.
 -- Each variant gets copies of the libraries, so it cannot rewrite the caller's (string.format, say);
--- its code runs under a bot's limits per call (raw.limited).
+-- its code runs under a bot's limits per call (raw.limited), and its string, table, utf8 and tonumber
+-- calls are priced before they run like a bot's (raw.guarded_libs): one C call cannot outlast them.
 local function variant_env()
+  local guarded = raw.guarded_libs()
   return {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
-    select = select, tonumber = tonumber, tostring = tostring, type = type, print = print,
-    string = copy_of(string, { dump = true }), table = copy_of(table),
-    math = copy_of(math, { random = true, randomseed = true }), utf8 = copy_of(utf8),
+    select = select, tonumber = guarded.tonumber, tostring = tostring, type = type, print = print,
+    string = guarded.string, table = guarded.table,
+    math = copy_of(math, { random = true, randomseed = true }), utf8 = guarded.utf8,
   }
 end
 
