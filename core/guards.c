@@ -19,7 +19,6 @@
 #define UV_ORIGINAL lua_upvalueindex(2)
 #define UV_NAME lua_upvalueindex(3)
 
-
 /* What C work costs, in nanoseconds of wall-clock time: twice the CPU time measured on a loaded
  * 2-core machine (where a busy process gets about half a core), rounded up, so that an estimate errs
  * towards refusing. */

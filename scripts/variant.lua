@@ -70,13 +70,14 @@ end
 -- its code runs under a bot's limits per call (raw.limited), and its string, table, utf8 and tonumber
 -- calls are priced before they run like a bot's (raw.guarded_libs): one C call cannot outlast them.
 local function variant_env()
-  local guarded = raw.guarded_libs()
-  return {
+  local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
-    select = select, tonumber = guarded.tonumber, tostring = tostring, type = type, print = print,
-    string = guarded.string, table = guarded.table,
-    math = copy_of(math, { random = true, randomseed = true }), utf8 = guarded.utf8,
+    select = select, tonumber = tonumber, tostring = tostring, type = type, print = print,
+    math = copy_of(math, { random = true, randomseed = true }),
   }
+  -- string (no dump), table, utf8 and tonumber: fresh copies whose long C calls are priced
+  for name, lib in pairs(raw.guarded_libs()) do env[name] = lib end
+  return env
 end
 
 local loaded = {}
