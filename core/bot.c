@@ -13,7 +13,7 @@
  *   - Lua would run some bot code with hooks off: xpcall's handler before the unwinding, and __close
  *     in a coroutine the hook killed; the handler runs after it, and coroutine bodies under a pcall;
  *   - C calls that could run long without a Lua instruction (patterns, string.rep, table.insert...)
- *     are priced first, and refused, as the bot's forfeit, when they cannot finish in time.
+ *     are priced first (guards.h), and refused, as the bot's forfeit, when they cannot finish in time.
  * The bot sees only plain data: the view (lazy_view.h: each table filled the first time it is read),
  * the legal strings, and ctx. Samples are fresh states re-dealt from the bot's view. */
 #define _XOPEN_SOURCE 700 /* clock_gettime, realpath, readlink */
@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +35,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "guards.h"
 #include "lazy_view.h"
 #include "lmeeple.h"
 #include "registry.h"
@@ -88,6 +88,7 @@ struct bot {
 
     bot_fault fault;
     char reason[256];
+    guard_meter meter;       /* prices the guarded C calls (guards.h) */
 
     const void *st;          /* the true state during a call, for ctx.sample; NULL between calls */
     const action_t *acts;    /* the legal actions during choose, or NULL when given as texts */
@@ -394,42 +395,24 @@ static int sb_require(lua_State *L) {
     return 1;
 }
 
-/* ---- Guards for C calls that run long without a Lua instruction ----
+/* ---- C calls that run long without a Lua instruction ----
  *
- * Such a call is priced before it starts: instructions charged for its size, and an upper bound on
- * its wall-clock time held against what is left of the call's. One that cannot fit is refused before
- * it starts, and the refusal is the bot's forfeit, so the host never waits on a C loop past the clock.
- * Each guard forwards to Lua's own function (upvalue 1) once the price is paid. */
-
-/* What C work costs, in nanoseconds of wall-clock time: twice the CPU time measured on a loaded
- * 2-core machine (where a busy process gets about half a core), rounded up, so that an estimate errs
- * towards refusing. */
-#define NS_PATTERN_STEP 10.0  /* one pattern item tried at one place */
-#define NS_FIND_PLACE 16.0    /* a plain find trying one place... */
-#define NS_FIND_BYTE 0.25     /* ...and comparing one byte there */
-#define NS_BYTE 8.0           /* a byte made, copied or scanned (fresh pages included) */
-#define NS_NUMBER 1500.0      /* a number written as text */
-#define NS_DIGIT 25.0         /* a byte read by tonumber */
-#define NS_PACKED 20.0        /* a byte written by string.pack (one call each) */
-#define NS_PIECE 30.0         /* a piece appended to a buffer: a repetition, a gsub match */
-#define NS_SLOT 50.0          /* a table slot read or written */
-#define NS_NEW_SLOT 400.0     /* a slot written past a table's end (it grows and rehashes) */
-#define NS_STACK_SLOT 200.0   /* a value pushed by table.unpack or string.byte (the stack grows) */
-#define NS_COMPARE 30.0       /* a comparison in table.sort */
-#define NS_LOAD_BYTE 100.0    /* a byte of source compiled by load */
-/* Work below this reads no clock: it cannot run past the limit by more than a tenth of a millisecond. */
-#define NS_NEGLIGIBLE 1e5
+ * Priced before they run by the guards (guards.h), through the bot's meter below: a call that cannot
+ * fit is refused before it starts, and the refusal is the bot's forfeit, so the host never waits on a
+ * C loop past the clock. */
 
 static size_t memory_left(const bot *b) { return b->used < b->lim.memory ? b->lim.memory - b->used : 0; }
 
 /* Charges `steps` instructions for the C call `what` about to run, and refuses it, as the bot's
- * forfeit, when they overrun the budget or its worst case (`worst_ns`) cannot finish in time. */
-static void price_call(lua_State *L, const char *what, double steps, double worst_ns) {
+ * forfeit, when they overrun the budget or its worst case (`worst_ns`) cannot finish in time. The
+ * bot's guard_meter price; `self` is not needed: the bot is the lua_State's. */
+static void price_call(lua_State *L, guard_meter *self, const char *what, double steps, double worst_ns) {
+    (void)self;
     bot *b = bot_of(L);
     if (!b->fault && (double)b->steps + steps > (double)b->lim.instructions)
         set_fault(b, BOT_INSTRUCTIONS, "exceeded the instruction budget (%lld per decision): %s would cost "
                   "%.0f instructions", b->lim.instructions, what, steps);
-    if (!b->fault && worst_ns > NS_NEGLIGIBLE) {
+    if (!b->fault && worst_ns > GUARD_NS_NEGLIGIBLE) {
         double left = b->deadline - now_ms();
         if (worst_ns * 1e-6 > left)
             set_fault(b, BOT_TIME, "exceeded the time limit (%.0f ms per decision): %s could take too long "
@@ -439,362 +422,17 @@ static void price_call(lua_State *L, const char *what, double steps, double wors
     b->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
 }
 
+static size_t meter_memory_left(lua_State *L, guard_meter *self) {
+    (void)self;
+    return memory_left(bot_of(L));
+}
+
 /* Calls Lua's own function (upvalue 1) with the arguments given; returns all it returns. */
 static int forward(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
-}
-
-/* The end (exclusive) of the set that opens at p[i] == '[', as Lua's matcher reads it. */
-static size_t set_end(const char *p, size_t plen, size_t i) {
-    size_t j = i + 1;
-    if (j < plen && p[j] == '^') j++;
-    do { /* the first character is part of the set even when it is ']' */
-        if (j >= plen) return plen;
-        if (p[j++] == '%') j++;
-    } while (j < plen && p[j] != ']');
-    return j + 1;
-}
-
-/* An upper bound on the steps Lua's matcher takes from one start over `n` bytes. Read from the
- * right, the steps for the pattern from an item on are: the item's own (its length, a set scanning
- * itself; a backreference or %b a scan of the subject) plus the rest's; a *, + or - item expands
- * over up to n bytes and tries the rest after each, (n + 1) times both (the rest once when it only
- * closes captures: the first try matches); a ? item tries the rest twice. Summed from the left: each
- * item's own steps times the product of the multipliers before it. Loose, but a pattern under it is
- * safe. */
-static double pattern_steps_per_start(const char *p, size_t plen, double n) {
-    double steps = 0, times = 1;
-    for (size_t i = p[0] == '^'; i < plen && times < 1e300;) {
-        size_t j;
-        double own, then = 1;
-        if (p[i] == '%' && i + 1 < plen && (p[i + 1] == 'b' || (p[i + 1] >= '0' && p[i + 1] <= '9'))) {
-            own = n + 1;
-            j = i + (p[i + 1] == 'b' ? 4 : 2);
-        } else if (p[i] == '%' && i + 1 < plen && p[i + 1] == 'f') {
-            j = i + 2 < plen && p[i + 2] == '[' ? set_end(p, plen, i + 2) : i + 2;
-            own = (double)(j - i);
-        } else if (p[i] == '(' || p[i] == ')') {
-            own = 1;
-            j = i + 1;
-        } else {
-            j = p[i] == '%' ? i + 2 : p[i] == '[' ? set_end(p, plen, i) : i + 1;
-            own = (double)(j - i);
-            if (j < plen && (p[j] == '*' || p[j] == '+' || p[j] == '-')) {
-                own *= n + 1;
-                then = j + 1 + strspn(p + j + 1, ")") >= plen ? 1 : n + 1;
-                j++;
-            } else if (j < plen && p[j] == '?') {
-                then = 2;
-                j++;
-            }
-        }
-        steps += times * own;
-        times *= then;
-        i = j;
-    }
-    return steps + times;
-}
-
-/* Whether string.find takes the pattern as plain text: asked to, or no character in it is special. */
-static bool find_is_plain(lua_State *L, const char *p, size_t plen) {
-    if (lua_toboolean(L, 4)) return true;
-    for (size_t i = 0; i < plen; i++)
-        if (memchr("^$*+?.([%-", p[i], 10)) return false;
-    return true;
-}
-
-/* The bytes a search looks at: from its init (argument 3 of find, match and gmatch) to the end. */
-static double subject_from_init(lua_State *L, bool has_init, size_t n) {
-    lua_Integer init = has_init ? luaL_optinteger(L, 3, 1) : 1;
-    if (init < 0) init = init < -(lua_Integer)n ? 1 : (lua_Integer)n + init + 1;
-    if (init < 1) init = 1;
-    return (double)init > (double)n + 1 ? 0 : (double)n - (double)init + 1;
-}
-
-/* An upper bound on the bytes string.gsub writes with a string replacement (argument 3): the subject,
- * the replacement for each match, and for each %0..%9 in it a copy of a part of each match; matches
- * do not overlap, so those copies add up to the subject at most. A result past the memory cap is
- * refused as it grows, so no more than the memory left is ever written. */
-static double gsub_output(lua_State *L, const bot *b, double n) {
-    size_t rlen;
-    const char *r = lua_type(L, 3) == LUA_TSTRING ? lua_tolstring(L, 3, &rlen) : NULL;
-    if (!r) return 0; /* a table or function: each value comes from Lua, under the hook */
-    double refs = 0, matches = n + 1;
-    for (size_t i = 0; i + 1 < rlen; i++)
-        if (r[i] == '%' && r[++i] >= '0' && r[i] <= '9') refs++;
-    if (lua_isinteger(L, 4) && (double)lua_tointeger(L, 4) < matches) matches = (double)lua_tointeger(L, 4);
-    double out = n + (matches > 0 ? matches : 0) * (double)rlen + refs * n;
-    return out < (double)memory_left(b) ? out : (double)memory_left(b);
-}
-
-/* A gmatch iterator's step: each may run to the end of the subject, so each is held to the bound of
- * the whole iteration. Upvalues: the iterator, that bound (ns), the function's name. */
-static int sb_gmatch_step(lua_State *L) {
-    price_call(L, lua_tostring(L, lua_upvalueindex(3)), 1, lua_tonumber(L, lua_upvalueindex(2)));
-    return forward(L);
-}
-
-/* string.find, match, gmatch, gsub: priced by the worst case of the pattern over the subject (upvalue
- * 1: the original, upvalue 2: the function's name). */
-static int sb_pattern(lua_State *L) {
-    size_t len, plen;
-    luaL_checklstring(L, 1, &len);
-    const char *p = luaL_checklstring(L, 2, &plen);
-    const char *what = lua_tostring(L, lua_upvalueindex(2)), *name = what + sizeof "string";
-    bool gsub = name[1] == 's', gmatch = name[1] == 'm' && name[0] == 'g';
-    double n = subject_from_init(L, !gsub, len), worst;
-    if (name[0] == 'f' && find_is_plain(L, p, plen)) {
-        worst = (n + 1) * (NS_FIND_PLACE + (double)plen * NS_FIND_BYTE);
-    } else {
-        double starts = p[0] == '^' && !gmatch ? 1 : n + 1;
-        worst = starts * pattern_steps_per_start(p, plen, n) * NS_PATTERN_STEP;
-        if (gsub) worst += (n + 1) * NS_PIECE + gsub_output(L, bot_of(L), n) * NS_BYTE;
-    }
-    price_call(L, what, n + (double)plen, worst);
-    int results = forward(L);
-    if (gmatch && worst > NS_NEGLIGIBLE) {
-        lua_pushnumber(L, worst);
-        lua_pushstring(L, what);
-        lua_pushcclosure(L, sb_gmatch_step, 3);
-    }
-    return results;
-}
-
-/* string.rep: priced by the bytes it writes; a result past the memory cap is refused by the
- * allocator before any is written. */
-static int sb_rep(lua_State *L) {
-    size_t len, seplen;
-    luaL_checklstring(L, 1, &len);
-    lua_Integer reps = luaL_checkinteger(L, 2);
-    luaL_optlstring(L, 3, "", &seplen);
-    double bytes = reps > 0 ? (double)reps * (double)len + (double)(reps - 1) * (double)seplen : 0;
-    if (bytes <= (double)memory_left(bot_of(L)))
-        price_call(L, "string.rep", bytes + (double)reps, bytes * NS_BYTE + (double)reps * NS_PIECE);
-    return forward(L);
-}
-
-/* string.upper, lower, reverse, format, unpack, packsize, char, and utf8's functions: priced by the
- * bytes of their string arguments and the numbers they may write as text. Upvalue 2: the function's
- * name. */
-static int sb_by_bytes(lua_State *L) {
-    double bytes = 0, numbers = 0;
-    for (int i = 1, n = lua_gettop(L); i <= n; i++) {
-        if (lua_type(L, i) == LUA_TSTRING) bytes += (double)lua_rawlen(L, i);
-        else numbers++;
-    }
-    price_call(L, lua_tostring(L, lua_upvalueindex(2)), bytes + numbers * 48,
-               bytes * NS_BYTE + numbers * NS_NUMBER);
-    return forward(L);
-}
-
-/* string.pack: priced by the bytes its format and strings can write (each size in the format, up to
- * 16 for each option, each string), no more than the memory left (upvalue 1: the original). */
-static int sb_pack(lua_State *L) {
-    size_t flen;
-    const char *fmt = luaL_checklstring(L, 1, &flen);
-    double bytes = 16 * (double)flen, size = 0;
-    for (size_t i = 0; i < flen; i++) {
-        if (fmt[i] >= '0' && fmt[i] <= '9') {
-            size = size * 10 + (fmt[i] - '0');
-        } else {
-            bytes += size;
-            size = 0;
-        }
-    }
-    bytes += size;
-    for (int i = 2, n = lua_gettop(L); i <= n; i++)
-        if (lua_type(L, i) == LUA_TSTRING) bytes += (double)lua_rawlen(L, i);
-    double left = (double)memory_left(bot_of(L));
-    if (bytes > left) bytes = left;
-    price_call(L, "string.pack", bytes, bytes * NS_PACKED);
-    return forward(L);
-}
-
-/* tonumber: priced by the bytes of a string it reads (upvalue 1: the original). */
-static int sb_tonumber(lua_State *L) {
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        double bytes = (double)lua_rawlen(L, 1);
-        price_call(L, "tonumber", bytes, bytes * NS_DIGIT);
-    }
-    return forward(L);
-}
-
-/* table.pack: priced by the slots it fills (upvalue 1: the original). */
-static int sb_table_pack(lua_State *L) {
-    double n = (double)lua_gettop(L);
-    price_call(L, "table.pack", n, n * NS_SLOT);
-    return forward(L);
-}
-
-/* The range i..j of string.sub and string.byte, as Lua reads it: its length, clipped to the string. */
-static double string_range(lua_State *L, lua_Integer j_default) {
-    size_t len;
-    luaL_checklstring(L, 1, &len);
-    lua_Integer n = (lua_Integer)len, i = luaL_optinteger(L, 2, 1), j = luaL_optinteger(L, 3, j_default);
-    if (i < 0) i = i < -n ? 1 : n + i + 1;
-    if (j < 0) j = j < -n ? 0 : n + j + 1;
-    if (i < 1) i = 1;
-    if (j > n) j = n;
-    return i > j ? 0 : (double)j - (double)i + 1;
-}
-
-/* string.sub: priced by the bytes it copies (upvalue 1: the original). */
-static int sb_sub(lua_State *L) {
-    double bytes = string_range(L, -1);
-    price_call(L, "string.sub", bytes, bytes * NS_BYTE);
-    return forward(L);
-}
-
-/* string.byte: priced by the values it pushes (upvalue 1: the original). */
-static int sb_byte(lua_State *L) {
-    lua_Integer i = luaL_optinteger(L, 2, 1);
-    double values = string_range(L, i);
-    price_call(L, "string.byte", values, values * NS_STACK_SLOT);
-    return forward(L);
-}
-
-/* load's reader, when a function: each piece it returns is priced before the compiler reads it.
- * Upvalue 1: the bot's reader. */
-static int sb_load_piece(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_call(L, 0, 1);
-    if (lua_type(L, -1) == LUA_TSTRING) {
-        double bytes = (double)lua_rawlen(L, -1);
-        price_call(L, "load", bytes, bytes * NS_LOAD_BYTE);
-    }
-    return 1;
-}
-
-/* load, for text only, priced by the bytes it compiles; the environment is the bot's unless one is
- * given. */
-static int sb_load(lua_State *L) {
-    int n = lua_gettop(L);
-    if (n > 4) lua_settop(L, n = 4);
-    while (n < 3) {
-        lua_pushnil(L);
-        n++;
-    }
-    lua_pushliteral(L, "t");
-    lua_replace(L, 3);
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        double bytes = (double)lua_rawlen(L, 1);
-        price_call(L, "load", bytes, bytes * NS_LOAD_BYTE);
-    } else if (lua_type(L, 1) == LUA_TFUNCTION) {
-        lua_pushvalue(L, 1);
-        lua_pushcclosure(L, sb_load_piece, 1);
-        lua_replace(L, 1);
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-/* table.sort: charged n log n comparisons first (upvalue 1: the original). */
-static int sb_sort(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    double n = (double)luaL_len(L, 1);
-    if (n > 1) price_call(L, "table.sort", n * log2(n), n * log2(n) * NS_COMPARE);
-    lua_settop(L, 2);
-    forward(L);
-    return 0;
-}
-
-/* table.move: charged one instruction per element first, each priced as a slot that may be new
- * (upvalue 1: the original). */
-static int sb_move(lua_State *L) {
-    lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
-    double n = (double)e - (double)f + 1;
-    if (n > 0) price_call(L, "table.move", n, n * NS_NEW_SLOT);
-    forward(L);
-    return 1;
-}
-
-/* The range i..j of table.concat and table.unpack, from arguments `at` and `at + 1`; j defaults to
- * the length, read here once so that the original, given both, never reads it again. */
-static double table_range(lua_State *L, int at, lua_Integer *i, lua_Integer *j) {
-    *i = luaL_optinteger(L, at, 1);
-    *j = lua_isnoneornil(L, at + 1) ? luaL_len(L, 1) : luaL_checkinteger(L, at + 1);
-    lua_settop(L, at + 1);
-    lua_pushinteger(L, *i);
-    lua_replace(L, at);
-    lua_pushinteger(L, *j);
-    lua_replace(L, at + 1);
-    return *i > *j ? 0 : (double)*j - (double)*i + 1;
-}
-
-/* table.concat: priced by its pieces, then by their bytes, counted raw when no metamethod can
- * answer in their place (upvalue 1: the original). */
-static int sb_concat(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    size_t seplen;
-    luaL_optlstring(L, 2, "", &seplen);
-    lua_Integer i, j;
-    double pieces = table_range(L, 3, &i, &j);
-    price_call(L, "table.concat", pieces, pieces * (NS_SLOT + NS_PIECE));
-    if (pieces > 0 && !lua_getmetatable(L, 1)) {
-        double bytes = pieces * (double)seplen, numbers = 0;
-        for (lua_Integer k = i; k <= j; k++) {
-            int type = lua_rawgeti(L, 1, k);
-            if (type == LUA_TSTRING) bytes += (double)lua_rawlen(L, -1);
-            else numbers++;
-            lua_pop(L, 1);
-            if (type != LUA_TSTRING && type != LUA_TNUMBER) break; /* the original stops there too */
-        }
-        price_call(L, "table.concat", bytes + numbers * 48, bytes * NS_BYTE + numbers * NS_NUMBER);
-    } else if (pieces > 0) {
-        lua_pop(L, 1);
-    }
-    return forward(L);
-}
-
-/* table.unpack: priced by the values it pushes (upvalue 1: the original). */
-static int sb_unpack(lua_State *L) {
-    lua_Integer i, j;
-    double n = table_range(L, 2, &i, &j);
-    if (n < 1e6) price_call(L, "table.unpack", n, n * NS_STACK_SLOT); /* more: Lua refuses at once */
-    return forward(L);
-}
-
-/* table.insert and table.remove, as Lua's, with the shift priced first and the length read once: a
- * __len that answers differently the second time cannot stretch the loop. */
-static int sb_insert(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer end = (lua_Integer)((lua_Unsigned)luaL_len(L, 1) + 1u), pos = end;
-    if (lua_gettop(L) == 3) {
-        pos = luaL_checkinteger(L, 2);
-        luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)end, 2, "position out of bounds");
-        double shift = (double)end - (double)pos;
-        if (shift > 0) price_call(L, "table.insert", shift, shift * NS_SLOT);
-        for (lua_Integer k = end; k > pos; k--) {
-            lua_geti(L, 1, k - 1);
-            lua_seti(L, 1, k);
-        }
-    } else if (lua_gettop(L) != 2) {
-        return luaL_error(L, "wrong number of arguments to 'insert'");
-    }
-    lua_seti(L, 1, pos);
-    return 0;
-}
-
-static int sb_remove(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer size = luaL_len(L, 1), pos = luaL_optinteger(L, 2, size);
-    if (pos != size)
-        luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
-    double shift = (double)size - (double)pos;
-    if (shift > 0) price_call(L, "table.remove", shift, shift * NS_SLOT);
-    lua_geti(L, 1, pos);
-    for (; pos < size; pos++) {
-        lua_geti(L, 1, pos + 1);
-        lua_seti(L, 1, pos);
-    }
-    lua_pushnil(L);
-    lua_seti(L, 1, pos);
-    return 1;
 }
 
 /* ---- Bot code Lua would run with the hook off ----
@@ -924,7 +562,7 @@ static int rng_shuffle(lua_State *L) {
     rng *r = luaL_checkudata(L, 1, "meeple.bot_rng");
     lua_Integer n = luaL_len(L, 2);
     luaL_argcheck(L, n < 0xffffffffLL, 2, "list is too long");
-    if (n > 1) price_call(L, "ctx.rng:shuffle", (double)n, (double)n * 4 * NS_SLOT);
+    if (n > 1) price_call(L, NULL, "ctx.rng:shuffle", (double)n, (double)n * 4 * GUARD_NS_SLOT);
     for (lua_Integer i = n; i > 1; i--) {
         lua_Integer j = 1 + (lua_Integer)rng_below(r, (uint32_t)i);
         lua_geti(L, 2, i);
@@ -977,13 +615,6 @@ static void wrap(lua_State *L, int lib, const char *name, lua_CFunction fn, cons
     if (lib_name) lua_pushfstring(L, "%s.%s", lib_name, name);
     lua_pushcclosure(L, fn, lib_name ? 2 : 1);
     lua_setfield(L, lib, name);
-}
-
-/* Wraps each of `names` in lib (a global library) with `fn`, the full name as upvalue 2. */
-static void wrap_all(lua_State *L, int g, const char *lib_name, const char *const *names, lua_CFunction fn) {
-    lua_getfield(L, g, lib_name);
-    for (const char *const *name = names; *name; name++) wrap(L, -1, *name, fn, lib_name);
-    lua_pop(L, 1);
 }
 
 /* Locks a metatable (getmetatable answers false; setmetatable is refused). */
@@ -1063,10 +694,8 @@ static int setup(lua_State *L) {
     static const char *const fill_first[] = {"rawget", "rawset", "rawlen", "getmetatable"};
     for (int i = 0; i < 4; i++) wrap(L, g, fill_first[i], sb_fill_first, NULL);
     wrap(L, g, "setmetatable", sb_setmetatable, NULL);
-    wrap(L, g, "load", sb_load, NULL);
     lua_pushcfunction(L, sb_xpcall);
     lua_setfield(L, g, "xpcall");
-    wrap(L, g, "tonumber", sb_tonumber, NULL);
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, g, "collectgarbage");
     lua_pushcfunction(L, sb_print);
@@ -1074,33 +703,13 @@ static int setup(lua_State *L) {
     lua_newtable(L);
     lua_pushcclosure(L, sb_require, 1);
     lua_setfield(L, g, "require");
-    /* string: no dump. C calls that could run long: priced (see the guards above). */
+    /* string: no dump. C calls that could run long (string, table, utf8, tonumber, load): priced
+     * through the bot's meter, the string metatable's __index included (it is the string table). */
     lua_getfield(L, g, "string");
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
-    wrap(L, -1, "rep", sb_rep, NULL);
-    wrap(L, -1, "sub", sb_sub, NULL);
-    wrap(L, -1, "byte", sb_byte, NULL);
-    wrap(L, -1, "pack", sb_pack, NULL);
     lua_pop(L, 1);
-    static const char *const pattern_fns[] = {"find", "match", "gmatch", "gsub", NULL};
-    static const char *const string_fns[] = {"upper", "lower", "reverse", "format", "unpack", "packsize",
-                                             "char", NULL};
-    static const char *const utf8_fns[] = {"len", "codepoint", "offset", "codes", "char", NULL};
-    wrap_all(L, g, "string", pattern_fns, sb_pattern);
-    wrap_all(L, g, "string", string_fns, sb_by_bytes);
-    wrap_all(L, g, "utf8", utf8_fns, sb_by_bytes);
-    lua_getfield(L, g, "table");
-    wrap(L, -1, "sort", sb_sort, NULL);
-    wrap(L, -1, "move", sb_move, NULL);
-    wrap(L, -1, "concat", sb_concat, NULL);
-    wrap(L, -1, "unpack", sb_unpack, NULL);
-    wrap(L, -1, "pack", sb_table_pack, NULL);
-    lua_pushcfunction(L, sb_insert);
-    lua_setfield(L, -2, "insert");
-    lua_pushcfunction(L, sb_remove);
-    lua_setfield(L, -2, "remove");
-    lua_pop(L, 1);
+    guards_install(L, &bot_of(L)->meter, g);
     /* coroutine bodies guarded (see "Bot code Lua would run with the hook off") */
     lua_getfield(L, g, "coroutine");
     wrap(L, -1, "create", sb_coroutine, NULL);
@@ -1146,6 +755,7 @@ bot *bot_new(const bot_code *code, const game_def *def, const param_value *param
         return NULL;
     }
     *(bot **)lua_getextraspace(L) = b;
+    b->meter = (guard_meter){.price = price_call, .memory_left = meter_memory_left};
     /* Views and legal lists die young: generational collection leaves the long-lived rest alone. */
     lua_gc(L, LUA_GCGEN, 0, 0);
     lua_sethook(L, hook, LUA_MASKCOUNT, BOT_HOOK_STEP); /* before any bot code: never removed */

@@ -6,12 +6,18 @@
  *   - a count hook adds up instructions and reads the clock; once a limit breaks it fires at every
  *     instruction, so no pcall inside the variant can swallow the error and carry on;
  *   - the state's allocator is wrapped to refuse growth past the cap (frees always pass). Memory
- *     allocated under the wrapper is the same allocator's, so it may be freed after the unwrapping. */
+ *     allocated under the wrapper is the same allocator's, so it may be freed after the unwrapping;
+ *   - C library calls that could run long without an instruction (a pattern, string.rep) are priced
+ *     before they run by the guards (guards.h) over the limits' meter: the variant's environment gets
+ *     guarded copies (raw.guarded_libs), and string methods ("s:find") reach a guarded string table
+ *     too, swapped in as the string metatable's __index for the length of the call. */
 #define _XOPEN_SOURCE 700 /* clock_gettime, O_CLOEXEC */
 
 #include "variant_sandbox.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +27,9 @@
 #include <unistd.h>
 
 #include <lauxlib.h>
+#include <lualib.h>
+
+#include "guards.h"
 
 #include "text.h"
 
@@ -33,14 +42,20 @@ typedef struct limits {
     long long grown;       /* bytes allocated less bytes freed since the outermost call began */
     long long cap;         /* what this call may add: VARIANT_MEMORY, less if the heap is near its bound */
     bool refused;          /* an allocation was refused for the cap */
-    char broken[96];       /* why the call is stopped, or "" */
+    char broken[192];      /* why the call is stopped, or "" */
     lua_Alloc alloc;       /* the state's own allocator, while wrapped */
     void *alloc_ud;
     lua_Hook old_hook;     /* the caller's hook, put back after */
     int old_mask, old_count;
+    guard_meter meter;     /* prices the guarded C calls against these limits */
 } limits;
 
 static const char limits_key = 'l';
+static const char methods_key = 'm'; /* the guarded string table for string methods */
+static const char swapped_key = 's'; /* {string metatable, its own __index} during a limited call */
+
+static void meter_price(lua_State *L, guard_meter *self, const char *what, double steps, double worst_ns);
+static size_t meter_memory_left(lua_State *L, guard_meter *self);
 
 static double now_ms(void) {
     struct timespec ts;
@@ -58,6 +73,7 @@ static limits *limits_of(lua_State *L) {
         lua_pop(L, 1);
         lim = lua_newuserdatauv(L, sizeof *lim, 0);
         memset(lim, 0, sizeof *lim);
+        lim->meter = (guard_meter){.price = meter_price, .memory_left = meter_memory_left};
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &limits_key);
     }
@@ -77,15 +93,144 @@ static void check_limits(limits *lim) {
         snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per hook call)", VARIANT_MS);
 }
 
+static void count_hook(lua_State *L, lua_Debug *ar);
+
+/* Raises why the call is stopped, with the hook re-armed to every instruction so that no pcall in
+ * the variant can carry on past it. */
+static void raise_broken(lua_State *L, limits *lim) {
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "%s", lim->broken);
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     limits *lim = limits_of(L);
     lim->steps += HOOK_STEP;
     check_limits(lim);
-    if (lim->broken[0]) {
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "%s", lim->broken);
+    if (lim->broken[0]) raise_broken(L, lim);
+}
+
+/* ---- The meter for guarded C calls ---- */
+
+static limits *limits_of_meter(guard_meter *m) { return (limits *)(void *)((char *)m - offsetof(limits, meter)); }
+
+/* Outside a limited call the caller's own code runs, unlimited: nothing to price. Inside, the call's
+ * instructions are charged, and a call that cannot finish before the deadline is refused first. */
+static void meter_price(lua_State *L, guard_meter *self, const char *what, double steps, double worst_ns) {
+    limits *lim = limits_of_meter(self);
+    if (lim->depth == 0) return;
+    if (!lim->broken[0] && (double)lim->steps + steps > (double)VARIANT_INSTRUCTIONS)
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per hook call): %s "
+                 "would cost %.0f instructions", VARIANT_INSTRUCTIONS, what, steps);
+    if (!lim->broken[0] && worst_ns > GUARD_NS_NEGLIGIBLE) {
+        double left = lim->deadline - now_ms();
+        if (worst_ns * 1e-6 > left)
+            snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per hook call): %s "
+                     "could take too long for the %.0f ms left", VARIANT_MS, what, left > 0 ? left : 0);
     }
+    if (lim->broken[0]) raise_broken(L, lim);
+    lim->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
+}
+
+static size_t meter_memory_left(lua_State *L, guard_meter *self) {
+    (void)L;
+    limits *lim = limits_of_meter(self);
+    if (lim->depth == 0) return SIZE_MAX;
+    long long left = lim->cap - lim->grown; /* more than the cap once the call freed */
+    return left > 0 ? (size_t)left : 0;
+}
+
+/* Pushes a copy of the table at `idx` without the field `skip` (may be NULL). */
+static void push_copy(lua_State *L, int idx, const char *skip) {
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (skip && lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), skip) == 0) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+}
+
+/* Sets libs[name] to a copy of the standard library `name` (as loaded), without `skip`. */
+static void copy_lib(lua_State *L, int libs, const char *name, const char *skip) {
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(L, -1, name) == LUA_TTABLE) {
+        push_copy(L, -1, skip);
+        lua_setfield(L, libs, name);
+    }
+    lua_pop(L, 2);
+}
+
+int variant_guarded_libs(lua_State *L) {
+    limits *lim = limits_of(L);
+    lua_newtable(L);
+    int libs = lua_gettop(L);
+    copy_lib(L, libs, LUA_STRLIBNAME, "dump");
+    copy_lib(L, libs, LUA_TABLIBNAME, NULL);
+    copy_lib(L, libs, LUA_UTF8LIBNAME, NULL);
+    lua_getglobal(L, "tonumber");
+    lua_setfield(L, libs, "tonumber");
+    guards_install(L, &lim->meter, libs);
+    return 1;
+}
+
+/* ---- String methods ---- */
+
+/* The guarded string table methods reach during a limited call: made once from the string
+ * metatable's own __index, kept where no variant can write to it. */
+static void push_methods(lua_State *L, limits *lim, int original) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &methods_key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    push_copy(L, original, "dump");
+    lua_setfield(L, -2, LUA_STRLIBNAME);
+    guards_install(L, &lim->meter, -1);
+    lua_getfield(L, -1, LUA_STRLIBNAME);
+    lua_remove(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &methods_key);
+}
+
+/* Makes "s:find(...)" reach the guarded string table until unswap_methods; the metatable and its
+ * own __index are kept in the registry meanwhile. Done before the allocator is wrapped. */
+static void swap_methods(lua_State *L, limits *lim) {
+    lua_pushliteral(L, "");
+    if (!lua_getmetatable(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    int mt = lua_gettop(L);
+    if (lua_getfield(L, mt, "__index") != LUA_TTABLE) {
+        lua_pop(L, 3);
+        return;
+    }
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, mt);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, mt + 1);
+    lua_rawseti(L, -2, 2);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &swapped_key);
+    push_methods(L, lim, mt + 1);
+    lua_setfield(L, mt, "__index");
+    lua_pop(L, 3);
+}
+
+/* Puts the string metatable's own __index back. Reads the registry only: nothing to allocate. */
+static void unswap_methods(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &swapped_key) == LUA_TTABLE) {
+        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, -2, 2);
+        lua_setfield(L, -2, "__index");
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &swapped_key);
+    }
+    lua_pop(L, 1);
 }
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -114,6 +259,7 @@ static void put_on(lua_State *L, limits *lim) {
      * across calls counts too. */
     long long room = (long long)VARIANT_HEAP - heap_bytes(L);
     lim->cap = room < (long long)VARIANT_MEMORY ? (room > 0 ? room : 0) : (long long)VARIANT_MEMORY;
+    swap_methods(L, lim);
     lim->steps = lim->grown = 0;
     lim->refused = false;
     lim->broken[0] = '\0';
@@ -129,6 +275,7 @@ static void put_on(lua_State *L, limits *lim) {
 static void take_off(lua_State *L, limits *lim) {
     lua_setallocf(L, lim->alloc, lim->alloc_ud);
     lua_sethook(L, lim->old_hook, lim->old_mask, lim->old_count);
+    unswap_methods(L);
 }
 
 int variant_limited(lua_State *L) {

@@ -19,6 +19,11 @@
  * nested inside a limited call share its budget. */
 int variant_limited(lua_State *L);
 
+/* guarded_libs(): fresh copies of string (without dump), table and utf8, and tonumber, whose C calls
+ * that could run long are priced before they run (guards.h) against the limits of the limited call
+ * running; outside one they run as Lua's. */
+int variant_guarded_libs(lua_State *L);
+
 /* read_file(path): the text of a regular file of at most VARIANT_FILE_MAX bytes, or nil, why and
  * whether the file is simply not there (devices, pipes and directories are refused unread). */
 int variant_read_file(lua_State *L);

@@ -67,14 +67,17 @@ end
 -- Variant code runs with the plain Lua libraries minus everything that touches the machine or brings
 -- randomness from outside the state (math.random): same seed and actions must give the same game.
 -- Each variant gets copies of the libraries, so it cannot rewrite the caller's (string.format, say);
--- its code runs under a bot's limits per call (raw.limited).
+-- its code runs under a bot's limits per call (raw.limited), and its string, table, utf8 and tonumber
+-- calls are priced before they run like a bot's (raw.guarded_libs): one C call cannot outlast them.
 local function variant_env()
-  return {
+  local env = {
     assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs, pcall = pcall,
     select = select, tonumber = tonumber, tostring = tostring, type = type, print = raw.print,
-    string = copy_of(string, { dump = true }), table = copy_of(table),
-    math = copy_of(math, { random = true, randomseed = true }), utf8 = copy_of(utf8),
+    math = copy_of(math, { random = true, randomseed = true }),
   }
+  -- string (no dump), table, utf8 and tonumber: fresh copies whose long C calls are priced
+  for name, lib in pairs(raw.guarded_libs()) do env[name] = lib end
+  return env
 end
 
 local loaded = {}

@@ -52,10 +52,14 @@ describe("variant hooks run under limits", function()
   end)
 
   it("a hook that allocates without end stops at the memory limit", function()
+    -- 64 MiB at a time: the second step passes the cap before a byte of it is written. (Writing
+    -- memory is slow on a loaded machine: creeping up on the cap in small steps could meet the
+    -- time limit first, string.rep being priced by the bytes it writes.)
     local file = write_variant([[
       check = function(s, a)
         local t = {}
-        for i = 1, math.huge do t[i] = ("x"):rep(1 << 20) .. i end
+        local mib = ("x"):rep(1 << 20)
+        for i = 1, math.huge do t[i] = mib:rep(64) end
       end]])
     local s = meeple.new("babel", { variant = file, seed = 1 })
     local before = collectgarbage("count")
@@ -79,6 +83,48 @@ describe("variant hooks run under limits", function()
     assert.are_not.equal(124, code, "timed out: " .. out)
     assert.truthy(out:find("time limit", 1, true), out)
     assert.is_true(took < 15)
+  end)
+
+  it("one string call that would run for ages is refused before it runs, with one line", function()
+    -- a method call: "s:find" reaches the string metatable, not the variant's own string table
+    local file = write_variant([[
+      actions = function(s, list) string.rep("a", 3000):find(".-.-.-.-.-b") return list end]])
+    local out, code, took = run_bounded("match babel random random --variant " .. quote(file)
+      .. " --games 1 --seed 1", 20)
+    assert.are_not.equal(124, code, "timed out: " .. out)
+    assert.are_not.equal(0, code)
+    assert.truthy(out:find("time limit", 1, true), out)
+    assert.truthy(out:find("string.find", 1, true), out)
+    assert.equal(1, select(2, out:gsub("\n", "")), out)
+    assert.is_true(took <= 5, "took " .. took .. " s")
+  end)
+
+  it("the variant's own string table is guarded too, and string methods are the caller's after", function()
+    local file = write_variant([[
+      setup = function(s) string.find(string.rep("a", 3000), ".-.-.-.-.-b") end]])
+    local err, took = failing(function() meeple.new("babel", { variant = file }) end)
+    assert.truthy(err:find("string.find could take too long", 1, true), err)
+    assert.is_true(took <= 5, "took " .. took .. " s")
+    assert.equal(string, getmetatable("").__index)
+  end)
+
+  it("ordinary string and table calls in a hook work as before", function()
+    local file = write_variant([[
+      actions = function(s, list)
+        local out = {}
+        for _, a in ipairs(list) do
+          if not a:match("^halve ") then out[#out + 1] = (a:gsub("%s+", " ")) end
+        end
+        table.sort(out)
+        assert(table.concat({ ("%d"):format(#out), string.format("%s", "x") }, ","):find("^%d+,x$"))
+        assert(tonumber("12") == 12 and utf8.len("ab") == 2)
+        return out
+      end]])
+    local s = meeple.new("babel", { variant = file, seed = 1 })
+    local legal = s:legal()
+    assert.truthy(#legal > 0)
+    for i = 2, #legal do assert.is_true(legal[i - 1] <= legal[i]) end
+    for _, a in ipairs(legal) do assert.is_nil(a:match("^halve ")) end
   end)
 end)
 
