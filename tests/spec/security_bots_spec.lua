@@ -5,7 +5,10 @@
 local util = require "spec_util"
 local exe, root, quote, write, read = util.exe, util.root, util.quote, util.write, util.read
 
-local TIMEOUT = 20 -- seconds: a run this long means a guard failed
+-- Under the sanitizers (MEEPLE_SLOW, a factor) everything runs slower: the slack past a limit and the
+-- timeouts grow by that factor. The limits do not: each test's work is sized to overrun them.
+local SLOW = tonumber(os.getenv("MEEPLE_SLOW")) or 1
+local TIMEOUT = 20 * SLOW -- seconds: a run this long means a guard failed
 
 local function now_ms()
   local p = assert(io.popen("date +%s%N"))
@@ -36,6 +39,7 @@ end
 -- reason matching every pattern given (plain text).
 local function assert_forfeits(source, limits, ms, slack, ...)
   local reason, line, out, code, took = play(source, limits)
+  slack = slack * SLOW
   assert.equal(0, code, out)
   assert.truthy(took < ms + slack, ("took %.0f ms under a %d ms limit: %s"):format(took, ms, line))
   for _, expected in ipairs { ... } do
