@@ -14,6 +14,13 @@ bool deny(reason *why, const char *fmt, ...) {
     return false;
 }
 
+bool bytes_are_bools(const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] > 1) return false;
+    return true;
+}
+
 int split_words(char *text, char **words, int max) {
     int count = 0;
     for (char *c = text; *c;) {

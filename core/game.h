@@ -39,6 +39,10 @@ bool deny(reason *why, const char *fmt, ...)
 #endif
     ;
 
+/* Whether each of the `n` bytes at `p` is 0 or 1. validate checks a state's bools this way before
+ * anything reads them: a loaded state's bytes are anyone's, and reading a bool byte of 2 is undefined. */
+bool bytes_are_bools(const void *p, size_t n);
+
 /* Splits `text` in place on blanks into at most `max` words; returns their number, or -1 when there
  * are more. (strtok's hidden state is not safe for parallel matches.) */
 int split_words(char *text, char **words, int max);

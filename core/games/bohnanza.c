@@ -1688,6 +1688,9 @@ static bool validate_flow(const bean_table *g, reason *why) {
 }
 
 bool bean_validate(const bean_table *g, reason *why) {
+    if (!bytes_are_bools(&g->rules.duplicate_fields, 1) || !bytes_are_bools(&g->last_pass_over, 1) ||
+        !bytes_are_bools(&g->traded, 1) || !bytes_are_bools(g->third_field, sizeof g->third_field))
+        return deny(why, "a yes-or-no field of the state is damaged");
     if (g->players < 1 || g->players > BEAN_MAX_SEATS) return deny(why, "the player count is damaged");
     if (!validate_rules(&g->rules, g->players, why) || !validate_cards(g, why)) return false;
     for (int p = 0; p < g->players; p++)

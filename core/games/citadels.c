@@ -1629,6 +1629,31 @@ static bool validate_districts(const citadels *g, reason *why) {
     return true;
 }
 
+/* The draft's record says how each character left the pack, and it must say where the character is:
+ * the sampler re-deals characters by their records (a face-down record for each character known to lie
+ * face down), so a record that disagrees with the character's place makes it read past its slots. */
+static bool validate_draft(const citadels *g, reason *why) {
+    int unseen = 0, length = draft_length(g->players);
+    if (g->phase != PHASE_CHOOSE && g->pack) return deny(why, "characters are left in the pack after the draft");
+    for (int c = 0; c < NUM_CHARACTERS; c++) {
+        int kind = g->placed_kind[c], step = g->placed_step[c], by = g->placed_by[c];
+        bool placed_in_draft = kind == PLACED_PICK || kind == PLACED_DOWN;
+        bool where = kind == PLACED_NOT      ? has(g->pack, c)
+                   : kind == PLACED_UP       ? has(g->aside_up, c)
+                   : kind == PLACED_PICK     ? g->holder[c] != NOBODY && g->holder[c] == by
+                                             : has(g->aside_down, c);
+        bool when = kind == PLACED_NOT ? step == STEP_UNPLACED
+                  : placed_in_draft    ? step >= 0 && step <= length
+                                       : step == STEP_BEFORE_DRAFT;
+        bool who = placed_in_draft ? by == NOBODY || by < g->players : by == NOBODY;
+        if (!where || !when || !who || (kind == PLACED_PICK && by == NOBODY))
+            return deny(why, "the draft's record of the %s does not fit where it is", character_name[c]);
+        unseen += kind == PLACED_UNSEEN;
+    }
+    if (unseen > 1) return deny(why, "the draft's record has %d unseen characters; a round has one", unseen);
+    return true;
+}
+
 static bool validate_characters(const citadels *g, reason *why) {
     int held[MAX_SEATS] = {0};
     for (int c = 0; c < NUM_CHARACTERS; c++) {
@@ -1645,6 +1670,7 @@ static bool validate_characters(const citadels *g, reason *why) {
             return deny(why, "the draft's record is damaged");
     }
     if (has(g->aside_up, KING)) return deny(why, "the king is never put aside face up");
+    if (!validate_draft(g, why)) return false;
     for (int seat = 0; seat < g->players; seat++)
         if (held[seat] > (g->players <= 3 ? 2 : 1))
             return deny(why, "player %d holds %d characters; with %d players each holds %d", seat + 1,
@@ -1683,6 +1709,9 @@ static bool validate_flow(const citadels *g, reason *why) {
 
 static bool citadels_validate(const void *st, reason *why) {
     const citadels *g = st;
+    if (!bytes_are_bools(&g->acted, 1) || !bytes_are_bools(&g->income_taken, 1) || !bytes_are_bools(&g->power_used, 1) ||
+        !bytes_are_bools(&g->lab_used, 1) || !bytes_are_bools(&g->smithy_used, 1))
+        return deny(why, "a yes-or-no field of the state is damaged");
     if (g->players < 2 || g->players > MAX_SEATS) return deny(why, "Citadels has 2 to 7 players");
     if (g->rules.city_size < 1 || g->rules.city_size > 20 || g->rules.max_rounds < 1 || g->rules.max_rounds > 200)
         return deny(why, "the rule parameters are out of range");

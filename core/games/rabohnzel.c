@@ -2129,6 +2129,11 @@ static bool at_decision(const rabohnzel *g, reason *why) {
 static bool rabohnzel_validate(const void *st, reason *why) {
     const rabohnzel *g = st;
     if (g->b.players < 3 || g->b.players > 5) return deny(why, "Rabohnzel has 3 to 5 players");
+    if (!bytes_are_bools(&g->rules.guard_window, 1) || !bytes_are_bools(&g->rules.cape_final_harvest, 1) ||
+        !bytes_are_bools(g->up, sizeof g->up) || !bytes_are_bools(g->dealt, sizeof g->dealt) ||
+        !bytes_are_bools(&g->aggression, 1) || !bytes_are_bools(&g->river, 1) || !bytes_are_bools(&g->drawn, 1) ||
+        !bytes_are_bools(&g->commerce, 1) || !bytes_are_bools(&g->active_done, 1))
+        return deny(why, "a yes-or-no field of the state is damaged");
     return bean_validate(&g->b, why) && validate_flow(g, why) && validate_spells(g, why) && validate_fields(g, why) &&
            validate_subs(g, why) && at_decision(g, why);
 }
