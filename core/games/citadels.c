@@ -1614,6 +1614,7 @@ static bool validate_districts(const citadels *g, reason *why) {
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
         if (p->city_n > NUM_TYPES) return deny(why, "player %d's city is too large", seat + 1);
+        if (p->gold > GOLD_MAX) return deny(why, "player %d has more gold than a counter holds (%d)", seat + 1, GOLD_MAX);
         for (int d = 0; d < NUM_TYPES; d++) count[d] += p->hand[d];
         for (int i = 0; i < p->city_n; i++) {
             if (p->city[i] >= NUM_TYPES) return deny(why, "a city holds no district");
@@ -1717,7 +1718,8 @@ static bool citadels_validate(const void *st, reason *why) {
         return deny(why, "the rule parameters are out of range");
     if (g->round < 1 || g->round > g->rules.max_rounds)
         return deny(why, "round %d is past the last round, %d (max_rounds)", g->round, g->rules.max_rounds);
-    return validate_districts(g, why) && validate_flow(g, why) && validate_characters(g, why);
+    /* Characters first: the flow's checks read the character whose turn it is. */
+    return validate_districts(g, why) && validate_characters(g, why) && validate_flow(g, why);
 }
 
 /* ==================================================================== sampling */
