@@ -1690,6 +1690,11 @@ static bool validate_flow(const citadels *g, reason *why) {
     if (g->phase > PHASE_OVER) return deny(why, "the phase is damaged");
     if (g->crown >= g->players) return deny(why, "the crown is with nobody at the table");
     if (g->first_complete != NOBODY && g->first_complete >= g->players) return deny(why, "first_complete is damaged");
+    if (g->phase != PHASE_TURNS && (g->sub != SUB_NONE || g->drawn_n || g->keep_left || count_of(g->marked) ||
+                                    g->current != NONE))
+        return deny(why, "a character's turn is under way outside phase turns");
+    if (g->phase == PHASE_CHOOSE && (g->killed != NONE || g->robbed != NONE))
+        return deny(why, "a character is killed or robbed before the characters are chosen");
     if (g->phase == PHASE_CHOOSE) {
         if (g->step >= draft_length(g->players)) return deny(why, "the draft is over but the phase is choose");
         if (g->to_move != seat_of_step(g, g->step)) return deny(why, "the wrong player is choosing");
