@@ -1656,15 +1656,12 @@ static bool validate_draft(const citadels *g, reason *why) {
 }
 
 static bool validate_characters(const citadels *g, reason *why) {
-    int held[MAX_SEATS] = {0};
     for (int c = 0; c < NUM_CHARACTERS; c++) {
         int places = has(g->aside_up, c) + has(g->aside_down, c) + has(g->pack, c) + (g->holder[c] != NOBODY);
         if (places != 1)
             return deny(why, "the %s is in %d places; every character is in exactly one", character_name[c], places);
-        if (g->holder[c] != NOBODY) {
-            if (g->holder[c] >= g->players) return deny(why, "the %s is held by nobody at the table", character_name[c]);
-            held[g->holder[c]]++;
-        }
+        if (g->holder[c] != NOBODY && g->holder[c] >= g->players)
+            return deny(why, "the %s is held by nobody at the table", character_name[c]);
         if (g->placed_kind[c] > PLACED_DOWN || g->placed_step[c] < STEP_BEFORE_DRAFT ||
             (g->placed_step[c] > draft_length(g->players) && g->placed_step[c] != STEP_UNPLACED) ||
             (g->placed_by[c] != NOBODY && g->placed_by[c] >= g->players))
@@ -1672,10 +1669,6 @@ static bool validate_characters(const citadels *g, reason *why) {
     }
     if (has(g->aside_up, KING)) return deny(why, "the king is never put aside face up");
     if (!validate_draft(g, why)) return false;
-    for (int seat = 0; seat < g->players; seat++)
-        if (held[seat] > (g->players <= 3 ? 2 : 1))
-            return deny(why, "player %d holds %d characters; with %d players each holds %d", seat + 1,
-                        held[seat], g->players, g->players <= 3 ? 2 : 1);
     bool names_ok = (g->killed == NONE || g->killed < NUM_CHARACTERS) &&
                     (g->robbed == NONE || g->robbed < NUM_CHARACTERS) &&
                     (g->current == NONE || g->current < NUM_CHARACTERS);
@@ -1713,6 +1706,22 @@ static bool validate_flow(const citadels *g, reason *why) {
     return true;
 }
 
+/* Each seat holds one character per choice the draft's script gave it so far: no more (a seat that
+ * chooses again would hold three), no fewer. Run after validate_flow, which keeps the step in the script. */
+static bool validate_holdings(const citadels *g, reason *why) {
+    int held[MAX_SEATS] = {0}, picks[MAX_SEATS] = {0};
+    int steps = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players);
+    for (int c = 0; c < NUM_CHARACTERS; c++)
+        if (g->holder[c] != NOBODY) held[g->holder[c]]++;
+    for (int step = 0; step < steps; step++)
+        if (draft_at(g->players, step).kind == STEP_CHOOSE) picks[seat_of_step(g, step)]++;
+    for (int seat = 0; seat < g->players; seat++)
+        if (held[seat] != picks[seat])
+            return deny(why, "player %d holds %d characters; the draft has given them %d so far", seat + 1, held[seat],
+                        picks[seat]);
+    return true;
+}
+
 static bool citadels_validate(const void *st, reason *why) {
     const citadels *g = st;
     if (!bytes_are_bools(&g->acted, 1) || !bytes_are_bools(&g->income_taken, 1) || !bytes_are_bools(&g->power_used, 1) ||
@@ -1724,7 +1733,8 @@ static bool citadels_validate(const void *st, reason *why) {
     if (g->round < 1 || g->round > g->rules.max_rounds)
         return deny(why, "round %d is past the last round, %d (max_rounds)", g->round, g->rules.max_rounds);
     /* Characters first: the flow's checks read the character whose turn it is. */
-    return validate_districts(g, why) && validate_characters(g, why) && validate_flow(g, why);
+    return validate_districts(g, why) && validate_characters(g, why) && validate_flow(g, why) &&
+           validate_holdings(g, why);
 }
 
 /* ==================================================================== sampling */

@@ -150,6 +150,15 @@ describe("meeple.from_table", function()
     refused(pcall(meeple.from_table, t))
   end)
 
+  it("refuses a Citadels table where a player holds a character before the draft gave them one", function()
+    -- Found by fuzz_table: choosing again, player 1 held two characters of seven players' one each.
+    local t = meeple.new("citadels", { seed = 1, players = 7 }):view(2)
+    t.game = "citadels"
+    t.players[1].character_count = 1
+    local why = refused(pcall(meeple.from_table, t))
+    assert.matches("player 1 holds 1 characters; the draft has given them 0", why)
+  end)
+
   it("refuses a Citadels draft record for a character still in the pack", function()
     local t = citadels_table()
     t.draft[#t.draft + 1] = { character = "king", kind = "down", by = 1, step = 1 }
