@@ -1701,6 +1701,10 @@ static bool validate_flow(const citadels *g, reason *why) {
         return deny(why, "keep_left must be at least 1 and less than the cards drawn");
     if (g->sub != SUB_KEEP && (g->drawn_n || g->keep_left)) return deny(why, "drawn cards wait outside a keep");
     if ((g->sub == SUB_REPLACE) != (count_of(g->marked) > 0)) return deny(why, "marked cards wait outside a replace");
+    if (g->sub == SUB_GRAVEYARD &&
+        (!owns(&g->player[g->grave_owner], GRAVEYARD) || g->player[g->grave_owner].gold < 1 ||
+         g->grave_owner == g->holder[g->current]))
+        return deny(why, "the graveyard's question must go to another player than the warlord's, with the graveyard and 1 gold");
     int expected = g->sub == SUB_GRAVEYARD ? g->grave_owner : g->holder[g->current];
     if (g->to_move != expected) return deny(why, "player %d should decide now, not %d", expected + 1, g->to_move + 1);
     return true;

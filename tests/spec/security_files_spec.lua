@@ -159,6 +159,14 @@ describe("meeple.from_table", function()
     assert.matches("player 1 holds 1 characters; the draft has given them 0", why)
   end)
 
+  it("refuses a name holding a newline with a reason that stays one line", function()
+    -- Found by fuzz_table: the reason quoted the name, newline and all.
+    local t = meeple.new("babel", { seed = 1 }):table()
+    t.discard = { "sumeria\ns" }
+    local why = refused(pcall(meeple.from_table, t))
+    assert.matches("'sumeria%?s' is not a people", why)
+  end)
+
   it("refuses a Citadels draft record for a character still in the pack", function()
     local t = citadels_table()
     t.draft[#t.draft + 1] = { character = "king", kind = "down", by = 1, step = 1 }
