@@ -1647,7 +1647,7 @@ static bool validate_draft(const citadels *g, reason *why) {
                   : placed_in_draft    ? step >= 0 && step <= length
                                        : step == STEP_BEFORE_DRAFT;
         bool who = placed_in_draft ? by == NOBODY || by < g->players : by == NOBODY;
-        if (!where || !when || !who || (kind == PLACED_PICK && by == NOBODY))
+        if (!where || !when || !who)
             return deny(why, "the draft's record of the %s does not fit where it is", character_name[c]);
         unseen += kind == PLACED_UNSEEN;
     }
