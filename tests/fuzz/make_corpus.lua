@@ -1,8 +1,8 @@
 -- make_corpus.lua — writes the fuzz targets' seed corpus from real games:
 --   meeple run tests/fuzz/make_corpus.lua tests/fuzz/corpus
--- load/: saves (dealt and from a table); state/: a game's index byte and a state's bytes; table/: state
--- tables and views as JSON; log/: match log lines. Small on purpose: a few positions per game, early,
--- middle and late, where most of the rules are in play.
+-- load/: saves (dealt and from a table); state/: positions to change (fuzz_state.c: game, setup,
+-- decisions); table/: state tables and views as JSON; log/: match log lines. Small on purpose: a few
+-- positions per game, early, middle and late, where most of the rules are in play.
 local meeple = require "meeple"
 local out = assert(arg[1], "usage: make_corpus.lua OUTDIR")
 
@@ -38,11 +38,6 @@ local function json(v)
   return "{" .. table.concat(items, ",") .. "}"
 end
 
-local function start_bytes(save)
-  local hex = assert(save:match("\nstart (%x+)"))
-  return (hex:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end))
-end
-
 local games = meeple.games()
 local setups = {
   babel = { { players = 2 } },
@@ -51,7 +46,15 @@ local setups = {
   rabohnzel = { { players = 3 }, { players = 5 } },
 }
 
-for index, game in ipairs(games) do
+for index = 1, #games do
+  for _, setup in ipairs({ 0, 1, 2, 5 }) do
+    for _, steps in ipairs({ 0, 9, 40, 120 }) do
+      write(("state/g%d-s%d-d%d.bin"):format(index - 1, setup, steps), string.char(index - 1, setup, steps))
+    end
+  end
+end
+
+for _, game in ipairs(games) do
   for k, setup in ipairs(setups[game] or { {} }) do
     local s = meeple.new(game, { seed = k, players = setup.players, params = setup.params })
     local log = {}
@@ -66,7 +69,6 @@ for index, game in ipairs(games) do
       write("load/" .. name .. ".txt", s:save())
       local sample = s:sample(1, stop + 1)
       write("load/" .. name .. "-sample.txt", sample:save())
-      write("state/" .. name .. ".bin", string.char(index - 1) .. start_bytes(sample:save()))
       local t = s:table()
       t.seed = 3
       write("table/" .. name .. ".json", json(t))
