@@ -16,6 +16,7 @@
 
 #define MEEPLE_MAX_PLAYERS 8
 #define MEEPLE_MAX_ACTIONS 512     /* legal actions in any one position, for every game */
+#define MEEPLE_MAX_SPACE (4 * MEEPLE_MAX_ACTIONS) /* action_space()'s (casts grow with a hand) */
 #define MEEPLE_MAX_PARAMS 16
 #define MEEPLE_PARAM_LIST 8        /* a per-seat list parameter holds at most this many integers */
 #define MEEPLE_PARAM_VALUES 48     /* integers in any parameter's value (a by-name table's all) */

@@ -90,9 +90,9 @@ static void queries(const game_def *def, const void *st) {
 /* Every action of the grammar is asked about, with its reason formatted: a refusal must read a
  * damaged-looking but valid position without reading out of bounds. */
 static void every_check(const game_def *def, const void *st) {
-    action_t space[MEEPLE_MAX_ACTIONS];
+    static action_t space[MEEPLE_MAX_SPACE];
     int n = def->action_space(st, space);
-    if (n < 0 || n > MEEPLE_MAX_ACTIONS) fuzz_fail("%s: %d actions in the grammar", def->name, n);
+    if (n < 0 || n > MEEPLE_MAX_SPACE) fuzz_fail("%s: %d actions in the grammar", def->name, n);
     for (int i = 0; i < n; i++) {
         reason why;
         char text[MEEPLE_ACTION_TEXT];
