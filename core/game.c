@@ -10,8 +10,19 @@ bool deny(reason *why, const char *fmt, ...) {
         va_start(args, fmt);
         vsnprintf(why->text, sizeof why->text, fmt, args);
         va_end(args);
+        /* A reason is one line, but it may quote a name from a table or a save: a newline there would
+         * split it (fuzz_table found one), and other control characters would reach the terminal. */
+        for (char *c = why->text; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return false;
+}
+
+bool bytes_are_bools(const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] > 1) return false;
+    return true;
 }
 
 int split_words(char *text, char **words, int max) {

@@ -16,6 +16,7 @@
 
 #define MEEPLE_MAX_PLAYERS 8
 #define MEEPLE_MAX_ACTIONS 512     /* legal actions in any one position, for every game */
+#define MEEPLE_MAX_SPACE (4 * MEEPLE_MAX_ACTIONS) /* action_space()'s (casts grow with a hand) */
 #define MEEPLE_MAX_PARAMS 16
 #define MEEPLE_PARAM_LIST 8        /* a per-seat list parameter holds at most this many integers */
 #define MEEPLE_PARAM_VALUES 48     /* integers in any parameter's value (a by-name table's all) */
@@ -38,6 +39,10 @@ bool deny(reason *why, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Whether each of the `n` bytes at `p` is 0 or 1. validate checks a state's bools this way before
+ * anything reads them: a loaded state's bytes are anyone's, and reading a bool byte of 2 is undefined. */
+bool bytes_are_bools(const void *p, size_t n);
 
 /* Splits `text` in place on blanks into at most `max` words; returns their number, or -1 when there
  * are more. (strtok's hidden state is not safe for parallel matches.) */

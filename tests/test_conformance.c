@@ -46,7 +46,7 @@ static bool contains(const action_t *list, int n, action_t a) {
 /* check() agrees with legal() over every action of the grammar here; refusals leave no trace. */
 static void check_agrees_with_legal(const run_context *c, void *st, const action_t *legal, int n) {
     const game_def *def = c->def;
-    static action_t space[4 * MEEPLE_MAX_ACTIONS];
+    static action_t space[MEEPLE_MAX_SPACE];
     int m = def->action_space(st, space);
     unsigned char *before = malloc(def->state_size);
     memcpy(before, st, def->state_size);

@@ -1299,6 +1299,10 @@ static bool babel_read_table(void *st, tree_reader *r, const param_value *params
 static bool babel_validate(const void *st, reason *why) {
     const babel *g = st;
     int people[NUM_PEOPLES] = {0}, levels[MAX_LEVEL + 1] = {0};
+    if (!bytes_are_bools(&g->player[0].first_turn, 1) || !bytes_are_bools(&g->player[1].first_turn, 1) ||
+        !bytes_are_bools(&g->migrated, 1) || !bytes_are_bools(&g->end_phase, 1) ||
+        !bytes_are_bools(&g->rules.sumerians_all, 1))
+        return deny(why, "a yes-or-no field of the state is damaged");
     const people_pile *piles[2 + 2 * NUM_PEOPLES];
     int np = 0;
     piles[np++] = &g->people_deck;

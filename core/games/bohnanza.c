@@ -1655,6 +1655,7 @@ static bool validate_deal(const bean_table *g, reason *why) {
     if (offer != (g->invited == d->from)) return deny(why, "an offer comes from the invited player, a proposal from the active one");
     if (g->phase != BEAN_TRADE) return deny(why, "a proposal is open outside the trading phase");
     if (d->stage != DEAL_BUILD && d->n_give + d->n_want == 0) return deny(why, "an empty proposal was sent");
+    if (d->n_give > BEAN_MAX_CARDS || d->n_want > BEAN_MAX_CARDS) return deny(why, "the proposal lists more cards than the game has");
     if (d->n_picks > d->n_want || (d->n_picks && d->stage != DEAL_PICK)) return deny(why, "the proposal's picks are damaged");
     for (int i = 0; i < d->n_want; i++)
         if (d->want[i] >= g->rules.types) return deny(why, "a wanted bean is damaged");
@@ -1688,6 +1689,9 @@ static bool validate_flow(const bean_table *g, reason *why) {
 }
 
 bool bean_validate(const bean_table *g, reason *why) {
+    if (!bytes_are_bools(&g->rules.duplicate_fields, 1) || !bytes_are_bools(&g->last_pass_over, 1) ||
+        !bytes_are_bools(&g->traded, 1) || !bytes_are_bools(g->third_field, sizeof g->third_field))
+        return deny(why, "a yes-or-no field of the state is damaged");
     if (g->players < 1 || g->players > BEAN_MAX_SEATS) return deny(why, "the player count is damaged");
     if (!validate_rules(&g->rules, g->players, why) || !validate_cards(g, why)) return false;
     for (int p = 0; p < g->players; p++)

@@ -1614,6 +1614,7 @@ static bool validate_districts(const citadels *g, reason *why) {
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
         if (p->city_n > NUM_TYPES) return deny(why, "player %d's city is too large", seat + 1);
+        if (p->gold > GOLD_MAX) return deny(why, "player %d has more gold than a counter holds (%d)", seat + 1, GOLD_MAX);
         for (int d = 0; d < NUM_TYPES; d++) count[d] += p->hand[d];
         for (int i = 0; i < p->city_n; i++) {
             if (p->city[i] >= NUM_TYPES) return deny(why, "a city holds no district");
@@ -1629,26 +1630,45 @@ static bool validate_districts(const citadels *g, reason *why) {
     return true;
 }
 
+/* The draft's record says how each character left the pack, and it must say where the character is:
+ * the sampler re-deals characters by their records (a face-down record for each character known to lie
+ * face down), so a record that disagrees with the character's place makes it read past its slots. */
+static bool validate_draft(const citadels *g, reason *why) {
+    int unseen = 0, length = draft_length(g->players);
+    if (g->phase != PHASE_CHOOSE && g->pack) return deny(why, "characters are left in the pack after the draft");
+    for (int c = 0; c < NUM_CHARACTERS; c++) {
+        int kind = g->placed_kind[c], step = g->placed_step[c], by = g->placed_by[c];
+        bool placed_in_draft = kind == PLACED_PICK || kind == PLACED_DOWN;
+        bool where = kind == PLACED_NOT      ? has(g->pack, c)
+                   : kind == PLACED_UP       ? has(g->aside_up, c)
+                   : kind == PLACED_PICK     ? g->holder[c] != NOBODY && g->holder[c] == by
+                                             : has(g->aside_down, c);
+        bool when = kind == PLACED_NOT ? step == STEP_UNPLACED
+                  : placed_in_draft    ? step >= 0 && step <= length
+                                       : step == STEP_BEFORE_DRAFT;
+        bool who = placed_in_draft ? by == NOBODY || by < g->players : by == NOBODY;
+        if (!where || !when || !who)
+            return deny(why, "the draft's record of the %s does not fit where it is", character_name[c]);
+        unseen += kind == PLACED_UNSEEN;
+    }
+    if (unseen > 1) return deny(why, "the draft's record has %d unseen characters; a round has one", unseen);
+    return true;
+}
+
 static bool validate_characters(const citadels *g, reason *why) {
-    int held[MAX_SEATS] = {0};
     for (int c = 0; c < NUM_CHARACTERS; c++) {
         int places = has(g->aside_up, c) + has(g->aside_down, c) + has(g->pack, c) + (g->holder[c] != NOBODY);
         if (places != 1)
             return deny(why, "the %s is in %d places; every character is in exactly one", character_name[c], places);
-        if (g->holder[c] != NOBODY) {
-            if (g->holder[c] >= g->players) return deny(why, "the %s is held by nobody at the table", character_name[c]);
-            held[g->holder[c]]++;
-        }
+        if (g->holder[c] != NOBODY && g->holder[c] >= g->players)
+            return deny(why, "the %s is held by nobody at the table", character_name[c]);
         if (g->placed_kind[c] > PLACED_DOWN || g->placed_step[c] < STEP_BEFORE_DRAFT ||
             (g->placed_step[c] > draft_length(g->players) && g->placed_step[c] != STEP_UNPLACED) ||
             (g->placed_by[c] != NOBODY && g->placed_by[c] >= g->players))
             return deny(why, "the draft's record is damaged");
     }
     if (has(g->aside_up, KING)) return deny(why, "the king is never put aside face up");
-    for (int seat = 0; seat < g->players; seat++)
-        if (held[seat] > (g->players <= 3 ? 2 : 1))
-            return deny(why, "player %d holds %d characters; with %d players each holds %d", seat + 1,
-                        held[seat], g->players, g->players <= 3 ? 2 : 1);
+    if (!validate_draft(g, why)) return false;
     bool names_ok = (g->killed == NONE || g->killed < NUM_CHARACTERS) &&
                     (g->robbed == NONE || g->robbed < NUM_CHARACTERS) &&
                     (g->current == NONE || g->current < NUM_CHARACTERS);
@@ -1663,6 +1683,11 @@ static bool validate_flow(const citadels *g, reason *why) {
     if (g->phase > PHASE_OVER) return deny(why, "the phase is damaged");
     if (g->crown >= g->players) return deny(why, "the crown is with nobody at the table");
     if (g->first_complete != NOBODY && g->first_complete >= g->players) return deny(why, "first_complete is damaged");
+    if (g->phase != PHASE_TURNS && (g->sub != SUB_NONE || g->drawn_n || g->keep_left || count_of(g->marked) ||
+                                    g->current != NONE))
+        return deny(why, "a character's turn is under way outside phase turns");
+    if (g->phase == PHASE_CHOOSE && (g->killed != NONE || g->robbed != NONE))
+        return deny(why, "a character is killed or robbed before the characters are chosen");
     if (g->phase == PHASE_CHOOSE) {
         if (g->step >= draft_length(g->players)) return deny(why, "the draft is over but the phase is choose");
         if (g->to_move != seat_of_step(g, g->step)) return deny(why, "the wrong player is choosing");
@@ -1676,19 +1701,44 @@ static bool validate_flow(const citadels *g, reason *why) {
         return deny(why, "keep_left must be at least 1 and less than the cards drawn");
     if (g->sub != SUB_KEEP && (g->drawn_n || g->keep_left)) return deny(why, "drawn cards wait outside a keep");
     if ((g->sub == SUB_REPLACE) != (count_of(g->marked) > 0)) return deny(why, "marked cards wait outside a replace");
+    if (g->sub == SUB_GRAVEYARD &&
+        (!owns(&g->player[g->grave_owner], GRAVEYARD) || g->player[g->grave_owner].gold < 1 ||
+         g->grave_owner == g->holder[g->current]))
+        return deny(why, "the graveyard's question must go to another player than the warlord's, with the graveyard and 1 gold");
     int expected = g->sub == SUB_GRAVEYARD ? g->grave_owner : g->holder[g->current];
     if (g->to_move != expected) return deny(why, "player %d should decide now, not %d", expected + 1, g->to_move + 1);
     return true;
 }
 
+/* Each seat holds one character per choice the draft's script gave it so far: no more (a seat that
+ * chooses again would hold three), no fewer. Run after validate_flow, which keeps the step in the script. */
+static bool validate_holdings(const citadels *g, reason *why) {
+    int held[MAX_SEATS] = {0}, picks[MAX_SEATS] = {0};
+    int steps = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players);
+    for (int c = 0; c < NUM_CHARACTERS; c++)
+        if (g->holder[c] != NOBODY) held[g->holder[c]]++;
+    for (int step = 0; step < steps; step++)
+        if (draft_at(g->players, step).kind == STEP_CHOOSE) picks[seat_of_step(g, step)]++;
+    for (int seat = 0; seat < g->players; seat++)
+        if (held[seat] != picks[seat])
+            return deny(why, "player %d holds %d characters; the draft has given them %d so far", seat + 1, held[seat],
+                        picks[seat]);
+    return true;
+}
+
 static bool citadels_validate(const void *st, reason *why) {
     const citadels *g = st;
+    if (!bytes_are_bools(&g->acted, 1) || !bytes_are_bools(&g->income_taken, 1) || !bytes_are_bools(&g->power_used, 1) ||
+        !bytes_are_bools(&g->lab_used, 1) || !bytes_are_bools(&g->smithy_used, 1))
+        return deny(why, "a yes-or-no field of the state is damaged");
     if (g->players < 2 || g->players > MAX_SEATS) return deny(why, "Citadels has 2 to 7 players");
     if (g->rules.city_size < 1 || g->rules.city_size > 20 || g->rules.max_rounds < 1 || g->rules.max_rounds > 200)
         return deny(why, "the rule parameters are out of range");
     if (g->round < 1 || g->round > g->rules.max_rounds)
         return deny(why, "round %d is past the last round, %d (max_rounds)", g->round, g->rules.max_rounds);
-    return validate_districts(g, why) && validate_flow(g, why) && validate_characters(g, why);
+    /* Characters first: the flow's checks read the character whose turn it is. */
+    return validate_districts(g, why) && validate_characters(g, why) && validate_flow(g, why) &&
+           validate_holdings(g, why);
 }
 
 /* ==================================================================== sampling */

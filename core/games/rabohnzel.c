@@ -2001,7 +2001,10 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
         return false;
     if (g->sub == SUB_CHOOSE && (sr.drawn[0] < 0 || !place_drawn_coins(g, sr.drawn, why)))
         return sr.drawn[0] < 0 ? deny(why, "attack.drawn: the two coins the attacker chooses from") : false;
-    if (g->b.phase == BEAN_PLANT_TRADED && to_move && to_move - 1 != g->b.active) g->active_done = true;
+    /* Another player deciding in phase 3 means the active player's part is over, unless they still have
+     * cards to plant (then another player's decision interrupts it). */
+    if (g->b.phase == BEAN_PLANT_TRADED && to_move && to_move - 1 != g->b.active && !bean_to_plant(&g->b, g->b.active))
+        g->active_done = true;
     if (!bean_validate(&g->b, why)) return false;
     g->b.to_move = (uint8_t)decider(g);
     /* Hands dealt from numbers must keep the decisions the table shows (see rabohnzel_sample). */
@@ -2104,6 +2107,10 @@ static bool validate_flow(const rabohnzel *g, reason *why) {
     if (g->commerce && (!bean_zone_len(&g->b, ZONE_FACE_UP) || bean_zone_top(&g->b, ZONE_FACE_UP) != g->commerce_type))
         return deny(why, "the commerce card is the last face-up card");
     if (g->drawn && g->b.phase != PHASE_DRAW) return deny(why, "cards are drawn outside phase 4");
+    /* Phase 3 goes on past the active player once their part is done: cards they still had to plant
+     * would be left set aside into phase 4 (fuzz_table found a table saying so). */
+    if (g->b.phase == BEAN_PLANT_TRADED && g->active_done && bean_to_plant(&g->b, active(g)))
+        return deny(why, "player %d still has cards to plant, but their part of phase 3 is over", active(g) + 1);
     if (g->b.phase == BEAN_OVER && (g->river || g->sub || in_attack(g))) return deny(why, "a finished game has decisions open");
     if (g->rules.sword_chain_max < 1 || g->rules.pluck_card > PLUCK_RANDOM) return deny(why, "the rules are damaged");
     if (g->draws > g->rules.sword_chain_max) return deny(why, "the attack has drawn more coins than it may");
@@ -2129,6 +2136,11 @@ static bool at_decision(const rabohnzel *g, reason *why) {
 static bool rabohnzel_validate(const void *st, reason *why) {
     const rabohnzel *g = st;
     if (g->b.players < 3 || g->b.players > 5) return deny(why, "Rabohnzel has 3 to 5 players");
+    if (!bytes_are_bools(&g->rules.guard_window, 1) || !bytes_are_bools(&g->rules.cape_final_harvest, 1) ||
+        !bytes_are_bools(g->up, sizeof g->up) || !bytes_are_bools(g->dealt, sizeof g->dealt) ||
+        !bytes_are_bools(&g->aggression, 1) || !bytes_are_bools(&g->river, 1) || !bytes_are_bools(&g->drawn, 1) ||
+        !bytes_are_bools(&g->commerce, 1) || !bytes_are_bools(&g->active_done, 1))
+        return deny(why, "a yes-or-no field of the state is damaged");
     return bean_validate(&g->b, why) && validate_flow(g, why) && validate_spells(g, why) && validate_fields(g, why) &&
            validate_subs(g, why) && at_decision(g, why);
 }

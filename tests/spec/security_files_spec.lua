@@ -1,0 +1,175 @@
+local meeple = require "meeple"
+
+-- Files from elsewhere: a save (meeple.load) and a state table (meeple.from_table) are refused with a
+-- reason unless they hold a state every other call can use. The fuzz targets in tests/fuzz search for
+-- counterexamples at length; these are the ones found, kept as scenarios, and a byte-by-byte sweep.
+
+-- A save's start state is the position's bytes in hexadecimal; these read and patch them.
+local function start_of(save)
+  local hex = assert(save:match("\nstart (%x+)"), "a save with a start state")
+  local bytes = {}
+  for i = 1, #hex, 2 do bytes[#bytes + 1] = tonumber(hex:sub(i, i + 1), 16) end
+  return bytes
+end
+
+local function with_start(save, bytes)
+  local hex = {}
+  for i, b in ipairs(bytes) do hex[i] = ("%02x"):format(b) end
+  return (save:gsub("\nstart %x+", "\nstart " .. table.concat(hex), 1))
+end
+
+-- Everything a script may ask of a state; raises if any of it fails.
+local function use(s)
+  s:table(); s:legal(); s:scores(); s:winners(); tostring(s)
+  for p = 1, s:num_players() do
+    s:view(p)
+    local x = s:sample(p, p)
+    x:table(); x:legal(); tostring(x)
+  end
+  local legal = s:legal()
+  for i = 1, math.min(#legal, 20) do s:clone():play(legal[i]) end
+  s:clone():playout(3, 10)
+end
+
+local function refused(ok, why)
+  assert.is_false(ok)
+  assert.is_string(why)
+  assert.is_nil(why:find("\n"), "a one-line reason")
+  return why
+end
+
+-- A Citadels save at the start of round 1 with 4 players, from a table so it carries its bytes. The
+-- draft's record lies at bytes 45..52 (how each character left the pack: 0 not yet, 1 unseen, 2 up,
+-- 3 picked, 4 down), 53..60 (by whom) and 61..68 (at which step), counted from 0; byte 72 is the
+-- bool `acted`.
+local KIND, BY, STEP, ACTED = 45, 53, 61, 72
+local function citadels_save()
+  local save = meeple.new("citadels", { seed = 1, players = 4 }):sample(1, 1):save()
+  local b = start_of(save)
+  -- the assassin unseen, the thief and the warlord face up, the rest in the pack
+  assert.same({ 1, 2, 0, 0, 0, 0, 0, 2 }, { table.unpack(b, KIND + 1, KIND + 8) })
+  return save, b
+end
+
+describe("a crafted Citadels save", function()
+  it("with a bad draft byte is refused by meeple.load, with the reason", function()
+    local save, b = citadels_save()
+    b[KIND + 1] = 3 -- the unseen assassin recorded as picked, though nobody holds it
+    local why = refused(pcall(meeple.load, with_start(save, b)))
+    assert.matches("draft's record of the assassin", why)
+  end)
+
+  it("whose record disagrees with a character's place in any way is refused", function()
+    local save, b = citadels_save()
+    local damaged = {
+      { KIND + 3, 4 },     -- the magician in the pack recorded as put down
+      { KIND + 2, 1 },     -- the face-up thief recorded as unseen: two unseen characters
+      { STEP + 3, 0 },     -- the magician in the pack placed at step 1
+      { BY + 1, 2 },       -- the unseen assassin placed by player 3
+      { STEP + 1, 100 },   -- the unseen assassin not placed before the draft
+    }
+    for _, d in ipairs(damaged) do
+      local copy = { table.unpack(b) }
+      copy[d[1] + 1] = d[2]
+      refused(pcall(meeple.load, with_start(save, copy)))
+    end
+  end)
+
+  it("with a yes-or-no byte other than 0 or 1 is refused", function()
+    local save, b = citadels_save()
+    b[ACTED + 1] = 2 -- reading it as a bool would be undefined behaviour
+    local why = refused(pcall(meeple.load, with_start(save, b)))
+    assert.matches("yes%-or%-no", why)
+  end)
+end)
+
+describe("every game's save", function()
+  -- Each byte of a start state changed in a few ways: whatever load accepts must be usable.
+  local setups = {
+    { "babel", 2 }, { "citadels", 5 }, { "bohnanza", 4 }, { "rabohnzel", 3 },
+  }
+  for _, setup in ipairs(setups) do
+    it(("of %s, with any one byte of its state changed, is refused or usable"):format(setup[1]), function()
+      local s = meeple.new(setup[1], { seed = 3, players = setup[2] })
+      for _ = 1, 15 do s:play(s:legal()[1]) end
+      local save = s:sample(1, 5):save()
+      local b = start_of(save)
+      for i = 1, #b do
+        for _, v in ipairs({ b[i] ~ 1, 255 }) do -- off by one; out of range, NONE, a bool of 255
+          if v ~= b[i] then
+            local copy = { table.unpack(b) }
+            copy[i] = v
+            local ok, loaded = pcall(meeple.load, with_start(save, copy))
+            if ok then
+              local used, why = pcall(use, loaded)
+              assert(used, ("byte %d = %d loads but cannot be used: %s"):format(i - 1, v, tostring(why)))
+            else
+              refused(ok, loaded)
+            end
+          end
+        end
+      end
+    end)
+  end
+end)
+
+describe("meeple.from_table", function()
+  local function citadels_table()
+    local t = meeple.new("citadels", { seed = 1, players = 4 }):table()
+    t.seed = 1
+    return t
+  end
+  local function entry(t, character)
+    for _, e in ipairs(t.draft) do
+      if e.character == character then return e end
+    end
+  end
+
+  it("accepts a Citadels table with its own draft record", function()
+    assert.is_truthy(meeple.from_table(citadels_table()))
+  end)
+
+  it("refuses a Citadels draft record that says an unseen character was picked", function()
+    local t = citadels_table()
+    local e = entry(t, "assassin")
+    e.kind, e.by, e.step = "pick", 1, 1
+    local why = refused(pcall(meeple.from_table, t))
+    assert.matches("draft's record of the assassin", why)
+  end)
+
+  it("refuses a Citadels draft record that puts a face-up character face down", function()
+    local t = citadels_table()
+    local e = entry(t, "thief")
+    e.kind, e.by, e.step = "down", 2, 2
+    refused(pcall(meeple.from_table, t))
+  end)
+
+  it("refuses a Citadels draft record naming a character twice as unseen", function()
+    local t = citadels_table()
+    entry(t, "thief").kind = "unseen"
+    refused(pcall(meeple.from_table, t))
+  end)
+
+  it("refuses a Citadels table where a player holds a character before the draft gave them one", function()
+    -- Found by fuzz_table: choosing again, player 1 held two characters of seven players' one each.
+    local t = meeple.new("citadels", { seed = 1, players = 7 }):view(2)
+    t.game = "citadels"
+    t.players[1].character_count = 1
+    local why = refused(pcall(meeple.from_table, t))
+    assert.matches("player 1 holds 1 characters; the draft has given them 0", why)
+  end)
+
+  it("refuses a name holding a newline with a reason that stays one line", function()
+    -- Found by fuzz_table: the reason quoted the name, newline and all.
+    local t = meeple.new("babel", { seed = 1 }):table()
+    t.discard = { "sumeria\ns" }
+    local why = refused(pcall(meeple.from_table, t))
+    assert.matches("'sumeria%?s' is not a people", why)
+  end)
+
+  it("refuses a Citadels draft record for a character still in the pack", function()
+    local t = citadels_table()
+    t.draft[#t.draft + 1] = { character = "king", kind = "down", by = 1, step = 1 }
+    refused(pcall(meeple.from_table, t))
+  end)
+end)
