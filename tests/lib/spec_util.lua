@@ -40,6 +40,22 @@ function M.read(name)
   return text
 end
 
+-- The bytes of file `name`, or nil when there is none.
+function M.read_bytes(name)
+  local f = io.open(name, "rb")
+  if not f then return nil end
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+-- Writes `text` to the file `name` (made anew).
+function M.write_bytes(name, text)
+  local f = assert(io.open(name, "wb"))
+  f:write(text)
+  f:close()
+end
+
 function M.deep_equal(a, b)
   if type(a) ~= type(b) then return false end
   if type(a) ~= "table" then return a == b end

@@ -10,19 +10,7 @@ local function sh(command)
   return out, code
 end
 
-local function read(name)
-  local f = io.open(name, "rb")
-  if not f then return nil end
-  local text = f:read("a")
-  f:close()
-  return text
-end
-
-local function write(name, text)
-  local f = assert(io.open(name, "wb"))
-  f:write(text)
-  f:close()
-end
+local read, write = util.read_bytes, util.write_bytes
 
 -- The results table without the decision times (which are measured, so they differ between runs).
 local function results(out) return (out:match("^(.-)\n[^\n]*decision time")) end

@@ -16,19 +16,7 @@ local function meeple(args, stderr_only)
   return sh("timeout 60 " .. quote(exe) .. " " .. args .. (stderr_only and " 2>&1 >/dev/null" or " 2>&1"))
 end
 
-local function read(name)
-  local f = io.open(name, "rb")
-  if not f then return nil end
-  local text = f:read("a")
-  f:close()
-  return text
-end
-
-local function write(name, text)
-  local f = assert(io.open(name, "wb"))
-  f:write(text)
-  f:close()
-end
+local read, write = util.read_bytes, util.write_bytes
 
 -- A bot file in a fresh temporary name, from its source.
 local function bot_file(source)
