@@ -43,6 +43,7 @@ typedef struct limits {
     long long cap;         /* what this call may add: VARIANT_MEMORY, less if the heap is near its bound */
     bool refused;          /* an allocation was refused for the cap */
     char broken[192];      /* why the call is stopped, or "" */
+    char label[128];       /* what runs now ("variant X, hook Y"), for the reason; "" when unnamed */
     lua_Alloc alloc;       /* the state's own allocator, while wrapped */
     void *alloc_ud;
     lua_Hook old_hook;     /* the caller's hook, put back after */
@@ -84,13 +85,13 @@ static limits *limits_of(lua_State *L) {
 static void check_limits(limits *lim) {
     if (lim->broken[0]) return;
     if (lim->refused)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the memory limit (%zu MiB per hook call, %zu MiB "
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the memory limit (%zu MiB per call into the variant, %zu MiB "
                  "in all)", VARIANT_MEMORY >> 20, VARIANT_HEAP >> 20);
     else if (lim->steps > VARIANT_INSTRUCTIONS)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per hook call)",
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per call into the variant)",
                  VARIANT_INSTRUCTIONS);
     else if (now_ms() > lim->deadline)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per hook call)", VARIANT_MS);
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per call into the variant)", VARIANT_MS);
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar);
@@ -120,12 +121,12 @@ static void meter_price(lua_State *L, guard_meter *self, const char *what, doubl
     limits *lim = limits_of_meter(self);
     if (lim->depth == 0) return;
     if (!lim->broken[0] && (double)lim->steps + steps > (double)VARIANT_INSTRUCTIONS)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per hook call): %s "
+        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per call into the variant): %s "
                  "would cost %.0f instructions", VARIANT_INSTRUCTIONS, what, steps);
     if (!lim->broken[0] && worst_ns > GUARD_NS_NEGLIGIBLE) {
         double left = lim->deadline - now_ms();
         if (worst_ns * 1e-6 > left)
-            snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per hook call): %s "
+            snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per call into the variant): %s "
                      "could take too long for the %.0f ms left", VARIANT_MS, what, left > 0 ? left : 0);
     }
     if (lim->broken[0]) raise_broken(L, lim);
@@ -279,11 +280,17 @@ static void take_off(lua_State *L, limits *lim) {
 }
 
 int variant_limited(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
+    const char *label = luaL_optstring(L, 1, "");
+    luaL_checktype(L, 2, LUA_TFUNCTION);
     limits *lim = limits_of(L);
+    char outer[sizeof lim->label]; /* put back on a normal return; an error leaves the innermost */
+    memcpy(outer, lim->label, sizeof outer);
+    if (*label) snprintf(lim->label, sizeof lim->label, "%s", label);
+    lua_remove(L, 1);
     int nargs = lua_gettop(L) - 1;
     if (lim->depth > 0) { /* inside a limited call already: its budget, its error handling */
         lua_call(L, nargs, LUA_MULTRET);
+        memcpy(lim->label, outer, sizeof outer);
         return lua_gettop(L);
     }
     put_on(L, lim);
@@ -293,7 +300,11 @@ int variant_limited(lua_State *L) {
     /* A long C call (a pattern, a sort) runs between the hook's counts: the clock once more. */
     check_limits(lim);
     take_off(L, lim);
-    if (lim->broken[0]) return luaL_error(L, "%s", lim->broken);
+    /* Once a limit broke, no Lua code could add the hook's name to the reason: it is added here. */
+    char where[sizeof lim->label];
+    memcpy(where, lim->label, sizeof where);
+    lim->label[0] = '\0';
+    if (lim->broken[0]) return luaL_error(L, "%s%s%s", where, where[0] ? ": " : "", lim->broken);
     if (status != LUA_OK) return lua_error(L);
     return lua_gettop(L);
 }

@@ -8,14 +8,15 @@
 
 #include <lua.h>
 
-#define VARIANT_MS 1000.0                    /* wall clock per hook call */
-#define VARIANT_INSTRUCTIONS 1000000000LL    /* Lua instructions per hook call */
+#define VARIANT_MS 1000.0                    /* wall clock per call into the variant */
+#define VARIANT_INSTRUCTIONS 1000000000LL    /* Lua instructions per call into the variant */
 #define VARIANT_MEMORY ((size_t)128 << 20)   /* memory a hook call may add */
 #define VARIANT_HEAP ((size_t)1 << 30)       /* the bound of the caller's heap while a hook runs */
 #define VARIANT_FILE_MAX ((long)1 << 20)     /* a variant file's size */
 
-/* limited(f, ...): calls f(...) under the limits and returns its results; a broken limit raises
- * "exceeded the time limit (1000 ms per hook call)" and the like, however f catches errors. Calls
+/* limited(label, f, ...): calls f(...) under the limits and returns its results; a broken limit raises
+ * "LABEL: exceeded the time limit (1000 ms per call into the variant)" and the like (LABEL, as
+ * "variant X, hook Y", names what ran when it broke; nil for none), however f catches errors. Calls
  * nested inside a limited call share its budget. */
 int variant_limited(lua_State *L);
 

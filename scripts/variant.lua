@@ -104,7 +104,7 @@ end
 function M.read_text(path, text)
   local chunk, err = load(text, "@" .. path, "t", variant_env())
   if not chunk then error(("variant %s does not load: %s"):format(path, err), 0) end
-  local ok, v = pcall(raw.limited, chunk)
+  local ok, v = pcall(raw.limited, nil, chunk)
   if not ok then error(("variant %s failed while loading: %s"):format(path, tostring(v)), 0) end
   if type(v) ~= "table" then error(("variant %s must return a table"):format(path), 0) end
   for k in pairs(v) do
@@ -160,9 +160,12 @@ end
 -- hook (the message already carries the file and line where it was raised).
 local function call(s, hook, ...)
   local f = s._v.hooks[hook]
-  local results = table.pack(pcall(raw.limited, f, hook_view(s), ...))
+  local label = ("variant %s, hook %s"):format(s._v.name, hook)
+  local results = table.pack(pcall(raw.limited, label, f, hook_view(s), ...))
   if not results[1] then
-    error(("variant %s, hook %s: %s"):format(s._v.name, hook, tostring(results[2])), 0)
+    local message = tostring(results[2])
+    if message:sub(1, #label) == label then error(message, 0) end -- a broken limit, named already
+    error(label .. ": " .. message, 0)
   end
   return table.unpack(results, 2, results.n)
 end
@@ -374,6 +377,14 @@ function Methods:save()
   local lines = { (self._start:save():gsub("\n$", "")) }
   for _, h in ipairs(self._actions) do lines[#lines + 1] = "action " .. h.action end
   return table.concat(lines, "\n") .. "\n"
+end
+
+-- Everything one decision asks of a variant shares one budget: the hooks that s:legal() runs (a
+-- check for each action listed), or s:try(a) (check, apply, after, turn_end), together get a single
+-- call's limits (raw.limited nests), not each hook its own.
+for _, name in ipairs { "is_over", "to_move", "scores", "winners", "legal", "check", "try" } do
+  local method = Methods[name]
+  Methods[name] = function(self, ...) return raw.limited(nil, method, self, ...) end
 end
 
 function Methods:variant() return self._name end
