@@ -17,13 +17,18 @@ function M.write(text, suffix)
   return name
 end
 
--- Runs the meeple executable with `args` (already shell words); returns stdout and stderr together
--- (or stderr alone) and the exit status.
-function M.run(args, stderr_only)
-  local p = assert(io.popen(M.quote(M.exe) .. " " .. args .. (stderr_only and " 2>&1 >/dev/null" or " 2>&1")))
+-- Runs a shell command; returns its output and exit status.
+function M.sh(command)
+  local p = assert(io.popen(command))
   local out = p:read("a")
   local _, _, code = p:close()
   return out, code
+end
+
+-- Runs the meeple executable with `args` (already shell words); returns stdout and stderr together
+-- (or stderr alone) and the exit status.
+function M.run(args, stderr_only)
+  return M.sh(M.quote(M.exe) .. " " .. args .. (stderr_only and " 2>&1 >/dev/null" or " 2>&1"))
 end
 
 -- The non-empty lines of `text`.

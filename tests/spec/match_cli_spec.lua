@@ -3,12 +3,7 @@
 local util = require "spec_util"
 local exe, root, quote, meeple, lines = util.exe, util.root, util.quote, util.run, util.lines
 
-local function sh(command)
-  local p = assert(io.popen(command))
-  local out = p:read("a")
-  local _, _, code = p:close()
-  return out, code
-end
+local sh = util.sh
 
 local read, write = util.read_bytes, util.write_bytes
 

@@ -4,12 +4,7 @@
 local util = require "spec_util"
 local exe, quote, lines = util.exe, util.quote, util.lines
 
-local function sh(command)
-  local p = assert(io.popen(command))
-  local out = p:read("a")
-  local _, _, code = p:close()
-  return out, code
-end
+local sh = util.sh
 
 -- `meeple ARGS` under a time limit; stdout and stderr together (or stderr alone), and the status.
 local function meeple(args, stderr_only)
