@@ -242,7 +242,7 @@ describe("the next ones: a second hostile review", function()
     local file = util.write([[
       local keep, mib = {}, string.rep("m", 1 << 20)
       return { game = "babel", name = "hoard", hooks = {
-        check = function(s, a) keep[#keep + 1] = mib:rep(50) end } }
+        check = function(s, a) keep[#keep + 1] = mib:rep(8) end } }
     ]], ".lua")
     local s = meeple.new("babel", { variant = file, seed = 1 })
     local err = failing(function() for _ = 1, 100 do s:legal() end end)
