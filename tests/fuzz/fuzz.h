@@ -21,6 +21,10 @@ lua_State *fuzz_lua(void);
  * that validates. `s` is left as it was. Aborts with a message on any broken promise. */
 void fuzz_exercise(const session *s);
 
+/* Loads the save `text` (freed here): refused with a reason, or a state put through fuzz_exercise.
+ * `what` names the input in the message when a refusal comes without a reason. */
+void fuzz_load_text(char *text, const char *what);
+
 /* Prints the message and aborts: the fuzzer keeps the input that got here. */
 _Noreturn void fuzz_fail(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -200,3 +200,15 @@ void fuzz_exercise(const session *s) {
     exercise_c(s->def, s->now);
     exercise_lua_side(s);
 }
+
+void fuzz_load_text(char *text, const char *what) {
+    reason why = {{0}};
+    session *s = session_load(text, &why);
+    free(text);
+    if (!s) {
+        if (!why.text[0]) fuzz_fail("a %s was refused without a reason", what);
+        return;
+    }
+    fuzz_exercise(s);
+    session_free(s);
+}

@@ -7,14 +7,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_text(data, size);
     if (!text) return 0;
-    reason why = {{0}};
-    session *s = session_load(text, &why);
-    free(text);
-    if (!s) {
-        if (!why.text[0]) fuzz_fail("a save was refused without a reason");
-        return 0;
-    }
-    fuzz_exercise(s);
-    session_free(s);
+    fuzz_load_text(text, "save");
     return 0;
 }
