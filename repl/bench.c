@@ -361,8 +361,8 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
     static const char *const probes[PROBES] = {
         [PROBE_UNREAD] = "return { name = 'probe', choose = function() end }",
         [PROBE_FIELD] = "return { name = 'probe', choose = function(view) local _ = view.turn end }",
-        [PROBE_WALK] = "local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
-                       "return { name = 'probe', choose = function(view) walk(view) end }",
+        [PROBE_WALK] = ("local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
+                        "return { name = 'probe', choose = function(view) walk(view) end }"),
     };
     long long games = a->games < 200 ? 200 : a->games > 1000 ? 1000 : a->games;
     random_chooser rc = random_chooser_new(a);
