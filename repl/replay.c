@@ -1,97 +1,51 @@
-/* replay.c — `meeple replay F.jsonl [--game K]`: a logged game replayed from its seed, the board after
- * every decision, through the Lua module (a game logged under a variant replays through its hooks). On a
- * terminal (both ends) it waits for Enter between steps; q quits. */
-#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
+/* replay.c — `meeple replay F.jsonl [--game K] [--seat P] [--html FILE]`: a logged game replayed from its
+ * seed through the Lua module (a game logged under a variant replays through its hooks). At a terminal
+ * it prints the board after every decision (as seat P saw it with --seat), waiting for Enter between
+ * steps (b goes back, q quits); with --html it writes the game as one self-contained page
+ * (scripts/viewer.lua and scripts/viewer/). Log records of format versions 1 and 2 are read. */
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno, getline */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
 #include <lauxlib.h>
 #include <lua.h>
 
 #include "cli.h"
-#include "jsonl.h"
+#include "game.h"
 #include "registry.h"
 #include "text.h"
 
-/* The line of game `k` (1-based) of the log, malloc'd; NULL (said why) when there is none. */
-static char *read_game_line(const char *path, long long k, long long *count) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_bad_args("replay", "cannot read the log '%s'", path);
-        return NULL;
-    }
-    jsonl_buf line = {0};
-    char *found = NULL;
-    long long n = 0;
-    int c;
-    for (;;) {
-        c = getc(f);
-        if (c == EOF || c == '\n') {
-            if (line.len > 0 || c == '\n') n++;
-            if (n == k && line.len > 0) {
-                found = line.text;
-                line = (jsonl_buf){0};
-                break;
-            }
-            line.len = 0;
-            if (line.text) line.text[0] = '\0';
-            if (c == EOF) break;
-        } else {
-            char ch = (char)c;
-            jsonl_putn(&line, &ch, 1);
-        }
-    }
-    fclose(f);
-    jsonl_buf_free(&line);
-    *count = n;
-    return found;
-}
+extern const char meeple_lua_render[];
+extern const char meeple_lua_viewer[];
+extern const char meeple_lua_viewer_page[];
+extern const char meeple_lua_viewer_app[];
+extern const char meeple_lua_viewer_draw[];
 
-/* The replay itself, in Lua over the module, so a game logged under a variant replays through its
- * hooks: (meeple, game, seed, seats, variant or nil, actions, stepping) -> nothing; errors are one line. */
-static const char replay_lua[] =
-    "local meeple, game, seed, seats, variant, actions, stepping = ...\n"
-    "local s = meeple.new(game, { seed = seed, players = #seats, variant = variant })\n"
-    "print(tostring(s))\n"
-    "for i, a in ipairs(actions) do\n"
-    "  local p = s:to_move()\n"
-    "  if not p then error(('decision %d: the game is already over'):format(i), 0) end\n"
-    "  local ok, why = s:try(a)\n"
-    "  if not ok then error(('decision %d: %s cannot be played: %s'):format(i, a, why), 0) end\n"
-    "  if stepping then\n"
-    "    io.write('-- Enter: next step, q: quit -- ')\n"
-    "    io.flush()\n"
-    "    local answer = io.read('l')\n"
-    "    if not answer or answer:sub(1, 1) == 'q' then return end\n"
-    "  end\n"
-    "  print(('\\n== decision %d: P%d (%s) %s\\n'):format(i, p, seats[p] or '?', a))\n"
-    "  print(tostring(s))\n"
-    "end\n";
+/* Bounds on what a log may hold: a record's line, its decisions, a text in it. */
+#define REPLAY_MAX_LINE (64L << 20)
+#define REPLAY_MAX_ACTIONS 1000000
+#define REPLAY_MAX_TEXT 4096
 
-/* The list's texts as a Lua list; escaped (text.h) when they are only shown, as seat names are. */
-static void push_strings(lua_State *L, const jsonl_value *list, bool shown) {
-    lua_createtable(L, list->count, 0);
-    for (int i = 0; i < list->count; i++) {
-        const char *text = list->items[i].kind == JSONL_STRING ? list->items[i].string : "?";
-        char safe[400];
-        if (shown) text_escape(safe, sizeof safe, text, false);
-        lua_pushstring(L, shown ? safe : text);
-        lua_rawseti(L, -2, i + 1);
-    }
-}
+typedef struct replay_args {
+    const char *path, *variant, *html;
+    long long game, seat; /* seat 0: the whole table */
+} replay_args;
 
-/* "meeple replay: <reason>" on stderr, escaped: the reason may quote the log. Returns 1. */
-static int fail(const char *fmt, ...)
+/* "meeple replay: <reason>" on stderr, escaped: the reason may quote the log. Returns `status`. */
+static int fail(int status, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
-static int fail(const char *fmt, ...) {
+static int fail(int status, const char *fmt, ...) {
     char reason[1500];
     va_list args;
     va_start(args, fmt);
@@ -100,166 +54,411 @@ static int fail(const char *fmt, ...) {
     fputs("meeple replay: ", stderr);
     text_write(stderr, reason, strlen(reason), false);
     fputc('\n', stderr);
-    return 1;
+    return status;
 }
+
+/* ==================================================================== reading the log */
+
+/* The line of game `k` (1-based) of the log, malloc'd, or NULL after saying why: a folder, an empty
+ * file, a log with fewer games, a line past the bound. `*status` is the exit status then. */
+static char *read_game_line(const char *path, long long k, int *status) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        *status = cli_bad_args("replay", "cannot read the log '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *status = cli_bad_args("replay", "'%s' is a folder; give a log file (meeple match --log F.jsonl)", path);
+        return NULL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *status = cli_bad_args("replay", "cannot read the log '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long long n = 0;
+    *status = 1;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        if (len > REPLAY_MAX_LINE) {
+            fail(1, "%s, line %lld: longer than %ld MiB; not a match log", path, n + 1, REPLAY_MAX_LINE >> 20);
+            break;
+        }
+        if (++n == k) {
+            fclose(f);
+            return line;
+        }
+    }
+    free(line);
+    fclose(f);
+    if (len < 0 && n == 0) fail(1, "the log '%s' is empty", path);
+    else if (len < 0) *status = cli_bad_args("replay", "the log '%s' has %lld game%s, no game %lld", path, n,
+                                             n == 1 ? "" : "s", k);
+    return NULL;
+}
+
+static bool is_text(const json_t *v) { return json_is_string(v) && json_string_length(v) <= REPLAY_MAX_TEXT; }
+
+/* Whether `list` is an array of at most `max` items, each passing `check`. */
+static bool all_are(const json_t *list, size_t max, bool (*check)(const json_t *)) {
+    if (!json_is_array(list) || json_array_size(list) > max) return false;
+    size_t i;
+    const json_t *item;
+    json_array_foreach(list, i, item) if (!check(item)) return false;
+    return true;
+}
+
+static bool is_number(const json_t *v) { return json_is_number(v); }
+static bool is_whole(const json_t *v) { return json_is_integer(v); }
+
+/* What a record must hold to be replayed, checked before anything runs; NULL if it does, else what is
+ * wrong. Optional fields (the result, v2's timings) must be well-formed when present. */
+static const char *record_problem(const json_t *r, int *players) {
+    if (!json_is_object(r)) return "not a game of a match log (a JSON object per line)";
+    const json_t *seats = json_object_get(r, "seats"), *seed = json_object_get(r, "seed");
+    if (!is_text(json_object_get(r, "game"))) return "no game name ('game')";
+    if (!json_is_integer(seed) || json_integer_value(seed) < 0 || json_integer_value(seed) > CLI_SEED_MAX)
+        return "no seed ('seed', a whole number from 0 to 2^53-1)";
+    if (!all_are(seats, MEEPLE_MAX_PLAYERS, is_text) || json_array_size(seats) == 0)
+        return "no seats ('seats', the bots' names by seat)";
+    *players = (int)json_array_size(seats);
+    if (!all_are(json_object_get(r, "actions"), REPLAY_MAX_ACTIONS, is_text)) return "no actions ('actions')";
+    const json_t *variant = json_object_get(r, "variant");
+    if (variant && !json_is_null(variant) && !is_text(variant)) return "'variant' must be a name or null";
+    const char *by_seat[] = {"scores", "decisions", "ms"};
+    for (size_t i = 0; i < sizeof by_seat / sizeof by_seat[0]; i++) {
+        const json_t *v = json_object_get(r, by_seat[i]);
+        if (v && (!all_are(v, MEEPLE_MAX_PLAYERS, is_number) || (int)json_array_size(v) != *players))
+            return "a per-seat list ('scores', 'decisions', 'ms') is not one number per seat";
+    }
+    const json_t *winners = json_object_get(r, "winners"), *forfeits = json_object_get(r, "forfeits");
+    size_t i;
+    const json_t *item;
+    if (winners && !all_are(winners, MEEPLE_MAX_PLAYERS, is_whole))
+        return "'winners' must list seats";
+    json_array_foreach(winners, i, item) if (json_integer_value(item) < 1 || json_integer_value(item) > *players)
+        return "'winners' must list seats";
+    if (forfeits && (!json_is_array(forfeits) || json_array_size(forfeits) > MEEPLE_MAX_PLAYERS))
+        return "'forfeits' must be a list of {seat, reason}";
+    json_array_foreach(forfeits, i, item) {
+        const json_t *seat = json_object_get(item, "seat");
+        if (!json_is_integer(seat) || json_integer_value(seat) < 1 || json_integer_value(seat) > *players ||
+            !is_text(json_object_get(item, "reason")))
+            return "'forfeits' must be a list of {seat, reason}";
+    }
+    return NULL;
+}
+
+/* ==================================================================== the record, as Lua sees it */
+
+/* A checked JSON value as a Lua value: arrays as lists, objects as records, null as nil. */
+static void push_json(lua_State *L, const json_t *v) {
+    size_t i;
+    const char *key;
+    json_t *item;
+    switch (json_typeof(v)) {
+    case JSON_STRING: lua_pushlstring(L, json_string_value(v), json_string_length(v)); break;
+    case JSON_INTEGER: lua_pushinteger(L, (lua_Integer)json_integer_value(v)); break;
+    case JSON_REAL: lua_pushnumber(L, json_real_value(v)); break;
+    case JSON_TRUE: lua_pushboolean(L, 1); break;
+    case JSON_FALSE: lua_pushboolean(L, 0); break;
+    case JSON_ARRAY:
+        lua_createtable(L, (int)json_array_size(v), 0);
+        json_array_foreach(v, i, item) {
+            push_json(L, item);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        break;
+    case JSON_OBJECT:
+        lua_createtable(L, 0, (int)json_object_size(v));
+        json_object_foreach((json_t *)v, key, item) {
+            push_json(L, item);
+            lua_setfield(L, -2, key);
+        }
+        break;
+    default: lua_pushnil(L); break;
+    }
+}
+
+/* The record's fields the replay uses, as one Lua table (only checked fields go through). */
+static void push_record(lua_State *L, const json_t *r, const game_def *def, const char *variant, long long k,
+                        const char *path) {
+    static const char *const fields[] = {"seed", "seats", "actions", "scores", "winners", "forfeits",
+                                         "decisions", "ms"};
+    lua_createtable(L, 0, 16);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const json_t *v = json_object_get(r, fields[i]);
+        if (!v) continue;
+        push_json(L, v);
+        lua_setfield(L, -2, fields[i]);
+    }
+    lua_pushstring(L, def->name);
+    lua_setfield(L, -2, "game");
+    lua_pushstring(L, def->title);
+    lua_setfield(L, -2, "title");
+    if (variant) {
+        lua_pushstring(L, variant);
+        lua_setfield(L, -2, "variant");
+    }
+    lua_pushinteger(L, (lua_Integer)k);
+    lua_setfield(L, -2, "index");
+    const char *slash = strrchr(path, '/');
+    lua_pushstring(L, slash ? slash + 1 : path);
+    lua_setfield(L, -2, "log");
+}
+
+/* ==================================================================== at the terminal */
+
+/* The replay at the terminal, in Lua over the module: (meeple, record, render, seat or nil, stepping).
+ * Errors are one line. Going back is s:undo(). */
+static const char replay_lua[] =
+    "local meeple, game, render, seat, stepping = ...\n"
+    "local s = meeple.new(game.game, { seed = game.seed, players = #game.seats, variant = game.variant })\n"
+    "local function board() print(render(seat and s:view(seat) or s:table())) end\n"
+    "local function name(p) return game.seats[p] or '?' end\n"
+    "board()\n"
+    "local i, actions = 0, game.actions\n"
+    "while true do\n"
+    "  if stepping then\n"
+    "    io.write(i < #actions and '-- Enter: next step, b: back, q: quit -- ' or '-- the end; b: back, Enter: quit -- ')\n"
+    "    io.flush()\n"
+    "    local answer = io.read('l')\n"
+    "    if not answer or answer:sub(1, 1) == 'q' or (answer:sub(1, 1) ~= 'b' and i == #actions) then return end\n"
+    "    if answer:sub(1, 1) == 'b' and i > 0 then\n"
+    "      s:undo()\n"
+    "      i = i - 1\n"
+    "      print(i == 0 and '\\n== back to the deal\\n' or ('\\n== back to decision %d: P%d (%s) %s\\n')\n"
+    "        :format(i, game.by[i], name(game.by[i]), actions[i]))\n"
+    "      board()\n"
+    "      goto continue\n"
+    "    elseif answer:sub(1, 1) == 'b' then\n"
+    "      goto continue\n"
+    "    end\n"
+    "  end\n"
+    "  if i == #actions then return end\n"
+    "  i = i + 1\n"
+    "  local p = s:to_move()\n"
+    "  if not p then error(('decision %d: the game is already over'):format(i), 0) end\n"
+    "  local ok, why = s:try(actions[i])\n"
+    "  if not ok then error(('decision %d: %s cannot be played: %s'):format(i, actions[i], why), 0) end\n"
+    "  game.by[i] = p\n"
+    "  print(('\\n== decision %d: P%d (%s) %s\\n'):format(i, p, name(p), actions[i]))\n"
+    "  board()\n"
+    "  ::continue::\n"
+    "end\n";
 
 /* Text read from the log, on stdout: escaped, as a file may hold anything. */
 static void put(const char *text) { text_write(stdout, text, strlen(text), false); }
 
-static const char *seat_name(const jsonl_value *seats, int s) {
-    return seats->items[s].kind == JSONL_STRING ? seats->items[s].string : "?";
+static const char *seat_name(const json_t *seats, size_t s) {
+    const char *name = json_string_value(json_array_get(seats, s));
+    return name ? name : "?";
 }
 
 /* The forfeits, scores and winners the log recorded. */
-static void print_result(const jsonl_value *v, const jsonl_value *seats) {
-    const jsonl_value *forfeits = jsonl_get(v, "forfeits"), *scores = jsonl_get(v, "scores"),
-                      *winners = jsonl_get(v, "winners");
+static void print_result(const json_t *r) {
+    const json_t *seats = json_object_get(r, "seats"), *forfeits = json_object_get(r, "forfeits"),
+                 *scores = json_object_get(r, "scores"), *winners = json_object_get(r, "winners"), *item;
+    size_t i;
     printf("\n");
-    for (int i = 0; forfeits && forfeits->kind == JSONL_ARRAY && i < forfeits->count; i++) {
-        long long seat;
-        const jsonl_value *r = jsonl_get(&forfeits->items[i], "reason");
-        if (!jsonl_int(jsonl_get(&forfeits->items[i], "seat"), 1, seats->count, &seat)) continue;
-        printf("P%lld (", seat);
-        put(seat_name(seats, (int)seat - 1));
+    json_array_foreach(forfeits, i, item) {
+        json_int_t seat = json_integer_value(json_object_get(item, "seat"));
+        printf("P%lld (", (long long)seat);
+        put(seat_name(seats, (size_t)seat - 1));
         printf(") forfeited: ");
-        put(r && r->kind == JSONL_STRING ? r->string : "?");
+        put(json_string_value(json_object_get(item, "reason")));
         printf("\n");
     }
-    if (scores && scores->kind == JSONL_ARRAY) {
+    if (scores) {
         printf("scores:");
-        for (int i = 0; i < scores->count; i++)
-            printf(" P%d %g%s", i + 1, scores->items[i].number, i + 1 < scores->count ? "," : "");
+        json_array_foreach(scores, i, item)
+            printf(" P%zu %g%s", i + 1, json_number_value(item), i + 1 < json_array_size(scores) ? "," : "");
         printf("\n");
     }
-    if (winners && winners->kind == JSONL_ARRAY) {
-        printf(winners->count == 1 ? "winner:" : "winners (shared):");
-        for (int i = 0; i < winners->count; i++) {
-            long long w;
-            if (!jsonl_int(&winners->items[i], 1, seats->count, &w)) continue;
-            printf(" P%lld (", w);
-            put(seat_name(seats, (int)w - 1));
+    if (winners) {
+        printf(json_array_size(winners) == 1 ? "winner:" : "winners (shared):");
+        json_array_foreach(winners, i, item) {
+            json_int_t w = json_integer_value(item);
+            printf(" P%lld (", (long long)w);
+            put(seat_name(seats, (size_t)w - 1));
             printf(")");
         }
         printf("\n");
     }
 }
 
-/* A log may come from anyone, so it never chooses which file runs: a variant it names by a path is
- * played only from the file the user passes (--variant FILE). The variant to use, or NULL after
- * saying why. */
-static bool variant_to_use(const jsonl_value *logged, const char *given, const char *path, long long k,
-                           const char **out) {
-    *out = NULL;
-    if (!logged || logged->kind != JSONL_STRING) {
-        if (given) return fail("%s, game %lld was played under the base rules: --variant is not needed", path, k) == 0;
-        return true;
-    }
-    const char *name = logged->string;
-    size_t len = strlen(name);
-    bool is_path = strchr(name, '/') || (len >= 4 && strcmp(name + len - 4, ".lua") == 0);
-    if (is_path && !given)
-        return fail("%s, game %lld names its variant by a file's path ('%.200s'); logs name variants by name: "
-                    "pass the file with --variant FILE", path, k, name) == 0;
-    *out = given ? given : name;
-    return true;
-}
-
-static int replay_game(const jsonl_value *v, long long k, const char *path, const char *given_variant,
-                       const cli_options *opts) {
-    const jsonl_value *game = jsonl_get(v, "game"), *seats = jsonl_get(v, "seats"),
-                      *actions = jsonl_get(v, "actions"), *variant = jsonl_get(v, "variant");
-    long long seed;
-    bool fields = game && game->kind == JSONL_STRING && seats && seats->kind == JSONL_ARRAY && seats->count > 0 &&
-                  actions && actions->kind == JSONL_ARRAY && (!variant || variant->kind == JSONL_NULL ||
-                  variant->kind == JSONL_STRING) && jsonl_int(jsonl_get(v, "seed"), 0, INT64_MAX / 2, &seed);
-    if (!fields) {
-        return fail("%s, game %lld: not a game of a match log (game, seed, seats, actions)", path, k);
-    }
-    const game_def *def = game_find(game->string);
-    if (!def) {
-        return fail("%s, game %lld: unknown game '%s'; games: %s", path, k, game->string, game_names());
-    }
-    const char *use_variant;
-    if (!variant_to_use(variant, given_variant, path, k, &use_variant)) return 1;
-    lua_State *L = cli_new_lua();
-    if (!L) {
-        fprintf(stderr, "meeple replay: out of memory\n");
-        return 1;
-    }
-    printf("%s, game %lld of ", def->title, k);
-    put(path);
-    printf(": seed %lld", seed);
-    if (variant && variant->kind == JSONL_STRING) {
+static void print_title(const json_t *r, const game_def *def, const replay_args *a) {
+    const json_t *seats = json_object_get(r, "seats"), *variant = json_object_get(r, "variant");
+    printf("%s, game %lld of ", def->title, a->game);
+    put(a->path);
+    printf(": seed %lld", (long long)json_integer_value(json_object_get(r, "seed")));
+    if (json_is_string(variant)) {
         printf(", variant ");
-        put(variant->string);
+        put(json_string_value(variant));
     }
     printf(", seats:");
-    for (int i = 0; i < seats->count; i++) {
-        printf(" P%d ", i + 1);
+    for (size_t i = 0; i < json_array_size(seats); i++) {
+        printf(" P%zu ", i + 1);
         put(seat_name(seats, i));
-        printf("%s", i + 1 < seats->count ? "," : "");
+        printf("%s", i + 1 < json_array_size(seats) ? "," : "");
+    }
+    if (a->seat) {
+        printf("; as P%lld (", a->seat);
+        put(seat_name(seats, (size_t)a->seat - 1));
+        printf(") saw it");
     }
     printf("\n\n");
     fflush(stdout);
-    cli_push_msgh(L, opts);
-    int status = luaL_loadbufferx(L, replay_lua, strlen(replay_lua), "=replay", "t");
-    if (status == LUA_OK) {
-        lua_getglobal(L, "meeple");
-        lua_pushstring(L, def->name);
-        lua_pushinteger(L, (lua_Integer)seed);
-        push_strings(L, seats, true);
-        if (use_variant) lua_pushstring(L, use_variant);
-        else lua_pushnil(L);
-        push_strings(L, actions, false); /* played, so only legal ones are shown */
-        lua_pushboolean(L, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
-        status = lua_pcall(L, 7, 0, 1);
+}
+
+/* ==================================================================== as a page */
+
+/* (meeple, record, viewer, parts, out) -> writes the page; its size in bytes. */
+static const char page_lua[] =
+    "local meeple, game, viewer, parts, out = ...\n"
+    "local data = viewer.frames(meeple, game)\n"
+    "local html = viewer.page(meeple, data, parts)\n"
+    "local f, why = io.open(out, 'wb')\n"
+    "if not f then error('cannot write ' .. why, 0) end\n"
+    "local ok, werr = f:write(html)\n"
+    "local closed, cerr = f:close()\n"
+    "if not ok or not closed then error('cannot write ' .. out .. ': ' .. tostring(werr or cerr), 0) end\n"
+    "return #html, #game.actions\n";
+
+static void push_chunk(lua_State *L, const char *text, const char *name) {
+    if (luaL_loadbufferx(L, text, strlen(text), name, "t") != LUA_OK) lua_error(L);
+}
+
+/* Under lua_pcall: the page of the record on the stack's top (index 1), written to path (index 2). */
+static int write_page(lua_State *L) {
+    push_chunk(L, page_lua, "=replay");
+    lua_getglobal(L, "meeple");
+    lua_pushvalue(L, 1);
+    push_chunk(L, meeple_lua_viewer, "=viewer.lua");
+    lua_call(L, 0, 1);
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, meeple_lua_viewer_page);
+    lua_setfield(L, -2, "page");
+    lua_pushstring(L, meeple_lua_viewer_app);
+    lua_setfield(L, -2, "app");
+    lua_pushstring(L, meeple_lua_viewer_draw);
+    lua_setfield(L, -2, "draw");
+    lua_pushvalue(L, 2);
+    lua_call(L, 5, 2);
+    return 2;
+}
+
+/* ==================================================================== the command */
+
+/* A log may come from anyone, so it never chooses which file runs: a variant it names by a path is
+ * played only from the file the user passes (--variant FILE). False after saying why. */
+static bool variant_to_use(const json_t *logged, const replay_args *a, const char **out) {
+    *out = NULL;
+    if (!json_is_string(logged)) {
+        if (a->variant)
+            return fail(2, "%s, game %lld was played under the base rules: --variant is not needed", a->path,
+                        a->game) == 0;
+        return true;
     }
-    fflush(stdout);
+    const char *name = json_string_value(logged);
+    size_t len = strlen(name);
+    bool is_path = strchr(name, '/') || (len >= 4 && strcmp(name + len - 4, ".lua") == 0);
+    if (is_path && !a->variant)
+        return fail(1, "%s, game %lld names its variant by a file's path ('%.200s'); logs name variants by name: "
+                    "pass the file with --variant FILE", a->path, a->game, name) == 0;
+    *out = a->variant ? a->variant : name;
+    return true;
+}
+
+static int replay_record(const json_t *r, const replay_args *a, const cli_options *opts) {
+    int players = 0;
+    const char *problem = record_problem(r, &players);
+    if (problem) return fail(1, "%s, game %lld: %s", a->path, a->game, problem);
+    const char *game = json_string_value(json_object_get(r, "game"));
+    const game_def *def = game_find(game);
+    if (!def) return fail(1, "%s, game %lld: unknown game '%s'; games: %s", a->path, a->game, game, game_names());
+    if (a->seat > players)
+        return cli_bad_args("replay", "--seat %lld: game %lld has %d seats", a->seat, a->game, players);
+    const char *variant;
+    if (!variant_to_use(json_object_get(r, "variant"), a, &variant)) return a->variant ? 2 : 1;
+    lua_State *L = cli_new_lua();
+    if (!L) return fail(1, "out of memory");
+    cli_push_msgh(L, opts);
+    int status;
+    if (a->html) {
+        lua_pushcfunction(L, write_page);
+        push_record(L, r, def, variant, a->game, a->path);
+        lua_pushstring(L, a->html);
+        status = lua_pcall(L, 2, 2, 1);
+        if (status == LUA_OK)
+            fprintf(stderr, "meeple replay: wrote %s (%lld decisions, %.0f KiB)\n", a->html,
+                    (long long)lua_tointeger(L, -1), (double)lua_tointeger(L, -2) / 1024);
+    } else {
+        print_title(r, def, a);
+        push_chunk(L, replay_lua, "=replay");
+        lua_getglobal(L, "meeple");
+        push_record(L, r, def, variant, a->game, a->path);
+        lua_newtable(L);
+        lua_setfield(L, -2, "by");
+        push_chunk(L, meeple_lua_render, "=render.lua");
+        lua_call(L, 0, 1);
+        if (a->seat) lua_pushinteger(L, (lua_Integer)a->seat);
+        else lua_pushnil(L);
+        lua_pushboolean(L, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
+        status = lua_pcall(L, 5, 0, 1);
+        fflush(stdout);
+        if (status == LUA_OK) print_result(r);
+    }
     if (status != LUA_OK) {
         char who[1200];
-        snprintf(who, sizeof who, "meeple replay: %s, game %lld", path, k);
+        snprintf(who, sizeof who, "meeple replay: %s, game %lld", a->path, a->game);
         cli_report(L, opts, who);
-    } else {
-        print_result(v, seats);
     }
     lua_close(L);
     return status == LUA_OK ? 0 : 1;
 }
 
-int replay_main(int argc, char **argv, const cli_options *opts) {
-    const char *path = NULL, *variant = NULL;
-    long long k = 1;
+static int replay_parse(int argc, char **argv, replay_args *a) {
+    *a = (replay_args){.game = 1};
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--variant") == 0) {
-            if (i + 1 == argc) return cli_bad_args("replay", "--variant needs a file");
-            variant = argv[++i];
-        } else if (strcmp(argv[i], "--game") == 0) {
-            if (i + 1 == argc) return cli_bad_args("replay", "--game needs a value");
-            if (!cli_parse_int(argv[++i], 1, INT64_MAX / 2, &k))
-                return cli_bad_args("replay", "--game must be a whole number from 1, got '%s'", argv[i]);
-        } else if (argv[i][0] == '-') {
-            return cli_bad_args("replay", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return cli_bad_args("replay", "one log expected, got also '%s'", argv[i]);
+        const char *arg = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(arg, "--variant") == 0 || strcmp(arg, "--html") == 0) {
+            if (!has_value) return cli_bad_args("replay", "%s needs a file", arg);
+            *(arg[2] == 'v' ? &a->variant : &a->html) = argv[++i];
+        } else if (strcmp(arg, "--game") == 0 || strcmp(arg, "--seat") == 0) {
+            if (!has_value) return cli_bad_args("replay", "%s needs a value", arg);
+            if (!cli_parse_int(argv[++i], 1, INT64_MAX / 2, arg[3] == 'a' ? &a->game : &a->seat))
+                return cli_bad_args("replay", "%s must be a whole number from 1, got '%s'", arg, argv[i]);
+        } else if (arg[0] == '-') {
+            return cli_bad_args("replay", "unknown option '%s'", arg);
+        } else if (a->path) {
+            return cli_bad_args("replay", "one log expected, got also '%s'", arg);
         } else {
-            path = argv[i];
+            a->path = arg;
         }
     }
-    if (!path) return cli_bad_args("replay", "which log? (a .jsonl file written by meeple match --log)");
-    long long count = 0;
-    char *line = read_game_line(path, k, &count);
-    if (!line) {
-        if (count == 0 && access(path, R_OK) != 0) return 2;
-        return cli_bad_args("replay", "the log '%s' has %lld game%s, no game %lld", path, count,
-                            count == 1 ? "" : "s", k);
-    }
-    char err[200];
-    jsonl_value *v = jsonl_parse(line, err, sizeof err);
+    if (!a->path) return cli_bad_args("replay", "which log? (a .jsonl file written by meeple match --log)");
+    if (a->html && a->seat)
+        return cli_bad_args("replay", "--seat is for the terminal; the page has a seat selector");
+    return 0;
+}
+
+int replay_main(int argc, char **argv, const cli_options *opts) {
+    replay_args a;
+    int bad = replay_parse(argc, argv, &a);
+    if (bad) return bad;
+    int status;
+    char *line = read_game_line(a.path, a.game, &status);
+    if (!line) return status;
+    json_error_t err;
+    json_t *r = json_loads(line, JSON_REJECT_DUPLICATES, &err);
     free(line);
-    if (!v) {
-        return fail("%s, game %lld: not JSON: %s", path, k, err);
-    }
-    int status = replay_game(v, k, path, variant, opts);
-    jsonl_free(v);
+    if (!r) return fail(1, "%s, game %lld: not JSON (column %d: %s); is this a match log?", a.path, a.game,
+                        err.column, err.text);
+    status = replay_record(r, &a, opts);
+    json_decref(r);
     return status;
 }

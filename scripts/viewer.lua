@@ -1,0 +1,167 @@
+-- viewer.lua — one logged game as a self-contained HTML page (`meeple replay LOG --html FILE`).
+-- A chunk returning a table with
+--   frames(meeple, game) -> data   the game replayed through the rules: per decision, the god table
+--                                  and each seat's view, each stored as what changed since the step before
+--   page(meeple, data, parts) -> html   the page: parts.page (the template), parts.app and parts.draw (its
+--                                  scripts), the data embedded as JSON
+-- `game` is a checked log record: {game, seed, seats, actions, variant?, index?, scores?, winners?,
+-- forfeits?, decisions?, ms?}. Views come from s:view(p) only: the page never decides what is hidden.
+
+local concat, sort = table.concat, table.sort
+
+-- ---------------------------------------------------------------- differences between two tables
+
+-- A table is a list when its keys are exactly 1..#t (an empty table is both a list and a record).
+local function is_list(t)
+  local n = 0
+  for _ in pairs(t) do n = n + 1 end
+  return n == #t
+end
+
+local function is_empty(t) return next(t) == nil end
+
+local function same(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  for k, v in pairs(a) do
+    if not same(v, b[k]) then return false end
+  end
+  for k in pairs(b) do
+    if a[k] == nil then return false end
+  end
+  return true
+end
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  sort(keys, function(x, y)
+    if type(x) == type(y) then return x < y end
+    return type(x) == "number"
+  end)
+  return keys
+end
+
+local function extend(path, key)
+  local p = { table.unpack(path) }
+  p[#p + 1] = key
+  return p
+end
+
+local diff
+
+-- A list whose length changed: one splice (common head and tail kept), which is what a draw from a
+-- deck or a card played from a hand is. `i` counts from 0, as the page's arrays do.
+local function diff_lengths(old, new, path, ops)
+  local head, tail = 0, 0
+  while head < #old and head < #new and same(old[head + 1], new[head + 1]) do head = head + 1 end
+  while tail < #old - head and tail < #new - head and same(old[#old - tail], new[#new - tail]) do
+    tail = tail + 1
+  end
+  local added = {}
+  for i = head + 1, #new - tail do added[#added + 1] = new[i] end
+  ops[#ops + 1] = { p = path, i = head, n = #old - head - tail, a = added }
+end
+
+-- Appends to `ops` what turns `old` into `new`: {p = path, v = value} sets, {p = path, x = true}
+-- removes, {p = path, i, n, a} splices a list. Records and equal-length lists are entered, so a step
+-- stores only what it changed.
+diff = function(old, new, path, ops)
+  if same(old, new) then return end
+  local tables = type(old) == "table" and type(new) == "table"
+  if not tables or is_empty(old) or is_empty(new) or is_list(old) ~= is_list(new) then
+    ops[#ops + 1] = { p = path, v = new }
+    return
+  end
+  if is_list(new) and #old ~= #new then return diff_lengths(old, new, path, ops) end
+  for _, k in ipairs(sorted_keys(new)) do
+    if old[k] == nil then ops[#ops + 1] = { p = extend(path, k), v = new[k] }
+    else diff(old[k], new[k], extend(path, k), ops) end
+  end
+  for _, k in ipairs(sorted_keys(old)) do
+    if new[k] == nil then ops[#ops + 1] = { p = extend(path, k), x = true } end
+  end
+end
+
+-- ---------------------------------------------------------------- the replay
+
+-- What each perspective sees now: [1] the god table, [p + 1] seat p's view.
+local function perspectives(s, players)
+  local seen = { s:table() }
+  for p = 1, players do seen[p + 1] = s:view(p) end
+  return seen
+end
+
+local M = {}
+
+function M.frames(meeple, game)
+  local players = #game.seats
+  local s = meeple.new(game.game, { seed = game.seed, players = players, variant = game.variant })
+  local now = perspectives(s, players)
+  local data = {
+    game = game.game, title = game.title, seed = game.seed, variant = game.variant,
+    index = game.index, log = game.log, seats = game.seats, players = players,
+    scores = game.scores, winners = game.winners, forfeits = game.forfeits,
+    decisions = game.decisions, ms = game.ms,
+    start = now, moves = {}, changes = {},
+  }
+  for k = 1, players + 1 do data.changes[k] = {} end
+  for i, action in ipairs(game.actions) do
+    local p = s:to_move()
+    if not p then error(("decision %d: the game is already over"):format(i), 0) end
+    local ok, why = s:try(action)
+    if not ok then error(("decision %d: %s cannot be played: %s"):format(i, action, why), 0) end
+    data.moves[i] = { by = p, a = action }
+    local after = perspectives(s, players)
+    for k = 1, players + 1 do
+      local ops = {}
+      diff(now[k], after[k], {}, ops)
+      data.changes[k][i] = ops
+    end
+    now = after
+  end
+  local final = s:scores()
+  data.final_scores = final
+  return data
+end
+
+-- ---------------------------------------------------------------- the page
+
+local function html_escape(text)
+  return (tostring(text):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+    ['"'] = "&quot;", ["'"] = "&#39;" }))
+end
+M.html_escape = html_escape
+
+-- JSON inside a <script> element: "</" would end it, so it is written "<\/", which JSON reads the same.
+function M.script_json(meeple, value)
+  return (meeple.json.encode(value):gsub("</", "<\\/"))
+end
+
+-- `template` with each {{NAME}} replaced by fills[NAME], verbatim (no pattern characters read).
+function M.fill(template, fills)
+  local out, at = {}, 1
+  while true do
+    local open = template:find("{{", at, true)
+    if not open then break end
+    local close = template:find("}}", open, true)
+    if not close then break end
+    local name = template:sub(open + 2, close - 1)
+    out[#out + 1] = template:sub(at, open - 1)
+    out[#out + 1] = fills[name] or template:sub(open, close + 1)
+    at = close + 2
+  end
+  out[#out + 1] = template:sub(at)
+  return concat(out)
+end
+
+function M.page(meeple, data, parts)
+  local title = ("%s, game %s"):format(data.title or data.game, tostring(data.index or 1))
+  return M.fill(parts.page, {
+    TITLE = html_escape(title),
+    DATA = M.script_json(meeple, data),
+    DRAW = parts.draw,
+    APP = parts.app,
+  })
+end
+
+return M
