@@ -1,5 +1,6 @@
 /* lmeeple.c — the `meeple` Lua module: states as userdata over a session, generic over every game. */
 #include "lmeeple.h"
+#include "luajson.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1112,5 +1113,7 @@ static const luaL_Reg module_functions[] = {
 int meeple_open(lua_State *L) {
     register_state_type(L);
     luaL_newlib(L, module_functions);
+    luajson_open(L);
+    lua_setfield(L, -2, "json");
     return 1;
 }
