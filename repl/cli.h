@@ -49,5 +49,7 @@ int match_main(int argc, char **argv, const cli_options *opts);
 int replay_main(int argc, char **argv, const cli_options *opts);
 /* `meeple compare`, in compare.c. */
 int compare_main(int argc, char **argv, const cli_options *opts);
+/* `meeple report`, in report.c. */
+int report_main(int argc, char **argv, const cli_options *opts);
 
 #endif

@@ -89,12 +89,27 @@ static const cli_command commands[] = {
      "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},
-    {"replay", "meeple replay F.jsonl [--game K] [--variant FILE]", "step through a logged game",
+    {"replay", "meeple replay F.jsonl [--game K] [--seat P] [--html FILE] [--variant FILE]",
+     "step through a logged game, or write it as one HTML page",
      "Replays game K (default 1) of a `meeple match --log` file from its seed, printing the board\n"
-     "after every decision; on a terminal it waits for Enter between decisions (q quits).\n"
+     "after every decision; on a terminal it waits for Enter between decisions (b goes back, q quits).\n"
+     "  --seat P        the board as seat P saw it (hidden cards hidden)\n"
+     "  --html FILE     write the game as one self-contained page instead: board, moves, a slider and\n"
+     "                  a seat selector (open it in a browser; no network needed)\n"
      "  --variant FILE  the variant file of a game logged under one (a log names a variant file by\n"
      "                  its path, and replay runs only the file you name)",
      replay_main},
+    {"report", "meeple report F.jsonl... [--html FILE] [--json] [--no-replays]",
+     "results, win rates by seat, times, forfeits and ratings from match logs",
+     "Reads one or many `meeple match --log` files (of one game) and prints per bot: games, wins,\n"
+     "draws, losses, forfeits, win rate and mean score with 95% intervals, win rate by seat, time per\n"
+     "decision (logs of format 2), forfeits by reason, and a rating (Bradley-Terry, Elo scale, mean\n"
+     "1500, with its standard error) fitted over every game, so bots from different matches compare.\n"
+     "  --html FILE    a page with the tables and plots; each game links to its replay page, written\n"
+     "                 into FILE's name without .html, plus -games/\n"
+     "  --no-replays   with --html: no replay pages (the games list says how to replay them)\n"
+     "  --json         one JSON object: per bot name, games, wins, ..., rating, rating_sd",
+     report_main},
     {"games", "meeple games", "list the games", NULL, cmd_games},
     {"rules", "meeple rules GAME", "a game's rules summary, rulings, action grammar and parameters", NULL,
      cmd_rules},

@@ -19,14 +19,12 @@
 
 #include "cli.h"
 #include "game.h"
+#include "luajson.h"
 #include "registry.h"
+#include "report.h"
 #include "text.h"
 
 extern const char meeple_lua_render[];
-extern const char meeple_lua_viewer[];
-extern const char meeple_lua_viewer_page[];
-extern const char meeple_lua_viewer_app[];
-extern const char meeple_lua_viewer_draw[];
 
 /* Bounds on what a log may hold: a record's line, its decisions, a text in it. */
 #define REPLAY_MAX_LINE (64L << 20)
@@ -153,35 +151,6 @@ static const char *record_problem(const json_t *r, int *players) {
 
 /* ==================================================================== the record, as Lua sees it */
 
-/* A checked JSON value as a Lua value: arrays as lists, objects as records, null as nil. */
-static void push_json(lua_State *L, const json_t *v) {
-    size_t i;
-    const char *key;
-    json_t *item;
-    switch (json_typeof(v)) {
-    case JSON_STRING: lua_pushlstring(L, json_string_value(v), json_string_length(v)); break;
-    case JSON_INTEGER: lua_pushinteger(L, (lua_Integer)json_integer_value(v)); break;
-    case JSON_REAL: lua_pushnumber(L, json_real_value(v)); break;
-    case JSON_TRUE: lua_pushboolean(L, 1); break;
-    case JSON_FALSE: lua_pushboolean(L, 0); break;
-    case JSON_ARRAY:
-        lua_createtable(L, (int)json_array_size(v), 0);
-        json_array_foreach(v, i, item) {
-            push_json(L, item);
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        break;
-    case JSON_OBJECT:
-        lua_createtable(L, 0, (int)json_object_size(v));
-        json_object_foreach((json_t *)v, key, item) {
-            push_json(L, item);
-            lua_setfield(L, -2, key);
-        }
-        break;
-    default: lua_pushnil(L); break;
-    }
-}
-
 /* The record's fields the replay uses, as one Lua table (only checked fields go through). */
 static void push_record(lua_State *L, const json_t *r, const game_def *def, const char *variant, long long k,
                         const char *path) {
@@ -191,7 +160,7 @@ static void push_record(lua_State *L, const json_t *r, const game_def *def, cons
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const json_t *v = json_object_get(r, fields[i]);
         if (!v) continue;
-        push_json(L, v);
+        luajson_push(L, v);
         lua_setfield(L, -2, fields[i]);
     }
     lua_pushstring(L, def->name);
@@ -315,11 +284,10 @@ static void print_title(const json_t *r, const game_def *def, const replay_args 
 
 /* ==================================================================== as a page */
 
-/* (meeple, record, viewer, parts, out) -> writes the page; its size in bytes. */
+/* (meeple, record, modules, out) -> writes the page; its size in bytes and the decisions. */
 static const char page_lua[] =
-    "local meeple, game, viewer, parts, out = ...\n"
-    "local data = viewer.frames(meeple, game)\n"
-    "local html = viewer.page(meeple, data, parts)\n"
+    "local meeple, game, m, out = ...\n"
+    "local html = m.viewer.page(meeple, m.viewer.frames(meeple, game), m.parts)\n"
     "local f, why = io.open(out, 'wb')\n"
     "if not f then error('cannot write ' .. why, 0) end\n"
     "local ok, werr = f:write(html)\n"
@@ -331,22 +299,14 @@ static void push_chunk(lua_State *L, const char *text, const char *name) {
     if (luaL_loadbufferx(L, text, strlen(text), name, "t") != LUA_OK) lua_error(L);
 }
 
-/* Under lua_pcall: the page of the record on the stack's top (index 1), written to path (index 2). */
+/* Under lua_pcall: the page of the record at index 1, written to the path at index 2. */
 static int write_page(lua_State *L) {
     push_chunk(L, page_lua, "=replay");
     lua_getglobal(L, "meeple");
     lua_pushvalue(L, 1);
-    push_chunk(L, meeple_lua_viewer, "=viewer.lua");
-    lua_call(L, 0, 1);
-    lua_createtable(L, 0, 3);
-    lua_pushstring(L, meeple_lua_viewer_page);
-    lua_setfield(L, -2, "page");
-    lua_pushstring(L, meeple_lua_viewer_app);
-    lua_setfield(L, -2, "app");
-    lua_pushstring(L, meeple_lua_viewer_draw);
-    lua_setfield(L, -2, "draw");
+    report_push_modules(L);
     lua_pushvalue(L, 2);
-    lua_call(L, 5, 2);
+    lua_call(L, 4, 2);
     return 2;
 }
 

@@ -45,7 +45,8 @@ const MEEPLE_DRAW = (function () {
   };
   // A long pile (a deck): its size, the cards folded away.
   const deck = (zone) => {
-    if (typeof zone === "number" || !Array.isArray(zone)) return pile(zone);
+    if (typeof zone === "number") return zone + " cards, face down";
+    if (!Array.isArray(zone)) return value(zone);
     if (zone.length === 0) return '<span class="none">empty</span>';
     return zone.length + " cards <details><summary>list (bottom to top)</summary>" + pile(zone) + "</details>";
   };
@@ -59,6 +60,7 @@ const MEEPLE_DRAW = (function () {
     if (typeof v !== "object") return esc(v);
     if (Array.isArray(v)) {
       if (v.every((x) => typeof x === "string")) return pile(v);
+      if (v.every((x) => typeof x === "number")) return v.length ? v.map(esc).join(", ") : '<span class="none">none</span>';
       return v.map((x, i) => "<div>" + (i + 1) + ": " + value(x) + "</div>").join("");
     }
     const keys = Object.keys(v).sort();

@@ -1,0 +1,219 @@
+/* report.c — `meeple report F.jsonl… [--html FILE] [--json] [--no-replays]`: what one or many match logs
+ * say about their bots — results with intervals, win rates by seat, decision times, forfeits and
+ * ratings — as a table, one JSON object, or a page with plots whose games link to their replay pages.
+ * The work is in Lua (scripts/report.lua, scripts/ratings.lua, and scripts/viewer.lua for the replays),
+ * compiled in; this file checks the arguments and hands them over. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "cli.h"
+#include "registry.h"
+#include "report.h"
+#include "text.h"
+
+extern const char meeple_lua_report[];
+extern const char meeple_lua_ratings[];
+extern const char meeple_lua_viewer[];
+extern const char meeple_lua_viewer_page[];
+extern const char meeple_lua_viewer_app[];
+extern const char meeple_lua_viewer_draw[];
+
+#define REPORT_MAX_LOGS 4096
+
+/* escape(text) -> text with control characters escaped, for the terminal. */
+static int l_escape(lua_State *L) {
+    size_t len;
+    const char *s = luaL_checklstring(L, 1, &len);
+    size_t cap = len * 6 + 1;
+    char *out = lua_newuserdatauv(L, cap, 0);
+    text_escape(out, cap, s, false);
+    lua_pushstring(L, out);
+    return 1;
+}
+
+static void push_chunk_result(lua_State *L, const char *text, const char *name) {
+    if (luaL_loadbufferx(L, text, strlen(text), name, "t") != LUA_OK) lua_error(L);
+    lua_call(L, 0, 1);
+}
+
+void report_push_modules(lua_State *L) {
+    lua_createtable(L, 0, 8);
+    push_chunk_result(L, meeple_lua_report, "=report.lua");
+    lua_setfield(L, -2, "report");
+    push_chunk_result(L, meeple_lua_ratings, "=ratings.lua");
+    lua_setfield(L, -2, "ratings");
+    push_chunk_result(L, meeple_lua_viewer, "=viewer.lua");
+    lua_setfield(L, -2, "viewer");
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, meeple_lua_viewer_page);
+    lua_setfield(L, -2, "page");
+    lua_pushstring(L, meeple_lua_viewer_app);
+    lua_setfield(L, -2, "app");
+    lua_pushstring(L, meeple_lua_viewer_draw);
+    lua_setfield(L, -2, "draw");
+    lua_setfield(L, -2, "parts");
+    lua_pushcfunction(L, l_escape);
+    lua_setfield(L, -2, "escape");
+    lua_createtable(L, 0, meeple_game_count);
+    for (int i = 0; i < meeple_game_count; i++) {
+        lua_pushstring(L, meeple_games[i]->title);
+        lua_setfield(L, -2, meeple_games[i]->name);
+    }
+    lua_setfield(L, -2, "titles");
+}
+
+/* Writes `text` to `path` or raises "cannot write PATH: why". */
+static const char write_lua[] =
+    "local path, text = ...\n"
+    "local f, why = io.open(path, 'wb')\n"
+    "if not f then error('cannot write ' .. why, 0) end\n"
+    "local ok, werr = f:write(text)\n"
+    "local closed, cerr = f:close()\n"
+    "if not ok or not closed then error('cannot write ' .. path .. ': ' .. tostring(werr or cerr), 0) end\n";
+
+/* (meeple, m, paths, html, json, replays_dir, replays_href) with m = the modules: the report. */
+static const char report_lua[] =
+    "local meeple, m, paths, html, as_json, dir, href, write = ...\n"
+    "local games = m.report.read(meeple, paths)\n"
+    "local stats = m.report.summarize(games, m.ratings)\n"
+    "if as_json then\n"
+    "  io.write(meeple.json.encode(m.report.json(stats, meeple.json.null), { indent = true }), '\\n')\n"
+    "elseif not html then\n"
+    "  io.write(m.report.text(stats, m.escape))\n"
+    "end\n"
+    "if not html then return end\n"
+    "local links, written = {}, 0\n"
+    "for i, g in ipairs(games) do\n"
+    "  local why\n"
+    "  if not dir then why = 'meeple replay ' .. g.log .. ' --game ' .. g.line\n"
+    "  elseif not m.titles[g.game] then why = 'unknown game'\n"
+    "  elseif math.type(g.seed) ~= 'integer' then why = 'no seed'\n"
+    "  elseif type(g.variant) == 'string' and (g.variant:find('/', 1, true) or g.variant:find('%.lua$')) then\n"
+    "    why = 'variant named by its path: meeple replay --variant FILE'\n"
+    "  end\n"
+    "  if not why then\n"
+    "    local record = { game = g.game, title = m.titles[g.game], seed = g.seed, seats = g.seats,\n"
+    "      actions = g.actions, variant = type(g.variant) == 'string' and g.variant or nil, index = g.line,\n"
+    "      log = g.log:match('[^/]*$'), scores = g.scores, winners = g.winners, forfeits = g.forfeits,\n"
+    "      decisions = g.decisions, ms = g.ms }\n"
+    "    local ok, page = pcall(function()\n"
+    "      for _, a in ipairs(record.actions) do\n"
+    "        if type(a) ~= 'string' then error('an action is not text', 0) end\n"
+    "      end\n"
+    "      return m.viewer.page(meeple, m.viewer.frames(meeple, record), m.parts)\n"
+    "    end)\n"
+    "    if ok then\n"
+    "      local name = ('game-%d.html'):format(i)\n"
+    "      write(dir .. '/' .. name, page)\n"
+    "      links[i] = { href = href .. '/' .. name }\n"
+    "      written = written + 1\n"
+    "    else\n"
+    "      links[i] = { why = 'cannot replay: ' .. tostring(page) }\n"
+    "    end\n"
+    "  else\n"
+    "    links[i] = { why = why }\n"
+    "  end\n"
+    "end\n"
+    "write(html, m.report.html(stats, links))\n"
+    "return #games, written\n";
+
+static int report_run(lua_State *L) {
+    /* 1: paths, 2: html or nil, 3: json, 4: dir or nil, 5: href or nil */
+    if (luaL_loadbufferx(L, report_lua, strlen(report_lua), "=report", "t") != LUA_OK) lua_error(L);
+    lua_getglobal(L, "meeple");
+    report_push_modules(L);
+    for (int i = 1; i <= 5; i++) lua_pushvalue(L, i);
+    if (luaL_loadbufferx(L, write_lua, strlen(write_lua), "=write", "t") != LUA_OK) lua_error(L);
+    lua_call(L, 8, 2);
+    return 2;
+}
+
+/* The folder of FILE's replay pages: FILE without ".html", then "-games"; and its name as a link. */
+static bool replay_folder(const char *html, char *dir, size_t n, const char **href) {
+    size_t len = strlen(html);
+    if (len > 5 && strcmp(html + len - 5, ".html") == 0) len -= 5;
+    if ((size_t)snprintf(dir, n, "%.*s-games", (int)len, html) >= n) return false;
+    const char *slash = strrchr(dir, '/');
+    *href = slash ? slash + 1 : dir;
+    return true;
+}
+
+int report_main(int argc, char **argv, const cli_options *opts) {
+    const char *html = NULL;
+    bool json = false, replays = true;
+    int nlogs = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--html") == 0) {
+            if (i + 1 == argc) return cli_bad_args("report", "--html needs a file");
+            html = argv[++i];
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--no-replays") == 0) {
+            replays = false;
+        } else if (argv[i][0] == '-') {
+            return cli_bad_args("report", "unknown option '%s'", argv[i]);
+        } else {
+            struct stat st;
+            if (stat(argv[i], &st) != 0)
+                return cli_bad_args("report", "cannot read the log '%s': %s", argv[i], strerror(errno));
+            if (S_ISDIR(st.st_mode))
+                return cli_bad_args("report", "'%s' is a folder; give log files (meeple match --log F.jsonl)", argv[i]);
+            if (++nlogs > REPORT_MAX_LOGS) return cli_bad_args("report", "at most %d logs", REPORT_MAX_LOGS);
+        }
+    }
+    if (nlogs == 0) return cli_bad_args("report", "which logs? (.jsonl files written by meeple match --log)");
+    if (!html && !replays) return cli_bad_args("report", "--no-replays goes with --html");
+    char dir[4096];
+    const char *href = NULL;
+    if (html && replays) {
+        if (!replay_folder(html, dir, sizeof dir, &href)) return cli_bad_args("report", "--html: the name is too long");
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "meeple report: cannot make the folder %s for the replays: %s\n", dir, strerror(errno));
+            return 1;
+        }
+    }
+    lua_State *L = cli_new_lua();
+    if (!L) {
+        fprintf(stderr, "meeple report: out of memory\n");
+        return 1;
+    }
+    cli_push_msgh(L, opts);
+    lua_pushcfunction(L, report_run);
+    lua_createtable(L, nlogs, 0);
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--html") == 0) i++;
+        else if (argv[i][0] != '-') {
+            lua_pushstring(L, argv[i]);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    if (html) lua_pushstring(L, html);
+    else lua_pushnil(L);
+    lua_pushboolean(L, json);
+    if (href) {
+        lua_pushstring(L, dir);
+        lua_pushstring(L, href);
+    } else {
+        lua_pushnil(L);
+        lua_pushnil(L);
+    }
+    int status = lua_pcall(L, 5, 2, 1);
+    if (status != LUA_OK) {
+        cli_report(L, opts, "meeple report");
+    } else if (html) {
+        fprintf(stderr, "meeple report: wrote %s (%lld games", html, (long long)lua_tointeger(L, -2));
+        if (href) fprintf(stderr, "; %lld replay pages in %s", (long long)lua_tointeger(L, -1), dir);
+        fprintf(stderr, ")\n");
+    }
+    lua_close(L);
+    return status == LUA_OK ? 0 : 1;
+}

@@ -1,0 +1,12 @@
+/* report.h — the report's Lua side, shared by `meeple report` and `meeple compare --html`. */
+#ifndef MEEPLE_REPORT_H
+#define MEEPLE_REPORT_H
+
+#include <lua.h>
+
+/* Pushes a table of the compiled-in modules: report (scripts/report.lua), ratings, viewer, parts (the
+ * replay page's template and scripts), escape (text for the terminal) and titles (game name -> title).
+ * Raises on a module that does not load. */
+void report_push_modules(lua_State *L);
+
+#endif
