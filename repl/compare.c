@@ -4,8 +4,10 @@
  * It runs `meeple match` twice (each logging to a temporary file) and reads the two logs, so its
  * numbers are exactly those the user's own matches would give, progress bars and forfeits included.
  * Both matches get the same match seed — --seed, else one drawn from the OS, as `meeple match` would
- * (a fixed default would let a bot that knows it work out every deal) — and it is printed. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+ * (a fixed default would let a bot that knows it work out every deal) — and it is printed.
+ * --json writes the same numbers as one object; --html the report's plots (scripts/report.lua) for
+ * both rule sets side by side. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, getline */
 
 #include <math.h>
 #include <stdio.h>
@@ -14,29 +16,40 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+#include <lauxlib.h>
+#include <lua.h>
+
 #include "cli.h"
-#include "jsonl.h"
 #include "registry.h"
+#include "report.h"
 
 #define COMPARE_MAX_SEATS MEEPLE_MAX_PLAYERS
 #define Z95 1.959963984540054
 
 typedef struct compare_args {
-    const char *game, *variant;
+    const char *game, *variant, *html;
+    bool json;
     const char *bots[COMPARE_MAX_SEATS];
     int nbots;
     long long games, seed, jobs;
 } compare_args;
 
+/* The results of one seat or one bot: a win is a game won alone, a draw a shared win. */
+typedef struct tally {
+    long long games, wins, draws, losses, forfeits;
+    double score_sum, score_sq;
+} tally;
+
 /* What one rule set's match came to. Seats and bots are counted apart: seats rotate over bots. */
 typedef struct side {
     long long games;
-    long long seat_wins[COMPARE_MAX_SEATS];     /* games the seat won alone */
+    int nseats;
+    tally seat[COMPARE_MAX_SEATS];
     double length_sum, length_sq;               /* decisions per game */
     char bot[COMPARE_MAX_SEATS][80];
     int nbots;
-    long long bot_games[COMPARE_MAX_SEATS], bot_wins[COMPARE_MAX_SEATS];
-    double score_sum[COMPARE_MAX_SEATS], score_sq[COMPARE_MAX_SEATS];
+    tally by_bot[COMPARE_MAX_SEATS];
 } side;
 
 /* ==================================================================== arguments */
@@ -55,6 +68,10 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 0, CLI_SEED_MAX, &a->seed))
                 return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
                                     argv[i]);
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(arg, "--html") == 0 && has_value) {
+            a->html = argv[++i];
         } else if (strcmp(arg, "--jobs") == 0 && has_value) {
             if (!cli_parse_int(argv[++i], 1, 256, &a->jobs))
                 return cli_bad_args("compare", "--jobs takes a whole number from 1 to 256, got '%s'", argv[i]);
@@ -72,14 +89,36 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
     if (!game_find(a->game)) return cli_bad_args("compare", "unknown game '%s'; games: %s", a->game, game_names());
     if (!a->variant) return cli_bad_args("compare", "--variant V names the house rules to compare with");
     if (a->nbots < 1) return cli_bad_args("compare", "name a bot for every seat (for example: random random)");
+    if (a->json && a->html) return cli_bad_args("compare", "--json or --html, not both (--html writes a file; --json prints)");
     return 0;
 }
 
 /* ==================================================================== the two matches */
 
-/* Runs `meeple match` with the comparison's arguments, its table discarded and its log in `log`.
- * Its progress and its error lines go to our stderr. */
-static bool run_match(const compare_args *a, const char *variant, const char *log, const cli_options *opts) {
+/* The child's stderr, line by line, as ours: its errors name `meeple compare`, and an error followed
+ * by match's usage line is a bad argument of compare's, said as cli_bad_args says it. `pending` holds
+ * an error line until the next line shows which it is. */
+static void relay_line(char *pending, size_t n, const char *line) {
+    static const char match_prefix[] = "meeple match: ", usage_prefix[] = "usage: meeple match";
+    bool usage = line && strncmp(line, usage_prefix, sizeof usage_prefix - 1) == 0;
+    if (pending[0] && usage) {
+        pending[strcspn(pending, "\n")] = '\0';
+        cli_bad_args("compare", "%s", pending);
+        pending[0] = '\0';
+        return;
+    }
+    if (pending[0]) fprintf(stderr, "meeple compare: %s", pending);
+    pending[0] = '\0';
+    if (!line) return;
+    if (strncmp(line, match_prefix, sizeof match_prefix - 1) == 0)
+        snprintf(pending, n, "%s", line + sizeof match_prefix - 1);
+    else if (!usage)
+        fputs(line, stderr);
+}
+
+/* Runs `meeple match` with the comparison's arguments, its table discarded and its log in `log`; its
+ * stderr comes through relay_line. Returns its exit status (-1: it could not run). */
+static int run_match(const compare_args *a, const char *variant, const char *log, const cli_options *opts) {
     char games[32], seed[32], jobs[32];
     snprintf(games, sizeof games, "%lld", a->games);
     snprintf(seed, sizeof seed, "%lld", a->seed);
@@ -98,18 +137,37 @@ static bool run_match(const compare_args *a, const char *variant, const char *lo
         argv[n++] = variant;
     }
     argv[n] = NULL;
+    fprintf(stderr, "meeple compare: %lld games under %s...\n", a->games, variant ? variant : "the base rules");
     fflush(NULL);
+    int err[2];
+    if (pipe(err) != 0) return -1;
     pid_t pid = fork();
-    if (pid < 0) return false;
+    if (pid < 0) {
+        close(err[0]);
+        close(err[1]);
+        return -1;
+    }
     if (pid == 0) {
         FILE *null = freopen("/dev/null", "w", stdout);
         (void)null;
+        dup2(err[1], STDERR_FILENO);
+        close(err[0]);
+        close(err[1]);
         execv("/proc/self/exe", (char *const *)argv);
         _exit(127);
     }
+    close(err[1]);
+    FILE *from = fdopen(err[0], "r");
+    char *line = NULL, pending[2048] = "";
+    size_t cap = 0;
+    while (from && getline(&line, &cap, from) > 0) relay_line(pending, sizeof pending, line);
+    relay_line(pending, sizeof pending, NULL);
+    free(line);
+    if (from) fclose(from);
+    else close(err[0]);
     int status;
-    if (waitpid(pid, &status, 0) < 0) return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
 }
 
 static int bot_index(side *s, const char *name) {
@@ -120,29 +178,51 @@ static int bot_index(side *s, const char *name) {
     return s->nbots++;
 }
 
-/* One logged game into the side's counts. */
-static bool count_game(side *s, const jsonl_value *game) {
-    const jsonl_value *seats = jsonl_get(game, "seats"), *scores = jsonl_get(game, "scores");
-    const jsonl_value *winners = jsonl_get(game, "winners"), *actions = jsonl_get(game, "actions");
-    if (!seats || !scores || !winners || !actions || seats->kind != JSONL_ARRAY || scores->kind != JSONL_ARRAY ||
-        winners->kind != JSONL_ARRAY || actions->kind != JSONL_ARRAY || scores->count != seats->count ||
-        seats->count > COMPARE_MAX_SEATS)
+static void count(tally *t, int outcome, bool forfeited, double score) {
+    t->games++;
+    t->wins += outcome == 1;
+    t->draws += outcome == 0;
+    t->losses += outcome < 0;
+    t->forfeits += forfeited;
+    t->score_sum += score;
+    t->score_sq += score * score;
+}
+
+/* One logged game into the side's counts; false when the record is not one `meeple match` writes. */
+static bool count_game(side *s, const json_t *game) {
+    const json_t *seats = json_object_get(game, "seats"), *scores = json_object_get(game, "scores");
+    const json_t *winners = json_object_get(game, "winners"), *actions = json_object_get(game, "actions");
+    const json_t *forfeits = json_object_get(game, "forfeits");
+    size_t nseats = json_array_size(seats);
+    if (!json_is_array(seats) || !json_is_array(scores) || !json_is_array(winners) || !json_is_array(actions) ||
+        !json_is_array(forfeits) || nseats == 0 || json_array_size(scores) != nseats || nseats > COMPARE_MAX_SEATS)
         return false;
-    long long alone = -1;
-    if (winners->count == 1 && !jsonl_int(&winners->items[0], 1, seats->count, &alone)) return false;
+    int outcome[COMPARE_MAX_SEATS] = {0}; /* 1 won alone, 0 shared a win, -1 lost */
+    bool forfeited[COMPARE_MAX_SEATS] = {false};
+    size_t i;
+    const json_t *item;
+    for (i = 0; i < nseats; i++) outcome[i] = -1;
+    json_array_foreach(winners, i, item) {
+        json_int_t w = json_integer_value(item);
+        if (!json_is_integer(item) || w < 1 || (size_t)w > nseats) return false;
+        outcome[w - 1] = json_array_size(winners) == 1 ? 1 : 0;
+    }
+    json_array_foreach(forfeits, i, item) {
+        json_int_t f = json_integer_value(json_object_get(item, "seat"));
+        if (f < 1 || (size_t)f > nseats) return false;
+        forfeited[f - 1] = true;
+    }
     s->games++;
-    s->length_sum += actions->count;
-    s->length_sq += (double)actions->count * actions->count;
-    if (alone > 0) s->seat_wins[alone - 1]++;
-    for (int seat = 0; seat < seats->count; seat++) {
-        if (seats->items[seat].kind != JSONL_STRING || scores->items[seat].kind != JSONL_NUMBER) return false;
-        int b = bot_index(s, seats->items[seat].string);
+    if ((int)nseats > s->nseats) s->nseats = (int)nseats;
+    s->length_sum += (double)json_array_size(actions);
+    s->length_sq += (double)json_array_size(actions) * (double)json_array_size(actions);
+    for (size_t seat = 0; seat < nseats; seat++) {
+        const json_t *name = json_array_get(seats, seat), *score = json_array_get(scores, seat);
+        if (!json_is_string(name) || !json_is_number(score)) return false;
+        int b = bot_index(s, json_string_value(name));
         if (b < 0) return false;
-        double score = scores->items[seat].number;
-        s->bot_games[b]++;
-        s->bot_wins[b] += alone == seat + 1;
-        s->score_sum[b] += score;
-        s->score_sq[b] += score * score;
+        count(&s->seat[seat], outcome[seat], forfeited[seat], json_number_value(score));
+        count(&s->by_bot[b], outcome[seat], forfeited[seat], json_number_value(score));
     }
     return true;
 }
@@ -154,10 +234,9 @@ static bool read_log(const char *path, side *s) {
     size_t cap = 0;
     bool ok = true;
     while (ok && getline(&line, &cap, f) > 0) {
-        char err[200];
-        jsonl_value *v = jsonl_parse(line, err, sizeof err);
+        json_t *v = json_loads(line, 0, NULL);
         ok = v && count_game(s, v);
-        jsonl_free(v);
+        json_decref(v);
     }
     free(line);
     fclose(f);
@@ -200,54 +279,75 @@ static bool differs(estimate a, estimate b) {
     return se > 0 ? fabs(b.value - a.value) / se > Z95 : a.value != b.value;
 }
 
-/* ==================================================================== the report */
+/* ==================================================================== the comparison's rows */
 
-typedef struct finding {
-    char text[200];
-} finding;
+/* One line of the comparison: a quantity under both rule sets. */
+typedef struct row {
+    char label[80], what[120];
+    estimate base, var;
+    bool percent, significant;
+} row;
 
-static void print_row(const char *label, estimate base, estimate var, bool percent, finding *found, int *nfound,
-                      const char *what) {
-    double scale = percent ? 100 : 1;
-    const char *unit = percent ? "%" : "";
-    bool significant = differs(base, var);
-    char b[64], v[64];
-    snprintf(b, sizeof b, "%.1f%s [%.1f, %.1f]", base.value * scale, unit, base.lo * scale, base.hi * scale);
-    snprintf(v, sizeof v, "%.1f%s [%.1f, %.1f]", var.value * scale, unit, var.lo * scale, var.hi * scale);
-    printf("%-28s %-24s %-24s %+.1f%s%s\n", label, b, v, (var.value - base.value) * scale, percent ? " points" : "",
-           significant ? "  *" : "");
-    if (significant && *nfound < 16)
-        snprintf(found[(*nfound)++].text, sizeof found[0].text, "%s %s from %.1f%s to %.1f%s", what,
-                 var.value > base.value ? "rises" : "falls", base.value * scale, unit, var.value * scale, unit);
+#define COMPARE_MAX_ROWS (2 + 3 * COMPARE_MAX_SEATS)
+
+static void add_row(row *rows, int *n, estimate base, estimate var, bool percent, const char *label,
+                    const char *what) {
+    row *r = &rows[(*n)++];
+    snprintf(r->label, sizeof r->label, "%s", label);
+    snprintf(r->what, sizeof r->what, "%s", what);
+    r->base = base;
+    r->var = var;
+    r->percent = percent;
+    r->significant = differs(base, var);
 }
 
-static void report(const compare_args *a, const side *base, const side *var) {
-    finding found[16];
-    int nfound = 0;
-    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), seats rotated\n\n", a->game,
-           a->variant, base->games, a->seed);
-    printf("%-28s %-24s %-24s %s\n", "", "base rules", a->variant, "change");
+/* The rows compare reports: per seat win rate, game length, per bot win rate and mean score. */
+static int comparison_rows(const compare_args *a, const side *base, side *var, row *rows) {
+    int n = 0;
     char label[80], what[120];
     for (int seat = 0; seat < a->nbots; seat++) {
         snprintf(label, sizeof label, "seat %d win rate", seat + 1);
         snprintf(what, sizeof what, "seat %d's win rate", seat + 1);
-        print_row(label, proportion(base->seat_wins[seat], base->games),
-                  proportion(var->seat_wins[seat], var->games), true, found, &nfound, what);
+        add_row(rows, &n, proportion(base->seat[seat].wins, base->games), proportion(var->seat[seat].wins, var->games),
+                true, label, what);
     }
-    print_row("game length (decisions)", mean(base->length_sum, base->length_sq, base->games),
-              mean(var->length_sum, var->length_sq, var->games), false, found, &nfound, "the game's length");
+    add_row(rows, &n, mean(base->length_sum, base->length_sq, base->games),
+            mean(var->length_sum, var->length_sq, var->games), false, "game length (decisions)", "the game's length");
     for (int b = 0; b < base->nbots; b++) {
-        side *v = (side *)var;
-        int vb = bot_index(v, base->bot[b]);
+        int vb = bot_index(var, base->bot[b]);
         if (vb < 0) continue;
+        const tally *tb = &base->by_bot[b], *tv = &var->by_bot[vb];
         snprintf(label, sizeof label, "%.18s win rate", base->bot[b]);
         snprintf(what, sizeof what, "%s's win rate", base->bot[b]);
-        print_row(label, proportion(base->bot_wins[b], base->bot_games[b]),
-                  proportion(v->bot_wins[vb], v->bot_games[vb]), true, found, &nfound, what);
+        add_row(rows, &n, proportion(tb->wins, tb->games), proportion(tv->wins, tv->games), true, label, what);
         snprintf(label, sizeof label, "%.18s mean score", base->bot[b]);
         snprintf(what, sizeof what, "%s's mean score", base->bot[b]);
-        print_row(label, mean(base->score_sum[b], base->score_sq[b], base->bot_games[b]),
-                  mean(v->score_sum[vb], v->score_sq[vb], v->bot_games[vb]), false, found, &nfound, what);
+        add_row(rows, &n, mean(tb->score_sum, tb->score_sq, tb->games), mean(tv->score_sum, tv->score_sq, tv->games),
+                false, label, what);
+    }
+    return n;
+}
+
+/* ==================================================================== the report, as text */
+
+static void print_row(const row *r) {
+    double scale = r->percent ? 100 : 1;
+    const char *unit = r->percent ? "%" : "";
+    char b[64], v[64];
+    snprintf(b, sizeof b, "%.1f%s [%.1f, %.1f]", r->base.value * scale, unit, r->base.lo * scale, r->base.hi * scale);
+    snprintf(v, sizeof v, "%.1f%s [%.1f, %.1f]", r->var.value * scale, unit, r->var.lo * scale, r->var.hi * scale);
+    printf("%-28s %-24s %-24s %+.1f%s%s\n", r->label, b, v, (r->var.value - r->base.value) * scale,
+           r->percent ? " points" : "", r->significant ? "  *" : "");
+}
+
+static void report(const compare_args *a, const side *base, const row *rows, int nrows) {
+    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), seats rotated\n\n", a->game,
+           a->variant, base->games, a->seed);
+    printf("%-28s %-24s %-24s %s\n", "", "base rules", a->variant, "change");
+    int nfound = 0;
+    for (int i = 0; i < nrows; i++) {
+        print_row(&rows[i]);
+        nfound += rows[i].significant;
     }
     printf("\nIntervals are 95%%; * marks a change beyond chance at 95%%. A win is a game won alone.\n\n");
     if (!nfound) {
@@ -256,9 +356,127 @@ static void report(const compare_args *a, const side *base, const side *var) {
         return;
     }
     printf("Under %s, ", a->variant);
-    for (int i = 0; i < nfound; i++)
-        printf("%s%s", found[i].text, i + 2 < nfound ? "; " : i + 1 < nfound ? "; and " : ".\n");
+    for (int i = 0, shown = 0; i < nrows; i++) {
+        const row *r = &rows[i];
+        if (!r->significant) continue;
+        double scale = r->percent ? 100 : 1;
+        const char *unit = r->percent ? "%" : "";
+        shown++;
+        printf("%s %s from %.1f%s to %.1f%s%s", r->what, r->var.value > r->base.value ? "rises" : "falls",
+               r->base.value * scale, unit, r->var.value * scale, unit,
+               shown + 1 < nfound ? "; " : shown < nfound ? "; and " : ".\n");
+    }
     printf("Everything else is within chance over %lld games.\n", base->games);
+}
+
+/* ==================================================================== the report, as JSON */
+
+static json_t *tally_json(const tally *t) {
+    estimate w = proportion(t->wins, t->games), m = mean(t->score_sum, t->score_sq, t->games);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "games", (json_int_t)t->games,
+                     "wins", (json_int_t)t->wins, "draws", (json_int_t)t->draws, "losses", (json_int_t)t->losses,
+                     "forfeits", (json_int_t)t->forfeits, "win_rate", w.value, "ci_low", w.lo, "ci_high", w.hi,
+                     "mean_score", m.value, "score_ci_low", m.lo, "score_ci_high", m.hi);
+}
+
+static json_t *estimate_json(estimate e) {
+    return json_pack("{s:f, s:f, s:f}", "value", e.value, "ci_low", e.lo, "ci_high", e.hi);
+}
+
+static json_t *side_json(const side *s) {
+    json_t *bots = json_array(), *seats = json_array();
+    for (int b = 0; b < s->nbots; b++) {
+        json_t *t = tally_json(&s->by_bot[b]);
+        json_object_set_new(t, "name", json_string(s->bot[b]));
+        json_array_append_new(bots, t);
+    }
+    for (int seat = 0; seat < s->nseats; seat++) {
+        json_t *t = tally_json(&s->seat[seat]);
+        json_object_set_new(t, "seat", json_integer(seat + 1));
+        json_array_append_new(seats, t);
+    }
+    return json_pack("{s:I, s:o, s:o, s:o}", "games", (json_int_t)s->games, "bots", bots, "seats", seats,
+                     "game_length", estimate_json(mean(s->length_sum, s->length_sq, s->games)));
+}
+
+static int print_json(const compare_args *a, const side *base, const side *var, const row *rows, int nrows) {
+    json_t *diffs = json_array();
+    for (int i = 0; i < nrows; i++) {
+        const row *r = &rows[i];
+        json_array_append_new(diffs, json_pack("{s:s, s:o, s:o, s:f, s:b, s:s}", "quantity", r->label, "base",
+                                               estimate_json(r->base), "variant", estimate_json(r->var), "change",
+                                               r->var.value - r->base.value, "beyond_chance", r->significant,
+                                               "unit", r->percent ? "share" : "count"));
+    }
+    json_t *out = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "game", a->game, "variant", a->variant, "games",
+                            (json_int_t)a->games, "match_seed", (json_int_t)a->seed, "base_rules", side_json(base),
+                            "variant_rules", side_json(var), "differences", diffs);
+    char *text = out ? json_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) : NULL;
+    json_decref(out);
+    if (!text) {
+        fprintf(stderr, "meeple compare: out of memory\n");
+        return 1;
+    }
+    puts(text);
+    free(text);
+    return 0;
+}
+
+/* ==================================================================== the report, as a page */
+
+/* (meeple, modules, base log, variant log, labels, out): the two logs through scripts/report.lua. */
+static const char html_lua[] =
+    "local meeple, m, base_log, variant_log, labels, out = ...\n"
+    "local function stats(path) return m.report.summarize(m.report.read(meeple, { path }), m.ratings) end\n"
+    "m.report.write(out, m.report.comparison(stats(base_log), stats(variant_log), labels))\n";
+
+static int write_html(const compare_args *a, const char *base_log, const char *variant_log,
+                      const cli_options *opts) {
+    lua_State *L = cli_new_lua();
+    if (!L) {
+        fprintf(stderr, "meeple compare: out of memory\n");
+        return 1;
+    }
+    cli_push_msgh(L, opts);
+    report_push_runner(L, html_lua, "=compare");
+    lua_pushstring(L, base_log);
+    lua_pushstring(L, variant_log);
+    lua_createtable(L, 2, 0);
+    lua_pushstring(L, "base rules");
+    lua_rawseti(L, -2, 1);
+    lua_pushstring(L, a->variant);
+    lua_rawseti(L, -2, 2);
+    lua_pushstring(L, a->html);
+    int status = lua_pcall(L, 4, 0, 1);
+    if (status != LUA_OK) cli_report(L, opts, "meeple compare");
+    else fprintf(stderr, "meeple compare: wrote %s\n", a->html);
+    lua_close(L);
+    return status == LUA_OK ? 0 : 1;
+}
+
+/* ==================================================================== the command */
+
+static int compare_logs(const compare_args *a, const char *base_log, const char *variant_log,
+                        const cli_options *opts) {
+    side *base = calloc(1, sizeof *base), *var = calloc(1, sizeof *var);
+    row *rows = calloc(COMPARE_MAX_ROWS, sizeof *rows);
+    int status = 0;
+    if (!base || !var || !rows) {
+        fprintf(stderr, "meeple compare: out of memory\n");
+        status = 1;
+    } else if (!read_log(base_log, base) || !read_log(variant_log, var)) {
+        fprintf(stderr, "meeple compare: the match logs could not be read\n");
+        status = 1;
+    } else {
+        int nrows = comparison_rows(a, base, var, rows);
+        if (a->json) status = print_json(a, base, var, rows, nrows);
+        else report(a, base, rows, nrows);
+        if (a->html && status == 0) status = write_html(a, base_log, variant_log, opts);
+    }
+    free(base);
+    free(var);
+    free(rows);
+    return status;
 }
 
 int compare_main(int argc, char **argv, const cli_options *opts) {
@@ -277,25 +495,17 @@ int compare_main(int argc, char **argv, const cli_options *opts) {
     char base_log[64], variant_log[64];
     snprintf(base_log, sizeof base_log, "%s/base.jsonl", dir);
     snprintf(variant_log, sizeof variant_log, "%s/variant.jsonl", dir);
-    side *base = calloc(1, sizeof *base), *var = calloc(1, sizeof *var);
-    int status = 0;
-    if (!base || !var) {
-        fprintf(stderr, "meeple compare: out of memory\n");
-        status = 1;
-    } else if (!run_match(&a, NULL, base_log, opts) || !run_match(&a, a.variant, variant_log, opts)) {
-        /* The match said why on stderr; a bad variant or bot is a bad argument there too. */
-        fprintf(stderr, "meeple compare: a match did not finish (see the line above)\n");
-        status = 2;
-    } else if (!read_log(base_log, base) || !read_log(variant_log, var)) {
-        fprintf(stderr, "meeple compare: the match logs could not be read\n");
-        status = 1;
+    int status = run_match(&a, NULL, base_log, opts);
+    if (status == 0) status = run_match(&a, a.variant, variant_log, opts);
+    if (status != 0) {
+        /* The match said why above (as compare); a bad variant or bot is a bad argument there too. */
+        if (status < 0) fprintf(stderr, "meeple compare: cannot run meeple match\n");
+        status = status == 2 ? 2 : 1;
     } else {
-        report(&a, base, var);
+        status = compare_logs(&a, base_log, variant_log, opts);
     }
     remove(base_log);
     remove(variant_log);
     rmdir(dir);
-    free(base);
-    free(var);
     return status;
 }

@@ -70,7 +70,7 @@ static const cli_command commands[] = {
      "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"
      "Bots print to stderr only under `meeple --debug match`.",
      match_main},
-    {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]",
+    {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J] [--json] [--html FILE]",
      "the same bots and seeds under the base rules and under a variant, side by side",
      "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"
      "variant, and prints per-seat win rates (the first player's advantage), game length, and each\n"
@@ -78,7 +78,9 @@ static const cli_command commands[] = {
      "  --variant V  the house rules: a name in scripts/variants/GAME/, or a file\n"
      "  --games N    games under each rule set (default 200)\n"
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
-     "  --jobs J     games played at once (default 1)",
+     "  --jobs J     games played at once (default 1)\n"
+     "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
+     "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side",
      compare_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones",

@@ -284,30 +284,15 @@ static void print_title(const json_t *r, const game_def *def, const replay_args 
 
 /* ==================================================================== as a page */
 
-/* (meeple, record, modules, out) -> writes the page; its size in bytes and the decisions. */
+/* (meeple, modules, record, out) -> writes the page; its size in bytes and the decisions. */
 static const char page_lua[] =
-    "local meeple, game, m, out = ...\n"
+    "local meeple, m, game, out = ...\n"
     "local html = m.viewer.page(meeple, m.viewer.frames(meeple, game), m.parts)\n"
-    "local f, why = io.open(out, 'wb')\n"
-    "if not f then error('cannot write ' .. why, 0) end\n"
-    "local ok, werr = f:write(html)\n"
-    "local closed, cerr = f:close()\n"
-    "if not ok or not closed then error('cannot write ' .. out .. ': ' .. tostring(werr or cerr), 0) end\n"
+    "m.report.write(out, html)\n"
     "return #html, #game.actions\n";
 
 static void push_chunk(lua_State *L, const char *text, const char *name) {
     if (luaL_loadbufferx(L, text, strlen(text), name, "t") != LUA_OK) lua_error(L);
-}
-
-/* Under lua_pcall: the page of the record at index 1, written to the path at index 2. */
-static int write_page(lua_State *L) {
-    push_chunk(L, page_lua, "=replay");
-    lua_getglobal(L, "meeple");
-    lua_pushvalue(L, 1);
-    report_push_modules(L);
-    lua_pushvalue(L, 2);
-    lua_call(L, 4, 2);
-    return 2;
 }
 
 /* ==================================================================== the command */
@@ -348,7 +333,7 @@ static int replay_record(const json_t *r, const replay_args *a, const cli_option
     cli_push_msgh(L, opts);
     int status;
     if (a->html) {
-        lua_pushcfunction(L, write_page);
+        report_push_runner(L, page_lua, "=replay");
         push_record(L, r, def, variant, a->game, a->path);
         lua_pushstring(L, a->html);
         status = lua_pcall(L, 2, 2, 1);

@@ -70,18 +70,27 @@ void report_push_modules(lua_State *L) {
     lua_setfield(L, -2, "titles");
 }
 
-/* Writes `text` to `path` or raises "cannot write PATH: why". */
-static const char write_lua[] =
-    "local path, text = ...\n"
-    "local f, why = io.open(path, 'wb')\n"
-    "if not f then error('cannot write ' .. why, 0) end\n"
-    "local ok, werr = f:write(text)\n"
-    "local closed, cerr = f:close()\n"
-    "if not ok or not closed then error('cannot write ' .. path .. ': ' .. tostring(werr or cerr), 0) end\n";
+static int run_chunk(lua_State *L) {
+    int nargs = lua_gettop(L);
+    const char *chunk = lua_tostring(L, lua_upvalueindex(1));
+    if (luaL_loadbufferx(L, chunk, strlen(chunk), lua_tostring(L, lua_upvalueindex(2)), "t") != LUA_OK)
+        lua_error(L);
+    lua_getglobal(L, "meeple");
+    report_push_modules(L);
+    for (int i = 1; i <= nargs; i++) lua_pushvalue(L, i);
+    lua_call(L, nargs + 2, LUA_MULTRET);
+    return lua_gettop(L) - nargs;
+}
+
+void report_push_runner(lua_State *L, const char *chunk, const char *name) {
+    lua_pushstring(L, chunk);
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, run_chunk, 2);
+}
 
 /* (meeple, m, paths, html, json, replays_dir, replays_href) with m = the modules: the report. */
 static const char report_lua[] =
-    "local meeple, m, paths, html, as_json, dir, href, write = ...\n"
+    "local meeple, m, paths, html, as_json, dir, href = ...\n"
     "local games = m.report.read(meeple, paths)\n"
     "local stats = m.report.summarize(games, m.ratings)\n"
     "if as_json then\n"
@@ -112,7 +121,7 @@ static const char report_lua[] =
     "    end)\n"
     "    if ok then\n"
     "      local name = ('game-%d.html'):format(i)\n"
-    "      write(dir .. '/' .. name, page)\n"
+    "      m.report.write(dir .. '/' .. name, page)\n"
     "      links[i] = { href = href .. '/' .. name }\n"
     "      written = written + 1\n"
     "    else\n"
@@ -122,19 +131,8 @@ static const char report_lua[] =
     "    links[i] = { why = why }\n"
     "  end\n"
     "end\n"
-    "write(html, m.report.html(stats, links))\n"
+    "m.report.write(html, m.report.html(stats, links))\n"
     "return #games, written\n";
-
-static int report_run(lua_State *L) {
-    /* 1: paths, 2: html or nil, 3: json, 4: dir or nil, 5: href or nil */
-    if (luaL_loadbufferx(L, report_lua, strlen(report_lua), "=report", "t") != LUA_OK) lua_error(L);
-    lua_getglobal(L, "meeple");
-    report_push_modules(L);
-    for (int i = 1; i <= 5; i++) lua_pushvalue(L, i);
-    if (luaL_loadbufferx(L, write_lua, strlen(write_lua), "=write", "t") != LUA_OK) lua_error(L);
-    lua_call(L, 8, 2);
-    return 2;
-}
 
 /* The folder of FILE's replay pages: FILE without ".html", then "-games"; and its name as a link. */
 static bool replay_folder(const char *html, char *dir, size_t n, const char **href) {
@@ -186,7 +184,7 @@ int report_main(int argc, char **argv, const cli_options *opts) {
         return 1;
     }
     cli_push_msgh(L, opts);
-    lua_pushcfunction(L, report_run);
+    report_push_runner(L, report_lua, "=report");
     lua_createtable(L, nlogs, 0);
     int n = 0;
     for (int i = 1; i < argc; i++) {

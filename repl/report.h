@@ -9,4 +9,8 @@
  * Raises on a module that does not load. */
 void report_push_modules(lua_State *L);
 
+/* Pushes a function to lua_pcall: it runs the Lua source `chunk` (named `name` in errors; static text)
+ * with (meeple, modules, the function's own arguments...) and returns what the chunk returns. */
+void report_push_runner(lua_State *L, const char *chunk, const char *name);
+
 #endif

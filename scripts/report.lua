@@ -5,6 +5,7 @@
 --                                        ratings (ratings = the chunk of scripts/ratings.lua)
 --   text(stats) -> string, json(stats) -> table (snake_case keys), html(stats, parts) -> page
 --   comparison(base, variant, labels, parts) -> page   two rule sets side by side
+--   write(path, text)                    the file written, or raises "cannot write PATH: why"
 -- Log records of format 1 and 2 are read; times exist only in format 2 (`decisions`, `ms`, `ms_max`).
 
 local concat, format, sort = table.concat, string.format, table.sort
@@ -16,6 +17,16 @@ local MAX_LOG_BYTES = 1 << 30
 local MAX_TEXT = 4096
 local MAX_SEATS = 8
 local MAX_BOTS = 256
+
+-- ---------------------------------------------------------------- files
+
+function M.write(path, text)
+  local f, why = io.open(path, "wb")
+  if not f then error("cannot write " .. why, 0) end
+  local ok, werr = f:write(text)
+  local closed, cerr = f:close()
+  if not ok or not closed then error(("cannot write %s: %s"):format(path, tostring(werr or cerr)), 0) end
+end
 
 -- ---------------------------------------------------------------- reading
 
