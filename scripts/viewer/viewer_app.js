@@ -106,10 +106,12 @@
     const board = $("board");
     board.dataset.step = String(step);
     board.dataset.seat = seat ? String(seat) : "god";
+    board.dataset.drawn = draw === MEEPLE_DRAW.generic ? "listing" : "board";
     try {
       board.innerHTML = draw(t, ctx);
     } catch (e) { // a drawing bug must not hide the game: the plain listing always works
       board.innerHTML = MEEPLE_DRAW.generic(t, ctx);
+      board.dataset.drawn = "listing";
     }
     slider.value = String(step);
     jump.value = String(step);

@@ -1,0 +1,163 @@
+-- check_pages.lua — the replay page and the report page as a browser shows them, after their scripts
+-- ran: headless Chromium (Debian's `chromium`) dumps the DOM, and this checks the bots, the moves, the
+-- board at step N against the rules' own tables, and that a seat's view leaves out the cards it must.
+-- Exits 77 (ctest: skipped) with a message when no Chromium is installed.
+-- Run by ctest with MEEPLE_EXE, and LUA_CPATH finding meeple.so.
+local meeple = require "meeple"
+
+local exe = assert(os.getenv("MEEPLE_EXE"), "MEEPLE_EXE: the meeple executable")
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function sh(command)
+  local p = assert(io.popen(command))
+  local out = p:read("a")
+  local _, _, code = p:close()
+  return out, code
+end
+
+local function read(name)
+  local f = assert(io.open(name, "rb"))
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+local chromium = os.getenv("CHROMIUM")
+if not chromium or chromium == "" then
+  chromium = sh("command -v chromium || command -v chromium-browser"):match("[^\n]+")
+end
+if not chromium then
+  print("SKIP: no chromium on PATH (Debian: apt-get install chromium); the HTML pages were not checked in a browser")
+  os.exit(77)
+end
+
+local dir = sh("mktemp -d /tmp/meeple-browser-XXXXXX"):match("[^\n]+")
+local as_root = sh("id -u"):match("^0") ~= nil
+local failures = 0
+
+local function check(ok, what)
+  print((ok and "ok - " or "not ok - ") .. what)
+  if not ok then failures = failures + 1 end
+end
+
+-- The DOM of `file` (with a #fragment) after its scripts ran.
+local function dom(file, fragment)
+  local args = { "timeout", "120", quote(chromium), "--headless", "--disable-gpu", "--no-first-run",
+    "--user-data-dir=" .. quote(dir .. "/profile"), "--virtual-time-budget=10000" }
+  if as_root then args[#args + 1] = "--no-sandbox" end
+  args[#args + 1] = "--dump-dom"
+  args[#args + 1] = quote("file://" .. file .. (fragment or ""))
+  local out, code = sh(table.concat(args, " ") .. " 2>/dev/null")
+  assert(code == 0 and #out > 0, "chromium failed on " .. file .. " (status " .. tostring(code) .. ")")
+  return out
+end
+
+local function run(args)
+  local out, code = sh(quote(exe) .. " " .. args .. " 2>&1")
+  assert(code == 0, args .. ": " .. out)
+  return out
+end
+
+-- The cards a zone row shows (data-card), and how many face-down tiles, for seat `seat`'s `zone`.
+local function zone(page, seat, name)
+  local body = page:match('data%-zone="' .. name .. '" data%-seat="' .. seat .. '">(.-)</div>')
+  assert(body, ("no %s of P%d on the page"):format(name, seat))
+  local cards = {}
+  for card in body:gmatch('data%-card="([^"]*)"') do cards[#cards + 1] = card end
+  local hidden = select(2, body:gsub('data%-hidden="1"', ""))
+  return cards, hidden
+end
+
+local function same_list(a, b)
+  if #a ~= #b then return false end
+  for i = 1, #a do
+    if a[i] ~= b[i] then return false end
+  end
+  return true
+end
+
+-- ------------------------------------------------------------------ a Babel game's page
+local log = dir .. "/babel.jsonl"
+run(("match babel greedy_babel random --games 4 --seed 11 --log %s"):format(quote(log)))
+local record = meeple.json.decode(read(log):match("[^\n]+"))
+local page = dir .. "/game.html"
+run(("replay %s --game 1 --html %s"):format(quote(log), quote(page)))
+
+-- The rules' own tables at step N.
+local N = 9
+local s = meeple.new("babel", { seed = record.seed, players = 2 })
+local movers = {}
+for i = 1, N do
+  movers[i] = s:to_move()
+  s:play(record.actions[i])
+end
+local god, view1 = s:table(), s:view(1)
+assert(type(view1.players[2].hand) == "number" and god.players[2].hand[1], "P2 holds cards P1 cannot see")
+
+local html = dom(page, ("#step=%d&seat=god"):format(N))
+check(html:find('id="board" data%-step="' .. N .. '" data%-seat="god" data%-drawn="board"') ~= nil,
+  "the page's script ran and drew step " .. N .. " with Babel's board")
+check(html:find(">P1 greedy_babel<", 1, true) and html:find(">P2 random<", 1, true),
+  "the seat selector names both bots")
+local items = select(2, html:gsub('<li[^>]* data%-step="%d+"', ""))
+check(items == #record.actions + 1, ("the move list has the deal and %d moves (got %d)"):format(#record.actions, items - 1))
+local nth = html:match('<li[^>]* data%-step="' .. N .. '"[^>]*>([^<]*)</li>')
+local who = record.seats[movers[N]]
+check(nth == ("P%d %s: %s"):format(movers[N], who, record.actions[N]),
+  ("move %d says who played what: %s"):format(N, tostring(nth)))
+check(same_list((zone(html, 1, "hand")), god.players[1].hand), "the god view shows P1's hand at step " .. N)
+check(same_list((zone(html, 2, "hand")), god.players[2].hand), "the god view shows P2's hand at step " .. N)
+
+html = dom(page, ("#step=%d&seat=1"):format(N))
+check(html:find('data%-step="' .. N .. '" data%-seat="1"') ~= nil, "the seat selector's view: P1 at step " .. N)
+local cards, hidden = zone(html, 2, "hand")
+check(#cards == 0 and hidden == math.min(view1.players[2].hand, 12),
+  ("P1's view shows P2's %d cards face down, none named (named %d, face down %d)")
+  :format(view1.players[2].hand, #cards, hidden))
+check(same_list((zone(html, 1, "hand")), view1.players[1].hand), "P1's view shows P1's own hand")
+local deck = html:match('data%-zone="people_deck"') -- table rows carry no seat; the deck is a count
+check(html:find(view1.people_deck .. " cards, face down", 1, true) ~= nil and not deck,
+  "P1's view shows the people deck as a count")
+
+html = dom(page, "#step=0&seat=2")
+check(html:find('data%-step="0" data%-seat="2"') ~= nil, "step 0 is the deal")
+
+-- ------------------------------------------------------------------ the other games draw their boards
+for _, game in ipairs { { "citadels", "random random random random" }, { "bohnanza", "random random random" },
+  { "rabohnzel", "random random random" } } do
+  local glog = dir .. "/" .. game[1] .. ".jsonl"
+  run(("match %s %s --games 1 --seed 3 --log %s"):format(game[1], game[2], quote(glog)))
+  local gpage = dir .. "/" .. game[1] .. ".html"
+  run(("replay %s --html %s"):format(quote(glog), quote(gpage)))
+  html = dom(gpage, "#step=30&seat=2")
+  check(html:find('data%-step="30" data%-seat="2" data%-drawn="board"') ~= nil, game[1] .. " draws its board at step 30")
+  local _, face_down = zone(html, 1, "hand")
+  check(face_down > 0, game[1] .. ": P2's view shows P1's hand face down")
+end
+
+-- ------------------------------------------------------------------ the report
+local log2 = dir .. "/babel2.jsonl"
+run(("match babel random ismcts --games 2 --seed 5 --log %s"):format(quote(log2)))
+local report = dir .. "/report.html"
+run(("report %s %s --html %s"):format(quote(log), quote(log2), quote(report)))
+html = dom(report)
+for _, bot in ipairs { "greedy_babel", "random", "ismcts" } do
+  check(html:find('<tr data%-bot="' .. bot .. '">') ~= nil, "the report has a row for " .. bot)
+end
+check(select(2, html:gsub("<svg", "")) == 4, "the report draws four plots")
+check(html:find("Win rate by seat", 1, true) ~= nil and html:find("Rating", 1, true) ~= nil,
+  "the plots: win rate by seat, rating")
+local link = html:match('<a href="([^"]+)">watch</a>')
+check(link ~= nil, "each game links to its replay page")
+if link then
+  html = dom(dir .. "/" .. link, "#step=3&seat=2")
+  check(html:find('data%-step="3" data%-seat="2"') ~= nil, "a game from the report opens, as P2 saw it")
+end
+
+sh("rm -rf " .. quote(dir))
+if failures > 0 then
+  print(failures .. " check(s) failed")
+  os.exit(1)
+end
+print("all checks passed")
