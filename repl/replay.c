@@ -24,7 +24,6 @@
 #include "report.h"
 #include "text.h"
 
-extern const char meeple_lua_render[];
 
 /* Bounds on what a log may hold: a record's line, its decisions, a text in it. */
 #define REPLAY_MAX_LINE (64L << 20)
@@ -180,13 +179,13 @@ static void push_record(lua_State *L, const json_t *r, const game_def *def, cons
 
 /* ==================================================================== at the terminal */
 
-/* The replay at the terminal, in Lua over the module: (meeple, record, render, seat or nil, stepping).
- * Errors are one line. Going back is s:undo(). */
+/* The replay at the terminal, in Lua over the module: (meeple, modules, record, seat or nil, stepping).
+ * Errors are one line; names from the log are escaped. Going back is s:undo(). */
 static const char replay_lua[] =
-    "local meeple, game, render, seat, stepping = ...\n"
+    "local meeple, m, game, seat, stepping = ...\n"
     "local s = meeple.new(game.game, { seed = game.seed, players = #game.seats, variant = game.variant })\n"
-    "local function board() print(render(seat and s:view(seat) or s:table())) end\n"
-    "local function name(p) return game.seats[p] or '?' end\n"
+    "local function board() print(m.render(seat and s:view(seat) or s:table())) end\n"
+    "local function name(p) return m.escape(game.seats[p] or '?') end\n"
     "board()\n"
     "local i, actions = 0, game.actions\n"
     "while true do\n"
@@ -291,10 +290,6 @@ static const char page_lua[] =
     "m.report.write(out, html)\n"
     "return #html, #game.actions\n";
 
-static void push_chunk(lua_State *L, const char *text, const char *name) {
-    if (luaL_loadbufferx(L, text, strlen(text), name, "t") != LUA_OK) lua_error(L);
-}
-
 /* ==================================================================== the command */
 
 /* A log may come from anyone, so it never chooses which file runs: a variant it names by a path is
@@ -342,17 +337,14 @@ static int replay_record(const json_t *r, const replay_args *a, const cli_option
                     (long long)lua_tointeger(L, -1), (double)lua_tointeger(L, -2) / 1024);
     } else {
         print_title(r, def, a);
-        push_chunk(L, replay_lua, "=replay");
-        lua_getglobal(L, "meeple");
+        report_push_runner(L, replay_lua, "=replay");
         push_record(L, r, def, variant, a->game, a->path);
         lua_newtable(L);
         lua_setfield(L, -2, "by");
-        push_chunk(L, meeple_lua_render, "=render.lua");
-        lua_call(L, 0, 1);
         if (a->seat) lua_pushinteger(L, (lua_Integer)a->seat);
         else lua_pushnil(L);
         lua_pushboolean(L, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
-        status = lua_pcall(L, 5, 0, 1);
+        status = lua_pcall(L, 3, 0, 1);
         fflush(stdout);
         if (status == LUA_OK) print_result(r);
     }

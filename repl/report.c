@@ -19,6 +19,7 @@
 #include "report.h"
 #include "text.h"
 
+extern const char meeple_lua_render[];
 extern const char meeple_lua_report[];
 extern const char meeple_lua_ratings[];
 extern const char meeple_lua_viewer[];
@@ -62,6 +63,8 @@ void report_push_modules(lua_State *L) {
     lua_setfield(L, -2, "parts");
     lua_pushcfunction(L, l_escape);
     lua_setfield(L, -2, "escape");
+    push_chunk_result(L, meeple_lua_render, "=render.lua");
+    lua_setfield(L, -2, "render");
     lua_createtable(L, 0, meeple_game_count);
     for (int i = 0; i < meeple_game_count; i++) {
         lua_pushstring(L, meeple_games[i]->title);

@@ -5,7 +5,7 @@
 #include <lua.h>
 
 /* Pushes a table of the compiled-in modules: report (scripts/report.lua), ratings, viewer, parts (the
- * replay page's template and scripts), escape (text for the terminal) and titles (game name -> title).
+ * replay page's template and scripts), escape (text for the terminal), render (scripts/render.lua) and titles (game name -> title).
  * Raises on a module that does not load. */
 void report_push_modules(lua_State *L);
 

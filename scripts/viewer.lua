@@ -132,9 +132,10 @@ local function html_escape(text)
 end
 M.html_escape = html_escape
 
--- JSON inside a <script> element: "</" would end it, so it is written "<\/", which JSON reads the same.
+-- JSON inside a <script> element: "</script" would end it and "<!--" change how it is read, so every
+-- "<" (only ever inside a JSON string) is written \u003c, which JSON reads the same.
 function M.script_json(meeple, value)
-  return (meeple.json.encode(value):gsub("</", "<\\/"))
+  return (meeple.json.encode(value):gsub("<", "\\u003c"))
 end
 
 -- `template` with each {{NAME}} replaced by fills[NAME], verbatim (no pattern characters read).

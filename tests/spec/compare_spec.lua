@@ -40,4 +40,48 @@ describe("meeple compare", function()
     assert.are.equal(2, code)
     assert.is_truthy(out:find("no variant 'no-such-variant'", 1, true))
   end)
+
+  it("names itself in every error, the match's included, with its own usage", function()
+    for _, args in ipairs({ "compare babel --variant no-such-variant random random --games 2 --seed 1",
+                            "compare babel --variant short random no-such-bot --games 2 --seed 1",
+                            "compare babel --variant short random random --json --html /tmp/x.html" }) do
+      local out, code = meeple(args, true)
+      assert.are.equal(2, code, args)
+      assert.is_nil(out:find("meeple match", 1, true), out)
+      assert.is_truthy(out:find("\nmeeple compare: [^\n]+\nusage: meeple compare [^\n]+\n$") or
+                       out:find("^meeple compare: [^\n]+\nusage: meeple compare [^\n]+\n$"), args .. ": " .. out)
+    end
+  end)
+
+  it("--json prints one object: both rule sets per bot and per seat, and the differences", function()
+    local out, code = util.sh(util.quote(util.exe) ..
+      " compare babel --variant short greedy_babel random --games 20 --seed 1 --json 2>/dev/null")
+    assert.are.equal(0, code, out)
+    local file = util.write(out, ".json")
+    local function jq(filter) return (util.sh("jq -r " .. util.quote(filter) .. " " .. util.quote(file)):gsub("\n$", "")) end
+    assert.are.equal("babel short 20 1", jq('"\\(.game) \\(.variant) \\(.games) \\(.match_seed)"'))
+    for _, rules in ipairs { "base_rules", "variant_rules" } do
+      assert.are.equal("true", jq("[." .. rules .. ".bots[] | has(\"name\") and has(\"games\") and has(\"wins\") and "
+        .. "has(\"draws\") and has(\"losses\") and has(\"forfeits\") and has(\"win_rate\") and has(\"ci_low\") "
+        .. "and has(\"ci_high\") and has(\"mean_score\")] | all"))
+      assert.are.equal("20 20", jq("." .. rules .. ".seats | map(.games) | join(\" \")"))
+      assert.are.equal("true", jq("[." .. rules .. ".bots[] | .wins + .draws + .losses == .games] | all"))
+    end
+    assert.are.equal("true", jq('[.differences[] | select(.quantity == "game length (decisions)")][0].beyond_chance'))
+    assert.are.equal("true", jq('[paths | .[] | strings | test("^[a-z_]+$")] | all'))
+    os.remove(file)
+  end)
+
+  it("--html writes the report's plots for both rule sets side by side", function()
+    local page = os.tmpname() .. ".html"
+    local out, code = meeple("compare babel --variant short greedy_babel random --games 10 --seed 1 --html " ..
+      util.quote(page))
+    assert.are.equal(0, code, out)
+    assert.is_truthy(out:find("base rules", 1, true), "the text report is still printed")
+    local html = util.read(page)
+    os.remove(page)
+    assert.is_truthy(html:find('<section data-rules="base rules">', 1, true))
+    assert.is_truthy(html:find('<section data-rules="short">', 1, true))
+    assert.are.equal(8, select(2, html:gsub("<svg", "")))
+  end)
 end)

@@ -1,0 +1,144 @@
+-- report_spec.lua — `meeple report`: results, win rates by seat, times, forfeits and ratings from one
+-- or many match logs, as text, JSON (checked with jq) and a page; bad logs refused in one line.
+local util = require "spec_util"
+local meeple, quote, write, read = util.run, util.quote, util.write, util.read
+
+local function match(args)
+  local log = os.tmpname()
+  local out, code = meeple(args .. " --log " .. quote(log))
+  assert.are.equal(0, code, out)
+  return log
+end
+
+-- A record of log format 2, written by hand: a 2-player Babel game with the given result.
+local function v2_record(index, seats, scores, winners, extra)
+  return ('{"log":2,"meeple":"0.2.0","index":%d,"game":"babel","seed":%d,"match_seed":1,"games":4,'
+    .. '"bots":["fast","slow"],"players":2,"params":{},"variant":null,"seats":["%s","%s"],"scores":[%d,%d],'
+    .. '"winners":[%s],"forfeits":%s,"actions":["travel medes"],"by":[1],"decisions":[10,20],"ms":[5,40],'
+    .. '"ms_max":[1,7]}'):format(index, index, seats[1], seats[2], scores[1], scores[2], winners, extra or "[]")
+end
+
+local function jq(json_file, filter)
+  return util.sh("jq -r " .. quote(filter) .. " " .. quote(json_file)):gsub("\n$", "")
+end
+
+describe("meeple report", function()
+  local log1, log2
+  setup(function()
+    log1 = match("match babel greedy_babel random --games 12 --seed 3")
+    log2 = match("match babel random ismcts --games 4 --seed 4")
+  end)
+  teardown(function()
+    os.remove(log1)
+    os.remove(log2)
+  end)
+
+  it("prints per bot results with intervals, win rate by seat and ratings over several logs", function()
+    local out, code = meeple("report " .. quote(log1) .. " " .. quote(log2))
+    assert.are.equal(0, code, out)
+    assert.truthy(out:find("^babel: 16 games from"), out)
+    for _, bot in ipairs { "greedy_babel", "random", "ismcts" } do
+      assert.truthy(out:find("\n" .. bot .. " +%d+ +%d+ +%d+ +%d+ +%d+ +%d+%.%d%% %[[%d.]+%%, [%d.]+%%%]"), bot .. "\n" .. out)
+    end
+    assert.truthy(out:find("win rate by seat", 1, true), out)
+    assert.truthy(out:find("%d+ ± %d+"), out)
+    -- v1 logs have no times
+    assert.truthy(out:find("—", 1, true), out)
+  end)
+
+  it("--json gives one entry per bot with snake_case keys, rating and rating_sd, counts that add up", function()
+    local out, code = util.sh(quote(util.exe) .. " report " .. quote(log1) .. " " .. quote(log2) .. " --json")
+    assert.are.equal(0, code, out)
+    local file = write(out, ".json")
+    assert.are.equal("3", jq(file, ".bots | length"))
+    assert.are.equal("16", jq(file, ".games"))
+    assert.are.equal("true", jq(file, "[.bots[] | (.rating | type) == \"number\" and (.rating_sd | type) == \"number\"] | all"))
+    assert.are.equal("true", jq(file, "[.bots[] | .wins + .draws + .losses == .games] | all"))
+    assert.are.equal("true", jq(file, "[.bots[] | .ci_low <= .win_rate and .win_rate <= .ci_high] | all"))
+    assert.are.equal("16", jq(file, "[.bots[] | select(.name == \"random\") | .games] | add"))
+    assert.are.equal("null", jq(file, ".bots[0].ms_per_decision"))
+    assert.are.equal("true", jq(file, "[paths | .[] | strings | test(\"^[a-z_]+$\")] | all"))
+    -- the ratings average 1500 and follow the results
+    assert.are.equal("1500", jq(file, "[.bots[].rating] | add / length | round"))
+    assert.are.equal("random", jq(file, ".bots | min_by(.rating) | .name"))
+    os.remove(file)
+  end)
+
+  it("reads log format 2: decision times per bot, forfeits by reason", function()
+    local log = write(table.concat({
+      v2_record(1, { "fast", "slow" }, { 10, 3 }, "1"),
+      v2_record(2, { "slow", "fast" }, { 2, 9 }, "2"),
+      v2_record(3, { "fast", "slow" }, { 5, 5 }, "1,2"),
+      v2_record(4, { "slow", "fast" }, { 0, 4 }, "2", '[{"seat":1,"reason":"took 1203 ms, over the limit"}]'),
+    }, "\n") .. "\n")
+    local out, code = util.sh(quote(util.exe) .. " report " .. quote(log) .. " --json")
+    assert.are.equal(0, code, out)
+    local file = write(out, ".json")
+    assert.are.equal("3 1 0", jq(file, '.bots[] | select(.name == "fast") | "\\(.wins) \\(.draws) \\(.losses)"'))
+    -- fast: 10 decisions a game in seat 1, 20 in seat 2: 60 decisions, 5+40+5+40 ms
+    assert.are.equal("1.5", jq(file, '.bots[] | select(.name == "fast") | .ms_per_decision'))
+    assert.are.equal("7", jq(file, '.bots[] | select(.name == "fast") | .ms_max'))
+    assert.are.equal("1", jq(file, '.bots[] | select(.name == "slow") | .forfeits'))
+    assert.are.equal("took N ms, over the limit",
+      jq(file, '.bots[] | select(.name == "slow") | .forfeit_reasons[0].reason'))
+    assert.are.equal("1 2", jq(file, '.seats | map(.wins) | "\\(.[0]) \\(.[1])"'))
+    os.remove(file)
+    os.remove(log)
+  end)
+
+  it("--html writes a page with the tables, four plots and a replay page for every game", function()
+    local dir = util.sh("mktemp -d"):gsub("\n", "")
+    local out, code = meeple("report " .. quote(log1) .. " --html " .. quote(dir .. "/r.html"))
+    assert.are.equal(0, code, out)
+    assert.truthy(out:find("12 replay pages", 1, true), out)
+    local page = read(dir .. "/r.html")
+    assert.are.equal(4, select(2, page:gsub("<svg", "")))
+    assert.truthy(page:find('<tr data-bot="greedy_babel">', 1, true))
+    assert.truthy(page:find('href="r-games/game-12.html"', 1, true))
+    local game = read(dir .. "/r-games/game-3.html")
+    assert.truthy(game:find('<script type="application/json" id="data">', 1, true))
+    assert.is_nil(page:find("http://", 1, true) and page:find('src="http', 1, true))
+    out, code = meeple("report " .. quote(log1) .. " --html " .. quote(dir .. "/s.html") .. " --no-replays")
+    assert.are.equal(0, code, out)
+    assert.is_nil(io.open(dir .. "/s-games/game-1.html"))
+    assert.truthy(read(dir .. "/s.html"):find("meeple replay ", 1, true))
+    util.sh("rm -rf " .. quote(dir))
+  end)
+
+  it("escapes what a log says: a bot's name cannot write into the page", function()
+    local log = write(v2_record(1, { "<script>alert(1)</script>", "b&b" }, { 1, 0 }, "1") .. "\n")
+    local dir = util.sh("mktemp -d"):gsub("\n", "")
+    local out, code = meeple("report " .. quote(log) .. " --html " .. quote(dir .. "/r.html"))
+    assert.are.equal(0, code, out)
+    local page = read(dir .. "/r.html")
+    assert.is_nil(page:find("<script>alert", 1, true))
+    assert.truthy(page:find("&lt;script&gt;alert(1)&lt;/script&gt;", 1, true))
+    local game = read(dir .. "/r-games/game-1.html")
+    assert.is_nil(game:find("</script>alert", 1, true))
+    assert.is_nil(game:find("<script>alert", 1, true))
+    util.sh("rm -rf " .. quote(dir))
+    os.remove(log)
+  end)
+
+  it("refuses bad arguments and bad logs with one line", function()
+    local empty = write("")
+    local garbage = write("hello\n")
+    local no_seats = write('{"game":"babel","seed":1}\n')
+    local other = match("match citadels random random --games 1 --seed 1")
+    local cases = {
+      { "report", 2, "which logs" }, { "report /nonexistent.jsonl", 2, "cannot read the log" },
+      { "report /tmp", 2, "is a folder" }, { "report " .. quote(log1) .. " --frobnicate", 2, "unknown option" },
+      { "report " .. quote(log1) .. " --no-replays", 2, "goes with --html" },
+      { "report " .. quote(empty), 1, "is empty" }, { "report " .. quote(garbage), 1, "line 1: not JSON" },
+      { "report " .. quote(no_seats), 1, "line 1: no seats" },
+      { "report " .. quote(log1) .. " " .. quote(other), 1, "one game at a time" },
+    }
+    for _, c in ipairs(cases) do
+      local out, code = meeple(c[1], true)
+      assert.are.equal(c[2], code, c[1] .. ": " .. out)
+      assert.truthy(out:find("^meeple report: [^\n]*" .. c[3]:gsub("%p", "%%%0")), c[1] .. ": " .. out)
+      if c[2] == 1 then assert.are.equal(1, #util.lines(out), out) end
+    end
+    for _, f in ipairs { empty, garbage, no_seats, other } do os.remove(f) end
+  end)
+end)
