@@ -22,6 +22,14 @@ local function jq(json_file, filter)
   return util.sh("jq -r " .. quote(filter) .. " " .. quote(json_file)):gsub("\n$", "")
 end
 
+-- Runs `meeple report ARGS --json`; returns expect(expected, jq filter) over its output, and the file.
+local function report_json(args)
+  local out, code = util.sh(quote(util.exe) .. " report " .. args .. " --json")
+  assert.are.equal(0, code, out)
+  local file = write(out, ".json")
+  return function(expected, filter) assert.are.equal(expected, jq(file, filter), filter) end, file
+end
+
 describe("meeple report", function()
   local log1, log2
   setup(function()
@@ -47,20 +55,18 @@ describe("meeple report", function()
   end)
 
   it("--json gives one entry per bot with snake_case keys, rating and rating_sd, counts that add up", function()
-    local out, code = util.sh(quote(util.exe) .. " report " .. quote(log1) .. " " .. quote(log2) .. " --json")
-    assert.are.equal(0, code, out)
-    local file = write(out, ".json")
-    assert.are.equal("3", jq(file, ".bots | length"))
-    assert.are.equal("16", jq(file, ".games"))
-    assert.are.equal("true", jq(file, "[.bots[] | (.rating | type) == \"number\" and (.rating_sd | type) == \"number\"] | all"))
-    assert.are.equal("true", jq(file, "[.bots[] | .wins + .draws + .losses == .games] | all"))
-    assert.are.equal("true", jq(file, "[.bots[] | .ci_low <= .win_rate and .win_rate <= .ci_high] | all"))
-    assert.are.equal("16", jq(file, "[.bots[] | select(.name == \"random\") | .games] | add"))
-    assert.are.equal("null", jq(file, ".bots[0].ms_per_decision"))
-    assert.are.equal("true", jq(file, "[paths | .[] | strings | test(\"^[a-z_]+$\")] | all"))
+    local expect, file = report_json(quote(log1) .. " " .. quote(log2))
+    expect("3", ".bots | length")
+    expect("16", ".games")
+    expect("true", "[.bots[] | (.rating | type) == \"number\" and (.rating_sd | type) == \"number\"] | all")
+    expect("true", "[.bots[] | .wins + .draws + .losses == .games] | all")
+    expect("true", "[.bots[] | .ci_low <= .win_rate and .win_rate <= .ci_high] | all")
+    expect("16", "[.bots[] | select(.name == \"random\") | .games] | add")
+    expect("null", ".bots[0].ms_per_decision")
+    expect("true", "[paths | .[] | strings | test(\"^[a-z_]+$\")] | all")
     -- the ratings average 1500 and follow the results
-    assert.are.equal("1500", jq(file, "[.bots[].rating] | add / length | round"))
-    assert.are.equal("random", jq(file, ".bots | min_by(.rating) | .name"))
+    expect("1500", "[.bots[].rating] | add / length | round")
+    expect("random", ".bots | min_by(.rating) | .name")
     os.remove(file)
   end)
 
@@ -71,17 +77,14 @@ describe("meeple report", function()
       v2_record(3, { "fast", "slow" }, { 5, 5 }, "1,2"),
       v2_record(4, { "slow", "fast" }, { 0, 4 }, "2", '[{"seat":1,"reason":"took 1203 ms, over the limit"}]'),
     }, "\n") .. "\n")
-    local out, code = util.sh(quote(util.exe) .. " report " .. quote(log) .. " --json")
-    assert.are.equal(0, code, out)
-    local file = write(out, ".json")
-    assert.are.equal("3 1 0", jq(file, '.bots[] | select(.name == "fast") | "\\(.wins) \\(.draws) \\(.losses)"'))
+    local expect, file = report_json(quote(log))
+    expect("3 1 0", '.bots[] | select(.name == "fast") | "\\(.wins) \\(.draws) \\(.losses)"')
     -- fast: 10 decisions a game in seat 1, 20 in seat 2: 60 decisions, 5+40+5+40 ms
-    assert.are.equal("1.5", jq(file, '.bots[] | select(.name == "fast") | .ms_per_decision'))
-    assert.are.equal("7", jq(file, '.bots[] | select(.name == "fast") | .ms_max'))
-    assert.are.equal("1", jq(file, '.bots[] | select(.name == "slow") | .forfeits'))
-    assert.are.equal("took N ms, over the limit",
-      jq(file, '.bots[] | select(.name == "slow") | .forfeit_reasons[0].reason'))
-    assert.are.equal("1 2", jq(file, '.seats | map(.wins) | "\\(.[0]) \\(.[1])"'))
+    expect("1.5", '.bots[] | select(.name == "fast") | .ms_per_decision')
+    expect("7", '.bots[] | select(.name == "fast") | .ms_max')
+    expect("1", '.bots[] | select(.name == "slow") | .forfeits')
+    expect("took N ms, over the limit", '.bots[] | select(.name == "slow") | .forfeit_reasons[0].reason')
+    expect("1 2", '.seats | map(.wins) | "\\(.[0]) \\(.[1])"')
     os.remove(file)
     os.remove(log)
   end)
