@@ -76,7 +76,7 @@ const MEEPLE_DRAW = (function () {
       if (k in t) out += row(k, known[k](t[k], t), attrsOf ? attrsOf(k) : "");
     }
     for (const k of Object.keys(t).sort()) {
-      if (!(k in known)) out += row(k, value(t[k]));
+      if (!(k in known)) out += row(k, value(t[k]), attrsOf ? attrsOf(k) : "");
     }
     return out;
   }

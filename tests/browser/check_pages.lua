@@ -123,6 +123,20 @@ check(html:find(view1.people_deck .. " cards, face down", 1, true) ~= nil and no
 html = dom(page, "#step=0&seat=2")
 check(html:find('data%-step="0" data%-seat="2"') ~= nil, "step 0 is the deal")
 
+-- A game with no drawing function of its own gets the plain listing, hidden cards still face down.
+local unknown = dir .. "/unknown.html"
+local text = read(page)
+local f = assert(io.open(unknown, "wb"))
+f:write((text:gsub('"game":"babel"', '"game":"a_new_game"', 1)))
+f:close()
+html = dom(unknown, ("#step=%d&seat=1"):format(N))
+check(html:find('data%-step="' .. N .. '" data%-seat="1" data%-drawn="listing"') ~= nil,
+  "a game without a drawing function is drawn as a listing")
+cards = zone(html, 2, "hand")
+local count = html:match('data%-zone="hand" data%-seat="2"><span class="label">hand</span> (%d+)</div>')
+check(#cards == 0 and tonumber(count) == view1.players[2].hand, "the listing shows P2's hand as a count in P1's view")
+check(same_list((zone(html, 1, "hand")), view1.players[1].hand), "the listing shows P1's own hand as cards")
+
 -- ------------------------------------------------------------------ the other games draw their boards
 for _, game in ipairs { { "citadels", "random random random random" }, { "bohnanza", "random random random" },
   { "rabohnzel", "random random random" } } do
