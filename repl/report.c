@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -93,7 +94,7 @@ void report_push_runner(lua_State *L, const char *chunk, const char *name) {
 
 /* (meeple, m, paths, html, json, replays_dir, replays_href) with m = the modules: the report. */
 static const char report_lua[] =
-    "local meeple, m, paths, html, as_json, dir, href = ...\n"
+    "local meeple, m, paths, html, as_json, dir, href, progress = ...\n"
     "local games = m.report.read(meeple, paths)\n"
     "local stats = m.report.summarize(games, m.ratings)\n"
     "if as_json then\n"
@@ -104,6 +105,7 @@ static const char report_lua[] =
     "if not html then return end\n"
     "local links, written = {}, 0\n"
     "for i, g in ipairs(games) do\n"
+    "  if progress and dir then io.stderr:write(('\\rmeeple report: replay page %d of %d'):format(i, #games)) end\n"
     "  local why\n"
     "  if not dir then why = 'meeple replay ' .. g.log .. ' --game ' .. g.line\n"
     "  elseif not m.titles[g.game] then why = 'unknown game'\n"
@@ -134,6 +136,7 @@ static const char report_lua[] =
     "    links[i] = { why = why }\n"
     "  end\n"
     "end\n"
+    "if progress and dir then io.stderr:write('\\r\\27[K') end\n"
     "m.report.write(html, m.report.html(stats, links))\n"
     "return #games, written\n";
 
@@ -207,7 +210,8 @@ int report_main(int argc, char **argv, const cli_options *opts) {
         lua_pushnil(L);
         lua_pushnil(L);
     }
-    int status = lua_pcall(L, 5, 2, 1);
+    lua_pushboolean(L, isatty(STDERR_FILENO)); /* progress: a line redrawn in place */
+    int status = lua_pcall(L, 6, 2, 1);
     if (status != LUA_OK) {
         cli_report(L, opts, "meeple report");
     } else if (html) {
