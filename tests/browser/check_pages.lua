@@ -43,7 +43,8 @@ end
 
 -- The DOM of `file` (with a #fragment) after its scripts ran.
 local function dom(file, fragment)
-  local args = { "timeout", "120", quote(chromium), "--headless", "--disable-gpu", "--no-first-run",
+  -- Under the sanitizers LD_PRELOAD carries their runtimes for this interpreter: not for the browser.
+  local args = { "env", "-u", "LD_PRELOAD", "-u", "ASAN_OPTIONS", "timeout", "120", quote(chromium), "--headless", "--disable-gpu", "--no-first-run",
     "--user-data-dir=" .. quote(dir .. "/profile"), "--virtual-time-budget=10000" }
   if as_root then args[#args + 1] = "--no-sandbox" end
   args[#args + 1] = "--dump-dom"
