@@ -3,7 +3,7 @@
  * it prints the board after every decision (as seat P saw it with --seat), waiting for Enter between
  * steps (b goes back, q quits); with --html it writes the game as one self-contained page
  * (scripts/viewer.lua and scripts/viewer/). Log records of format versions 1 and 2 are read. */
-#define _POSIX_C_SOURCE 200809L /* isatty, fileno, getline */
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -56,6 +56,37 @@ static int fail(int status, const char *fmt, ...) {
 
 /* ==================================================================== reading the log */
 
+/* Line `k` (1-based) of `f`, malloc'd, or NULL: *lines is then how many lines there were (-1: line k
+ * is longer than REPLAY_MAX_LINE). The lines before it are counted, not stored, and line k is read
+ * only up to the bound, so a hostile file cannot make it hold more. */
+static char *nth_line(FILE *f, long long k, long long *lines) {
+    long long n = 0;
+    int c = 0;
+    while (n + 1 < k && (c = getc(f)) != EOF) n += c == '\n';
+    size_t len = 0, cap = 256;
+    char *line = n + 1 == k ? malloc(cap) : NULL;
+    while (line && (c = getc(f)) != EOF && c != '\n') {
+        if (len + 1 == cap) {
+            char *more = cap < REPLAY_MAX_LINE ? realloc(line, cap * 2) : NULL;
+            if (!more) {
+                free(line);
+                *lines = -1;
+                return NULL;
+            }
+            line = more;
+            cap *= 2;
+        }
+        line[len++] = (char)c;
+    }
+    if (line && (len > 0 || c == '\n')) {
+        line[len] = '\0';
+        return line;
+    }
+    free(line);
+    *lines = n;
+    return NULL;
+}
+
 /* The line of game `k` (1-based) of the log, malloc'd, or NULL after saying why: a folder, an empty
  * file, a log with fewer games, a line past the bound. `*status` is the exit status then. */
 static char *read_game_line(const char *path, long long k, int *status) {
@@ -73,26 +104,15 @@ static char *read_game_line(const char *path, long long k, int *status) {
         *status = cli_bad_args("replay", "cannot read the log '%s': %s", path, strerror(errno));
         return NULL;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    long long n = 0;
-    *status = 1;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        if (len > REPLAY_MAX_LINE) {
-            fail(1, "%s, line %lld: longer than %ld MiB; not a match log", path, n + 1, REPLAY_MAX_LINE >> 20);
-            break;
-        }
-        if (++n == k) {
-            fclose(f);
-            return line;
-        }
-    }
-    free(line);
+    long long lines = 0;
+    char *line = nth_line(f, k, &lines);
     fclose(f);
-    if (len < 0 && n == 0) fail(1, "the log '%s' is empty", path);
-    else if (len < 0) *status = cli_bad_args("replay", "the log '%s' has %lld game%s, no game %lld", path, n,
-                                             n == 1 ? "" : "s", k);
+    if (line) return line;
+    *status = 1;
+    if (lines < 0) fail(1, "%s, game %lld: longer than %ld MiB; not a match log", path, k, REPLAY_MAX_LINE >> 20);
+    else if (lines == 0) fail(1, "the log '%s' is empty", path);
+    else *status = cli_bad_args("replay", "the log '%s' has %lld game%s, no game %lld", path, lines,
+                                lines == 1 ? "" : "s", k);
     return NULL;
 }
 
@@ -362,12 +382,14 @@ static int replay_parse(int argc, char **argv, replay_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
-        if (strcmp(arg, "--variant") == 0 || strcmp(arg, "--html") == 0) {
+        const char **file = strcmp(arg, "--variant") == 0 ? &a->variant : strcmp(arg, "--html") == 0 ? &a->html : NULL;
+        long long *number = strcmp(arg, "--game") == 0 ? &a->game : strcmp(arg, "--seat") == 0 ? &a->seat : NULL;
+        if (file) {
             if (!has_value) return cli_bad_args("replay", "%s needs a file", arg);
-            *(arg[2] == 'v' ? &a->variant : &a->html) = argv[++i];
-        } else if (strcmp(arg, "--game") == 0 || strcmp(arg, "--seat") == 0) {
+            *file = argv[++i];
+        } else if (number) {
             if (!has_value) return cli_bad_args("replay", "%s needs a value", arg);
-            if (!cli_parse_int(argv[++i], 1, INT64_MAX / 2, arg[3] == 'a' ? &a->game : &a->seat))
+            if (!cli_parse_int(argv[++i], 1, INT64_MAX / 2, number))
                 return cli_bad_args("replay", "%s must be a whole number from 1, got '%s'", arg, argv[i]);
         } else if (arg[0] == '-') {
             return cli_bad_args("replay", "unknown option '%s'", arg);

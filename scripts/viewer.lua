@@ -47,8 +47,6 @@ local function extend(path, key)
   return p
 end
 
-local diff
-
 -- A list whose length changed: one splice (common head and tail kept), which is what a draw from a
 -- deck or a card played from a hand is. `i` counts from 0, as the page's arrays do.
 local function diff_lengths(old, new, path, ops)
@@ -65,7 +63,7 @@ end
 -- Appends to `ops` what turns `old` into `new`: {p = path, v = value} sets, {p = path, x = true}
 -- removes, {p = path, i, n, a} splices a list. Records and equal-length lists are entered, so a step
 -- stores only what it changed.
-diff = function(old, new, path, ops)
+local function diff(old, new, path, ops)
   if same(old, new) then return end
   local tables = type(old) == "table" and type(new) == "table"
   if not tables or is_empty(old) or is_empty(new) or is_list(old) ~= is_list(new) then
