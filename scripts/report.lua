@@ -432,7 +432,7 @@ end
 
 local function pct_fmt(v) return format("%.0f%%", 100 * v) end
 
--- The plots of one set of results.
+-- The plots of one set of results, as a list of four figures.
 local function plots(stats, score_range)
   local wins, seat_rows, rating_rows = {}, {}, {}
   local lo_r, hi_r = 1500, 1500
@@ -447,11 +447,13 @@ local function plots(stats, score_range)
   end
   local pad = math.max(50, (hi_r - lo_r) * 0.05)
   local fair = #stats.seats > 0 and 1 / #stats.seats or nil
-  return interval_plot("Win rate per bot (95% interval)", wins, 0, 1, pct_fmt, fair)
-    .. interval_plot("Win rate by seat, all bots (95% interval; dashed: an even share)", seat_rows, 0, 1, pct_fmt, fair)
-    .. score_plot(stats.bots, score_range[1], score_range[2])
-    .. interval_plot("Rating (Elo scale, mean 1500; bars: 95% interval)", rating_rows, lo_r - pad, hi_r + pad,
-      function(v) return format("%.0f", v) end, 1500)
+  return {
+    interval_plot("Win rate per bot (95% interval)", wins, 0, 1, pct_fmt, fair),
+    interval_plot("Win rate by seat, all bots (95% interval; dashed: an even share)", seat_rows, 0, 1, pct_fmt, fair),
+    score_plot(stats.bots, score_range[1], score_range[2]),
+    interval_plot("Rating (Elo scale, mean 1500; bars: 95% interval)", rating_rows, lo_r - pad, hi_r + pad,
+      function(v) return format("%.0f", v) end, 1500),
+  }
 end
 
 local function score_range(...)
@@ -539,7 +541,8 @@ th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; font-size: 
 thead th { background: #ebe8df; }
 figure { display: inline-block; margin: 8px 16px 8px 0; background: #fff; border: 1px solid #ddd; padding: 6px; }
 figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; }
-.columns { display: flex; gap: 24px; flex-wrap: wrap; } .columns > section { flex: 1 1 600px; }
+.columns { display: flex; gap: 24px; } .columns > section { flex: 1 1 0; min-width: 0; overflow-x: auto; }
+.columns h3 { font-size: 13px; margin: 4px 0; }
 ]]
 
 local function document(title, body)
@@ -553,24 +556,31 @@ function M.html(stats, replays)
   local body = "<p>From " .. esc(concat(stats.logs, ", ")) .. ". A win is a game won alone; a draw a shared "
     .. "win. Intervals are 95%. Ratings: Bradley–Terry over each game's pairs of seats, on the Elo scale "
     .. "(400 points: 10 to 1 odds), mean 1500.</p>"
-    .. "<h2>Bots</h2>" .. bot_table(stats) .. "<h2>Plots</h2>" .. plots(stats, score_range(stats))
+    .. "<h2>Bots</h2>" .. bot_table(stats) .. "<h2>Plots</h2>" .. concat(plots(stats, score_range(stats)))
     .. "<h2>Games</h2>" .. game_table(stats, replays)
   return document(title, body)
 end
 
--- Two rule sets' results side by side, the plots on the same scales.
+-- Two rule sets' results side by side: their tables, then each plot of the base rules beside the
+-- variant's, on the same scales.
 function M.comparison(base, variant, labels)
   local range = score_range(base, variant)
   local title = format("%s: %s against %s, %d games each", base.game, labels[1], labels[2], base.games)
-  local columns = {}
+  local sides, figures = {}, {}
   for i, stats in ipairs { base, variant } do
-    columns[i] = "<section data-rules=\"" .. esc(labels[i]) .. "\"><h2>" .. esc(labels[i]) .. "</h2>"
+    sides[i] = "<section data-rules=\"" .. esc(labels[i]) .. "\"><h2>" .. esc(labels[i]) .. "</h2>"
       .. format("<p>mean length %s decisions [%s, %s]</p>", num(stats.length.value), num(stats.length.lo),
         num(stats.length.hi))
-      .. bot_table(stats) .. plots(stats, range) .. "</section>"
+      .. bot_table(stats) .. "</section>"
+    figures[i] = plots(stats, range)
+  end
+  local rows = {}
+  for k = 1, #figures[1] do
+    rows[k] = '<div class="columns">' .. "<section><h3>" .. esc(labels[1]) .. "</h3>" .. figures[1][k]
+      .. "</section><section><h3>" .. esc(labels[2]) .. "</h3>" .. figures[2][k] .. "</section></div>"
   end
   return document(title, "<p>The same bots and seeds under both rule sets. Intervals are 95%.</p>"
-    .. '<div class="columns">' .. concat(columns) .. "</div>")
+    .. '<div class="columns">' .. concat(sides) .. "</div><h2>Plots</h2>" .. concat(rows))
 end
 
 return M
