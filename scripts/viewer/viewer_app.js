@@ -64,6 +64,9 @@
       winners.map((w) => "P" + w + " " + seatName(w)).join(", ") : "",
     scores.length ? "scores: " + scores.map((s, i) => "P" + (i + 1) + " " + s).join(", ") : "",
     forfeits.map((f) => "P" + f.seat + " " + seatName(f.seat) + " forfeited: " + f.reason).join("; "),
+    // thinking time, in logs of format 2
+    asList(data.ms).length ? "thinking: " + asList(data.ms).map((ms, i) => "P" + (i + 1) + " " + ms + " ms" +
+      (asList(data.decisions)[i] !== undefined ? " over " + data.decisions[i] + " decisions" : "")).join(", ") : "",
   ].filter((x) => x).join(" \u2014 ");
 
   const select = $("seat");

@@ -124,6 +124,17 @@ check(html:find(view1.people_deck .. " cards, face down", 1, true) ~= nil and no
 html = dom(page, "#step=0&seat=2")
 check(html:find('data%-step="0" data%-seat="2"') ~= nil, "step 0 is the deal")
 
+-- A record of log format 2 shows each seat's thinking time.
+record.log, record.ms, record.decisions = 2, { 12, 30 }, { 40, 44 }
+local v2 = dir .. "/v2.jsonl"
+local f2 = assert(io.open(v2, "wb"))
+f2:write(meeple.json.encode(record), "\n")
+f2:close()
+run(("replay %s --html %s"):format(quote(v2), quote(dir .. "/v2.html")))
+html = dom(dir .. "/v2.html")
+check(html:find("thinking: P1 12 ms over 40 decisions, P2 30 ms over 44 decisions", 1, true) ~= nil,
+  "a format-2 record's thinking times are shown")
+
 -- A game with no drawing function of its own gets the plain listing, hidden cards still face down.
 local unknown = dir .. "/unknown.html"
 local text = read(page)
