@@ -98,11 +98,11 @@ static long long game_seed(const match *m, long long game) {
 
 /* ==================================================================================== arguments */
 
-/* A bot argument: a file, or the name of one in the project's bots/ ("greedy_babel"). */
+/* A bot argument: a file, the name of one in the project's bots/ ("greedy_babel"), or exec:COMMAND. */
 static bool resolve_bot(const char *arg, char *out, size_t n) {
-    if (access(arg, R_OK) == 0 || strchr(arg, '/')) {
+    if (access(arg, R_OK) == 0 || strchr(arg, '/') || bot_is_external(arg)) {
         snprintf(out, n, "%s", arg);
-        return access(arg, R_OK) == 0;
+        return access(arg, R_OK) == 0 || bot_is_external(arg);
     }
     char lib[1024];
     bot_lib_dir(NULL, lib, sizeof lib);
@@ -303,6 +303,7 @@ static void play_game(const match *m, long long g, game_result *r) {
     } else {
         r->nwinners = def->winners(st, r->winners);
     }
+    for (int s = 0; s < players; s++) bot_end(bots[s], r->scores, r->winners, r->nwinners);
     write_line(m, r, &actions);
 done:
     for (int s = 0; s < players; s++) bot_free(bots[s]);
@@ -466,6 +467,7 @@ static void play_game_variant(const match *m, long long g, game_result *r, lua_S
             if (w >= 0 && w < players) r->winners[r->nwinners++] = w;
         }
     }
+    for (int s = 0; s < players; s++) bot_end(bots[s], r->scores, r->winners, r->nwinners);
     write_line(m, r, &actions);
 done:
     for (int s = 0; s < players; s++) bot_free(bots[s]);

@@ -587,6 +587,7 @@ static int parse_game_options(const char *cmd, int argc, char **argv, int i, lon
 
 /* A bot named on the command line: a file, else bots/NAME.lua here or under the root. */
 static bool find_bot(const char *name, char *out, size_t n) {
+    if (strncmp(name, "exec:", 5) == 0) return snprintf(out, n, "%s", name) < (int)n; /* an external bot */
     bool plain = !strchr(name, '/') && !strstr(name, ".lua");
     for (int i = 0; i < (plain ? 3 : 1); i++) {
         int w = i == 0 ? snprintf(out, n, "%s", name)
