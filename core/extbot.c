@@ -319,7 +319,7 @@ static bool send(extbot *x, json_t *msg, bool want_line, double deadline, const 
     }
     extproc_result r = extproc_exchange(x->proc, line, len, want_line, deadline);
     free(line);
-    char end[256];
+    char end[256], when[64];
     switch (r) {
     case EXTPROC_DONE:
         return true;
@@ -334,8 +334,9 @@ static bool send(extbot *x, json_t *msg, bool want_line, double deadline, const 
         set_fault(x, BOT_ANSWER, "answered a line longer than %d bytes", EXTPROC_LINE_MAX);
         return false;
     case EXTPROC_CLOSED:
-        extproc_describe_end(x->proc, end, sizeof end);
-        set_fault(x, BOT_ERROR, "%s at %s", end, what);
+        snprintf(when, sizeof when, "at %s", what);
+        extproc_describe_end(x->proc, when, end, sizeof end);
+        set_fault(x, BOT_ERROR, "%s", end);
         return false;
     }
     return false;

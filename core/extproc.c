@@ -282,13 +282,13 @@ char *extproc_take_line(extproc *p, size_t *len) {
     return p->buf;
 }
 
-void extproc_describe_end(extproc *p, char *out, size_t n) {
+void extproc_describe_end(extproc *p, const char *when, char *out, size_t n) {
     siginfo_t info;
     double until = extproc_now_ms() + 100; /* it closed its output: its exit should follow */
     while (!exited(p, &info) && extproc_now_ms() < until) pause_ms();
-    if (info.si_pid == 0) snprintf(out, n, "closed its output");
-    else if (info.si_code == CLD_EXITED) snprintf(out, n, "exited with status %d", info.si_status);
-    else snprintf(out, n, "was killed by signal %d (%s)", info.si_status, strsignal(info.si_status));
+    if (info.si_pid == 0) snprintf(out, n, "closed its output %s", when);
+    else if (info.si_code == CLD_EXITED) snprintf(out, n, "exited with status %d %s", info.si_status, when);
+    else snprintf(out, n, "was killed by signal %d (%s) %s", info.si_status, strsignal(info.si_status), when);
     size_t len = strlen(out);
     if (p->tail[0] && len < n) {
         char quoted[TAIL_MAX + 8];

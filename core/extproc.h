@@ -37,9 +37,9 @@ extproc_result extproc_exchange(extproc *p, const char *out, size_t n, bool want
  * call; the line is consumed. */
 char *extproc_take_line(extproc *p, size_t *len);
 
-/* How it ended, looked at without reaping it: "exited with status 1", "was killed by signal 11
- * (Segmentation fault)", "closed its output" (still running); then its last stderr line, if any. */
-void extproc_describe_end(extproc *p, char *out, size_t n);
+/* How it ended, looked at without reaping it: "exited with status 1 WHEN", "was killed by signal 11
+ * (Segmentation fault) WHEN", "closed its output WHEN" (still running); then its last stderr line. */
+void extproc_describe_end(extproc *p, const char *when, char *out, size_t n);
 
 /* When it started (extproc_now_ms's clock). */
 double extproc_started(const extproc *p);
