@@ -91,7 +91,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         return cli_bad_args("bench", "%s takes %d..%d players, got %lld", a->def->name, a->def->min_players,
                             a->def->max_players, a->players);
     if (a->bot && a->variant) return cli_bad_args("bench", "--bot and --variant do not go together (yet)");
-    if (a->bot) {
+    if (a->bot && !bot_is_external(a->bot)) {
         FILE *f = fopen(a->bot, "r");
         if (!f) return cli_bad_args("bench", "cannot read the bot file '%s'", a->bot);
         fclose(f);

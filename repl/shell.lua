@@ -130,8 +130,9 @@ function M.resolve(s, text, legal)
 end
 
 -- A bot file as given, else under the source tree, so `bots/random.lua` works from anywhere; a
--- plain name ("random") is bots/NAME.lua.
+-- plain name ("random") is bots/NAME.lua; exec:COMMAND as it is.
 local function find_file(file)
+  if file:sub(1, 5) == "exec:" then return file end -- an external bot's command, not a file
   local candidates = { file }
   if not file:find("/", 1, true) and not file:find(".lua", 1, true) then
     candidates[2] = "bots/" .. file .. ".lua"
