@@ -43,7 +43,8 @@ static const cli_command commands[] = {
     {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--players N] [--variant V]",
      "play a game at the terminal against bots",
      "  --bot FILE   a bot for the next other seat (repeat it; the last one fills the rest), or the\n"
-     "               name of one in bots/; without any, bots/random.lua plays every other seat\n"
+     "               name of one in bots/, or exec:PROGRAM [ARGS]; without any, bots/random.lua\n"
+     "               plays every other seat\n"
      "  --seat N     your seat (default 1)\n"
      "  --seed S     the deal (default: a fresh one, printed)\n"
      "  --players N  player count (default: the game's, or one more than the bots given)\n"
@@ -54,7 +55,8 @@ static const cli_command commands[] = {
     {"match",
      "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]",
      "a tournament between bots, seats rotated",
-     "  BOT          a bot file, or the name of one in bots/ (random, greedy_babel, ismcts, ...);\n"
+     "  BOT          a bot file, the name of one in bots/ (random, greedy_babel, ismcts, ...), or a\n"
+     "               program: 'exec:PROGRAM [ARGS]' or an executable file (docs/protocol.md);\n"
      "               one per seat, so the number of bots is the number of players\n"
      "  --games N    games to play (default 100); each game's seed is derived from S, seats rotated\n"
      "  --seed S     the match's seed, 0..2^53-1 (default: drawn from the OS, printed and logged)\n"
@@ -85,7 +87,8 @@ static const cli_command commands[] = {
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
      "  --seed S     first seed (default 1)\n"
      "  --players N  player count (default: the game's)\n"
-     "  --bot FILE   every decision goes through this Lua bot; adds the host's overhead per decision\n"
+     "  --bot FILE   every decision goes through this bot (Lua, or exec:PROGRAM); adds the host's\n"
+     "               overhead per decision\n"
      "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},
