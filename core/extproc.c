@@ -43,6 +43,7 @@ struct extproc {
     char key[KEY_MAX];
     char name[64];
     bool echo, echo_line_start;
+    bool input_refused;              /* a write failed: it closed its stdin */
     char buf[EXTPROC_LINE_MAX + 2];  /* stdout read and not yet taken */
     size_t got, taken;               /* bytes in buf; bytes of the line last taken, dropped next call */
     char tail[TAIL_MAX], cur[TAIL_MAX];  /* stderr: the last whole line, the line being read */
@@ -264,7 +265,7 @@ extproc_result extproc_exchange(extproc *p, const char *out, size_t n, bool want
         if (fds[0].revents) {
             ssize_t w = write_quietly(p->in, out + sent, n - sent);
             if (w > 0) sent += (size_t)w;
-            else if (w < 0 && errno != EAGAIN && errno != EINTR) return EXTPROC_CLOSED;
+            else if (w < 0 && errno != EAGAIN && errno != EINTR) return p->input_refused = true, EXTPROC_CLOSED;
         }
     }
 }
@@ -286,7 +287,7 @@ void extproc_describe_end(extproc *p, const char *when, char *out, size_t n) {
     siginfo_t info;
     double until = extproc_now_ms() + 100; /* it closed its output: its exit should follow */
     while (!exited(p, &info) && extproc_now_ms() < until) pause_ms();
-    if (info.si_pid == 0) snprintf(out, n, "closed its output %s", when);
+    if (info.si_pid == 0) snprintf(out, n, "closed its %s %s", p->input_refused ? "input" : "output", when);
     else if (info.si_code == CLD_EXITED) snprintf(out, n, "exited with status %d %s", info.si_status, when);
     else snprintf(out, n, "was killed by signal %d (%s) %s", info.si_status, strsignal(info.si_status), when);
     size_t len = strlen(out);
