@@ -1166,6 +1166,12 @@ bot_code *bot_code_load(const char *path, const bot_limits *limits, char *err, s
         free(code);
         return NULL;
     }
+    if (code->len > 2 && memcmp(code->text, "#!", 2) == 0) { /* a program, not Lua: the mode forgotten */
+        snprintf(err, errn, "the bot file '%s' is a script (#!) that is not executable: chmod +x it, or give "
+                 "'exec:INTERPRETER %s'", path, path);
+        bot_code_free(code);
+        return NULL;
+    }
     code->text[code->len] = '\0';
     snprintf(code->path, sizeof code->path, "%s", path);
     const char *base = strrchr(path, '/');

@@ -435,15 +435,19 @@ int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_T
     if (x->decisions++ == 0 && first > deadline) deadline = first;
     json_t *decide = message("decide");
     json_t *legal = json_array();
+    json_t *view = tree_json(view_source, x->def, st, x->seat);
     for (int i = 0; legal && i < n; i++) json_array_append_new(legal, json_string(texts[i]));
-    if (decide) {
+    if (decide && legal && view) {
         json_object_set_new(decide, "decision", json_integer(x->decisions));
         if (x->def->turn) json_object_set_new(decide, "turn", json_integer(x->def->turn(st)));
         json_object_set_new(decide, "ms_left", json_integer((json_int_t)(deadline - now)));
         json_object_set_new(decide, "legal", legal);
-        json_object_set_new(decide, "view", tree_json(view_source, x->def, st, x->seat));
-    } else {
+        json_object_set_new(decide, "view", view);
+    } else { /* message_line says it, as out of memory */
+        json_decref(decide);
         json_decref(legal);
+        json_decref(view);
+        decide = NULL;
     }
     char what[48];
     snprintf(what, sizeof what, "decision %lld", x->decisions);

@@ -289,7 +289,10 @@ void extproc_describe_end(extproc *p, const char *when, char *out, size_t n) {
     while (!exited(p, &info) && extproc_now_ms() < until) pause_ms();
     if (info.si_pid == 0) snprintf(out, n, "closed its %s %s", p->input_refused ? "input" : "output", when);
     else if (info.si_code == CLD_EXITED) snprintf(out, n, "exited with status %d %s", info.si_status, when);
-    else snprintf(out, n, "was killed by signal %d (%s) %s", info.si_status, strsignal(info.si_status), when);
+    else {
+        const char *abbrev = sigabbrev_np(info.si_status); /* strsignal is not thread-safe */
+        snprintf(out, n, "was killed by signal %d (SIG%s) %s", info.si_status, abbrev ? abbrev : "?", when);
+    }
     size_t len = strlen(out);
     if (p->tail[0] && len < n) {
         char quoted[TAIL_MAX + 8];

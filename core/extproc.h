@@ -38,7 +38,7 @@ extproc_result extproc_exchange(extproc *p, const char *out, size_t n, bool want
 char *extproc_take_line(extproc *p, size_t *len);
 
 /* How it ended, looked at without reaping it: "exited with status 1 WHEN", "was killed by signal 11
- * (Segmentation fault) WHEN", "closed its output WHEN" (still running); then its last stderr line. */
+ * (SIGSEGV) WHEN", "closed its output WHEN" (still running); then its last stderr line. */
 void extproc_describe_end(extproc *p, const char *when, char *out, size_t n);
 
 /* When it started (extproc_now_ms's clock). */

@@ -178,7 +178,7 @@ static void test_forfeits(void) {
     check_forfeit("empty.sh", DECIDE(2, "echo"), BOT_ANSWER, "answered an empty line");
     check_forfeit("exits.sh", DECIDE(4, "echo 'out of ideas' >&2; exit 3"), BOT_ERROR,
                   "exited with status 3 at decision 4; its last line on stderr: 'out of ideas'");
-    check_forfeit("crashes.sh", DECIDE(2, "kill -SEGV $$"), BOT_ERROR, "was killed by signal 11");
+    check_forfeit("crashes.sh", DECIDE(2, "kill -SEGV $$"), BOT_ERROR, "was killed by signal 11 (SIGSEGV) at decision 2");
     /* Its children die with it; one holding stdout open keeps no reader waiting past the limit. */
     check_forfeit("forks.sh", DECIDE(2, "sleep 1000 & echo $! >> \"$(dirname \"$0\")/pids\"; echo nonsense"),
                   BOT_ANSWER, "chose 'nonsense'");
@@ -197,6 +197,10 @@ static void test_commands(void) {
     CHECK(!code && strstr(err, "quote is not closed"), "open quote: %s", err);
     code = bot_code_load("exec:no-such-program-anywhere", &limits, err, sizeof err);
     CHECK(!code && strstr(err, "not on PATH"), "not on PATH: %s", err);
+    const char *script = fake("noexec.sh", "echo 1");
+    chmod(script, 0644);
+    code = bot_code_load(script, &limits, err, sizeof err);
+    CHECK(!code && strstr(err, "is a script (#!) that is not executable"), "a script without its mode: %s", err);
     /* Quoted words reach the program whole, never through a shell. */
     char arg[256];
     snprintf(arg, sizeof arg, "exec:sh '%s/args.sh' 'two words' \"$HOME\"", dir);
