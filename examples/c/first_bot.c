@@ -1,5 +1,6 @@
 /* first_bot.c — the smallest external bot (docs/protocol.md): it answers every `decide` with 1, the
- * first legal action, and needs no JSON library: it only looks at each line's "type".
+ * first legal action, and needs no JSON library: it only looks at each line's "type" (always the first
+ * key). It answers game_over with "ready", so one process plays all the games meeple gives it.
  *
  *   cc -O2 -o first_bot examples/c/first_bot.c
  *   meeple match babel exec:./first_bot random
@@ -20,7 +21,8 @@ int main(void) {
             puts("1");
             fflush(stdout);
         } else if (strncmp(line, "{\"type\":\"game_over\"", 19) == 0) {
-            return 0;
+            puts("ready"); /* the next game in this process; meeple closes stdin when there is none */
+            fflush(stdout);
         }
     }
     return 0;
