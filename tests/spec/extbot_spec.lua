@@ -27,10 +27,11 @@ local function fake(body, pids)
   return util.write("#!/bin/sh\necho $$ >> " .. quote(pids) .. "\nwhile IFS= read -r l; do\n" .. body .. "\ndone\n")
 end
 
--- Plays a match with a log; returns the log's lines and the output.
+-- Plays a match with a log; returns the log's lines and the output. The bots' time is ample (--ms 5000):
+-- a loaded machine can take seconds to start an interpreter, and these bots answer at once anyway.
 local function match(args)
   local log = os.tmpname()
-  local out, code = meeple("match " .. args .. " --log " .. quote(log))
+  local out, code = meeple("match " .. args .. " --ms 5000 --log " .. quote(log))
   assert.equal(0, code, out)
   local l = lines(util.read(log))
   os.remove(log)
