@@ -22,12 +22,14 @@ version=$(sed -n 's/^project(meeple VERSION \([0-9.]*\).*/\1/p' "$source/CMakeLi
 
 echo "# the installed binary, from another directory"
 [[ $(meeple --version | head -1) == "meeple $version" ]] || fail "meeple --version: $(meeple --version)"
-meeple games | grep -q '^babel' || fail "meeple games lists no babel"
+games=$(meeple games)
+grep -q '^babel' <<<"$games" || fail "meeple games lists no babel"
 meeple match babel greedy_babel random --games 4 --seed 1 >"$work/match.txt" 2>&1 || { cat "$work/match.txt"; fail "match by bot names"; }
 grep -q greedy_babel "$work/match.txt" || fail "the match table names no greedy_babel"
 meeple bench babel --games 3 --bot random >/dev/null || fail "bench --bot random"
 meeple compare babel --variant short random random --games 4 --seed 1 >"$work/compare.txt" 2>&1 || { cat "$work/compare.txt"; fail "compare with a variant by name"; }
-meeple rules rabohnzel | grep -qi provisional || fail "rules of rabohnzel do not say the beanometers are provisional"
+rules=$(meeple rules rabohnzel)
+grep -qi provisional <<<"$rules" || fail "rules of rabohnzel do not say the beanometers are provisional"
 
 echo "# bots and variants of the user's own, from MEEPLE_PATH"
 mkdir -p "$work/mine/bots" "$work/mine/scripts/variants/babel"
@@ -58,24 +60,32 @@ done
 if command -v man >/dev/null; then
   warnings=$(LC_ALL=C.UTF-8 man --warnings -l "$page" 2>&1 >/dev/null) || true
   [[ -z $warnings ]] || fail "the man page has roff warnings: $warnings"
-  MANPATH="$prefix/share/man" MANWIDTH=80 man -P cat meeple 2>/dev/null | grep -Eq "meeple +- +card +and +board" || fail "man meeple does not render"
+  rendered=$(MANPATH="$prefix/share/man" MANWIDTH=80 man -P cat meeple 2>/dev/null)
+  grep -Eq "meeple +- +card +and +board" <<<"$rendered" || fail "man meeple does not render"
 fi
 
 echo "# bash completion"
 completion="$prefix/share/bash-completion/completions/meeple"
 [[ -f $completion ]] || fail "no completion at share/bash-completion/completions/meeple"
-complete_words() { # the completions of the words given, the last being completed
-  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _meeple; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
+# Whether completing the words given (the last one being completed) offers $1. (Read whole, then
+# searched: `grep -q` in a pipe would stop early and fail the pipe under pipefail.)
+offers() {
+  local want=$1 words
+  shift
+  words=$(bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _meeple; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@")
+  grep -qx -- "$want" <<<"$words"
 }
-complete_words meeple ma | grep -qx match || fail "completion: no 'match' for 'meeple ma'"
-complete_words meeple match bab | grep -qx babel || fail "completion: no game 'babel'"
-complete_words meeple match babel gre | grep -qx greedy_babel || fail "completion: no bot 'greedy_babel'"
-complete_words meeple compare babel --variant sh | grep -qx short || fail "completion: no variant 'short'"
-complete_words meeple bench babel --ga | grep -qx -- --games || fail "completion: no option '--games'"
+offers match meeple ma || fail "completion: no 'match' for 'meeple ma'"
+offers babel meeple match bab || fail "completion: no game 'babel'"
+offers greedy_babel meeple match babel gre || fail "completion: no bot 'greedy_babel'"
+offers short meeple compare babel --variant sh || fail "completion: no variant 'short'"
+offers --games meeple bench babel --ga || fail "completion: no option '--games'"
+if offers _turn_key meeple match babel _; then fail "completion offers an internal name"; fi
 
 echo "# a C program against the core, with pkg-config"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs meeple) || fail "pkg-config meeple"
 cc -std=c11 ${MEEPLE_TEST_CFLAGS:-} "$source/tests/install_consumer.c" $flags -o consumer || fail "building against the installed core"
-./consumer | grep -q "babel over after" || fail "the C program did not play a game"
+played=$(./consumer)
+grep -q "babel over after" <<<"$played" || fail "the C program did not play a game"
 echo "install_test: ok"
