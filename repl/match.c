@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "jsonl.h"
 #include "lmeeple.h"
+#include "paths.h"
 #include "registry.h"
 #include "rng.h"
 #include "session.h"
@@ -98,24 +99,8 @@ static long long game_seed(const match *m, long long game) {
 
 /* ==================================================================================== arguments */
 
-/* A bot argument: a file, the name of one in the project's bots/ ("greedy_babel"), or exec:COMMAND. */
-static bool resolve_bot(const char *arg, char *out, size_t n) {
-    if (access(arg, R_OK) == 0 || strchr(arg, '/') || bot_is_external(arg)) {
-        snprintf(out, n, "%s", arg);
-        return access(arg, R_OK) == 0 || bot_is_external(arg);
-    }
-    char lib[1024];
-    bot_lib_dir(NULL, lib, sizeof lib);
-    size_t len = strlen(lib);
-    if (len > 4 && strcmp(lib + len - 4, "/lib") == 0) {
-        lib[len - 4] = '\0';
-        const char *ext = strstr(arg, ".lua") ? "" : ".lua";
-        snprintf(out, n, "%s/%s%s", lib, arg, ext);
-        if (access(out, R_OK) == 0) return true;
-    }
-    snprintf(out, n, "%s", arg);
-    return false;
-}
+/* A bot argument: a file, or the name of one in meeple's roots ("greedy_babel", paths.h). */
+static bool resolve_bot(const char *arg, char *out, size_t n) { return meeple_find_bot(arg, out, n); }
 
 static int match_parse(int argc, char **argv, match_args *a, const cli_options *opts) {
     const char *game = NULL, *bots[MEEPLE_MAX_PLAYERS + 1];

@@ -35,9 +35,6 @@
 extern const char meeple_lua_render[];
 extern const char meeple_lua_shell[];
 
-#ifndef MEEPLE_VERSION
-#define MEEPLE_VERSION "0"
-#endif
 
 #define BOT_MT "meeple.shell_bot"
 #define ANSI_RED "\033[31m"
