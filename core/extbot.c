@@ -72,7 +72,7 @@ static int split_command(const char *arg, char *buf, size_t bufn, char **argv, c
         while (*p == ' ' || *p == '\t') p++;
         if (!*p) break;
         if (argc == EXTBOT_ARGS_MAX) {
-            snprintf(err, errn, "'%.60s…' has more than %d words", arg, EXTBOT_ARGS_MAX);
+            snprintf(err, errn, "'%.60s...' has more than %d words", arg, EXTBOT_ARGS_MAX);
             return -1;
         }
         argv[argc++] = buf + used;
@@ -87,7 +87,7 @@ static int split_command(const char *arg, char *buf, size_t bufn, char **argv, c
             return -1;
         }
         if (used + 1 >= bufn) {
-            snprintf(err, errn, "the command '%.60s…' is too long", arg);
+            snprintf(err, errn, "the command '%.60s...' is too long", arg);
             return -1;
         }
         buf[used++] = '\0';
@@ -135,7 +135,7 @@ bool extbot_check(const char *arg, char *name, size_t namen, char *err, size_t e
     char buf[COMMAND_MAX];
     char *argv[EXTBOT_ARGS_MAX + 1];
     if (strlen(arg) >= COMMAND_MAX) {
-        snprintf(err, errn, "the bot command '%.60s…' is longer than %d bytes", arg, COMMAND_MAX - 1);
+        snprintf(err, errn, "the bot command '%.60s...' is longer than %d bytes", arg, COMMAND_MAX - 1);
         return false;
     }
     int argc = split_command(arg, buf, sizeof buf, argv, err, errn);
