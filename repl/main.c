@@ -52,24 +52,40 @@ static const cli_command commands[] = {
      "`undo` takes back your last decision, `help` lists the answers, `quit` stops.",
      play_main},
     {"match",
-     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]",
+     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]"
+     " [--shard K/N] [--json]",
      "a tournament between bots, seats rotated",
      "  BOT          a bot file, or the name of one in bots/ (random, greedy_babel, ismcts, ...);\n"
      "               one per seat, so the number of bots is the number of players\n"
      "  --games N    games to play (default 100); each game's seed is derived from S, seats rotated\n"
      "  --seed S     the match's seed, 0..2^53-1 (default: drawn from the OS, printed and logged)\n"
-     "  --jobs J     games played at once, one thread each (default 1); results do not depend on it\n"
+     "  --jobs J     games played at once, one thread each (default 1; 0: one per core); results do\n"
+     "               not depend on it\n"
      "  --variant V  every game under a house-rule variant (a name in scripts/variants/GAME, or a file)\n"
-     "  --log F      one JSON line per game (seed, seats, actions, scores, winners, forfeits);\n"
-     "               F is written anew unless --resume\n"
+     "  --log F      one JSON line per game (docs/log-format.md); F is written anew unless --resume\n"
      "  --resume     continue the match logged in F where it stopped (same arguments; the seed\n"
      "               comes from the log), after replaying every logged game to check it\n"
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
      "  --memory MB  its memory cap (default 128)\n"
+     "  --shard K/N  play only shard K of N: the games i with (i-1) mod N = K-1, for a cluster; needs\n"
+     "               --seed (the shards of one match share one seed); `meeple merge` joins their logs\n"
+     "  --json       the results as one JSON object on stdout instead of the table\n"
      "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"
+     "Exit status: 0; 1 when a game fails or every game ended in a forfeit; 2 for bad arguments or\n"
+     "a log that is not this match's; 130 when SIGINT/SIGTERM stopped it (the games finished are\n"
+     "logged and counted, and --resume plays the rest).\n"
      "Bots print to stderr only under `meeple --debug match`.",
      match_main},
+    {"merge", "meeple merge LOG... [--log OUT] [--json]", "join the logs of a match's shards (match --shard K/N)",
+     "Checks that the logs are one match's (same game, bots, seed, variant, parameters and meeple\n"
+     "version), with every game once, then prints the table one machine playing the whole match\n"
+     "prints, and with --log writes the log it would have written (records in game order).\n"
+     "  --log OUT    the merged log\n"
+     "  --json       the results as one JSON object instead of the table\n"
+     "Exit status: 0; 1 when the logs are not one whole match (mixed, a game twice or missing, a\n"
+     "damaged line: one line says which); 2 for bad arguments.",
+     merge_main},
     {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]",
      "the same bots and seeds under the base rules and under a variant, side by side",
      "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"
@@ -122,6 +138,18 @@ int cli_bad_args(const char *cmd, const char *fmt, ...) {
     text_write(stderr, reason, strlen(reason), false); /* a bot's load error is in it, or a file's name */
     fprintf(stderr, "\nusage: %s\n", c ? c->usage : MAIN_USAGE);
     return 2;
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...) {
+    char reason[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    fprintf(stderr, "meeple %s: ", cmd);
+    text_write(stderr, reason, strlen(reason), false);
+    fputc('\n', stderr);
+    return 1;
 }
 
 bool cli_parse_int(const char *text, long long min, long long max, long long *out) {
