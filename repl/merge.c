@@ -63,6 +63,7 @@ typedef struct merge {
 static int next_line(line_reader *r, const char **line, size_t *len, off_t *at) {
     for (;;) {
         char *nl = r->fill > r->pos ? memchr(r->buf + r->pos, '\n', r->fill - r->pos) : NULL;
+        if (nl && (size_t)(nl - (r->buf + r->pos)) > MATCHLOG_MAX_LINE) return -1;
         if (nl) {
             *line = r->buf + r->pos;
             *len = (size_t)(nl - *line);
