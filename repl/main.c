@@ -79,8 +79,9 @@ static const cli_command commands[] = {
      match_main},
     {"merge", "meeple merge LOG... [--log OUT] [--json]", "join the logs of a match's shards (match --shard K/N)",
      "Checks that the logs are one match's (same game, bots, seed, variant, parameters and meeple\n"
-     "version), with every game once, then prints the table one machine playing the whole match\n"
-     "prints, and with --log writes the log it would have written (records in game order).\n"
+     "version), with every game once and each record the one its seed and actions give when played\n"
+     "again; then prints the table one machine playing the whole match prints, and with --log writes\n"
+     "the log it would have written (records in game order). docs/cluster.md has the recipes.\n"
      "  --log OUT    the merged log\n"
      "  --json       the results as one JSON object instead of the table\n"
      "Exit status: 0; 1 when the logs are not one whole match (mixed, a game twice or missing, a\n"

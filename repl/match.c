@@ -964,3 +964,47 @@ int match_main(int argc, char **argv, const cli_options *opts) {
     free(m);
     return status;
 }
+
+/* ==================================================================================== merge's check */
+
+/* What `meeple merge` checks each record with: the match the logs name, and its referee. */
+struct match_checker {
+    match_args a;
+    match m;
+    lua_State *L;
+    json_t *id;
+};
+
+match_checker *match_checker_new(const matchlog_match *mm, char *err, size_t n) {
+    match_checker *c = calloc(1, sizeof *c);
+    if (!c) return snprintf(err, n, "out of memory"), NULL;
+    c->a = (match_args){.def = mm->def, .players = mm->players, .games = mm->games, .seed = mm->match_seed,
+                        .shards = 1, .variant = mm->variant, .seed_given = true};
+    c->m.a = &c->a;
+    params_defaults(mm->def, c->m.params); /* a match deals with the defaults: a log saying otherwise is refused */
+    c->m.mm = *mm;
+    c->m.mm.params = c->m.params;
+    c->m.slots = mm->games;
+    c->L = referee_new(&c->a, err, n);
+    c->id = c->L ? matchlog_identity(&c->m.mm) : NULL;
+    if (c->L && !c->id) snprintf(err, n, "out of memory");
+    if (!c->id) {
+        match_checker_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool match_checker_check(match_checker *c, const char *line, size_t len, long long game, char *why, size_t n) {
+    game_result r;
+    bool ok = check_logged(&c->m, c->L, c->id, line, len, game, &r, why, n);
+    free(r.line);
+    return ok;
+}
+
+void match_checker_free(match_checker *c) {
+    if (!c) return;
+    if (c->L) lua_close(c->L);
+    json_decref(c->id);
+    free(c);
+}

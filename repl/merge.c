@@ -4,7 +4,9 @@
  * The logs are read as hostile: every line is bounded and checked (matchlog_read), every record must
  * carry the same match (game, bots, seeds, variant, parameters, meeple version), no game may come twice
  * and none may be missing. A first pass checks and indexes; the second reads each record again in game
- * order, counts it and copies its bytes, so memory grows with the number of games, not their size. */
+ * order, plays its game again from its seed and actions (it must give that very record, as for
+ * `match --resume`), counts it and copies its bytes: memory grows with the number of games, not their
+ * size, and an edited score or action is refused. */
 #define _POSIX_C_SOURCE 200809L /* fseeko, fileno */
 
 #include <stdio.h>
@@ -72,10 +74,12 @@ static int next_line(line_reader *r, const char **line, size_t *len, off_t *at) 
             return 1;
         }
         if (r->fill - r->pos > MATCHLOG_MAX_LINE) return -1;
-        memmove(r->buf, r->buf + r->pos, r->fill - r->pos);
-        r->base += (off_t)r->pos;
-        r->fill -= r->pos;
-        r->pos = 0;
+        if (r->pos) { /* the line begun moves to the front, for the rest of it to follow */
+            memmove(r->buf, r->buf + r->pos, r->fill - r->pos);
+            r->base += (off_t)r->pos;
+            r->fill -= r->pos;
+            r->pos = 0;
+        }
         if (r->fill == r->cap) {
             size_t cap = r->cap ? r->cap * 2 : 1 << 16;
             char *grown = realloc(r->buf, cap);
@@ -195,6 +199,9 @@ static int read_identity(merge *mg) {
 /* Second pass: each record in game order read again (a file changed since is refused), counted, and
  * copied to the merged log. */
 static int write_merged(merge *mg, matchlog_tally *t, FILE *out) {
+    char err[300];
+    match_checker *checker = match_checker_new(&mg->mm, err, sizeof err);
+    if (!checker) return refuse("cannot play the logged games again to check them: %s", err);
     char *buf = NULL;
     size_t cap = 0;
     FILE *open_f = NULL;
@@ -221,6 +228,8 @@ static int write_merged(merge *mg, matchlog_tally *t, FILE *out) {
         rec = read ? matchlog_read(buf, e->len, &g, &id, why, sizeof why) : NULL;
         if (!rec || g.game != e->game || !matchlog_same_match(mg->id, id, field, sizeof field))
             status = refuse("%s changed while it was merged (line %lld)", mg->paths[e->file], e->line);
+        else if (!match_checker_check(checker, buf, e->len, e->game, why, sizeof why))
+            status = refuse("%s line %lld: %s", mg->paths[e->file], e->line, why);
         else if (!matchlog_count(t, &g))
             status = refuse("out of memory");
         else if (out && fwrite(buf, 1, e->len + 1, out) != e->len + 1)
@@ -230,6 +239,7 @@ static int write_merged(merge *mg, matchlog_tally *t, FILE *out) {
     }
     if (open_f) fclose(open_f);
     free(buf);
+    match_checker_free(checker);
     return status;
 }
 

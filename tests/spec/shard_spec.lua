@@ -136,6 +136,28 @@ describe("meeple match --shard and meeple merge", function()
     end
   end)
 
+  it("plays every game again: an edited score, winner or action is refused, naming its line", function()
+    local text = read(logs[1])
+    local edits = {
+      { (text:gsub('"scores":%[%d+,', '"scores":[99,', 1)), "line 1: its scores are not those its actions give" },
+      { (text:gsub('"winners":%[(%d)%]', function(w) return '"winners":[' .. (3 - w) .. ']' end, 1)),
+        "line 1: its winners are not those its actions give" },
+      { (text:gsub('"actions":%["[^"]*"', '"actions":["travel babylon"', 1)), 'line 1: decision 1, "travel babylon"' },
+    }
+    for _, edit in ipairs(edits) do
+      local bad, merged = os.tmpname(), os.tmpname()
+      write(bad, edit[1])
+      local out, code = meeple("merge " .. quoted { bad, logs[2], logs[3] } .. " --log " .. quote(merged), true)
+      local left = read(merged)
+      os.remove(bad)
+      os.remove(merged)
+      assert.equal(1, code, out)
+      assert.equal(1, #lines(out), out)
+      assert.truthy(out:find(edit[2], 1, true), edit[2] .. " in: " .. out)
+      assert.is_nil(left, "no merged log is left behind")
+    end
+  end)
+
   it("refuses to write the merged log over one of the logs", function()
     local out, code = meeple("merge " .. quoted(logs) .. " --log " .. quote(logs[1]), true)
     assert.equal(1, code, out)
