@@ -25,6 +25,7 @@ stop() {
   rm -rf "$dir"
 }
 trap stop EXIT
+trap 'exit 1' INT TERM # through stop: no daemon outlives the test
 show_logs() { for f in "$dir"/*.log "$dir"/out/*.out "$dir"/*.out; do [ -f "$f" ] && { echo "== $f"; tail -n 30 "$f"; }; done; }
 fail() { echo "FAIL: $*"; show_logs; exit 1; }
 
@@ -77,16 +78,21 @@ pids+=($!)
 idle() { sinfo -h -N -o %t 2>/dev/null | grep -qx idle; }
 wait_for 60 idle || fail "the node did not come up idle: $(sinfo -N 2>&1 | tail -n 2)"
 
-# The match, whole on this machine and as a 3-task array; the merge job follows the array.
-args=(babel greedy_babel random --games 12 --seed 11)
+# The match, whole on this machine and as an array of 3 tasks; the merge job follows the array.
+# MEEPLE_CLUSTER_ARGS and MEEPLE_CLUSTER_TASKS try a bigger one ("babel random random --games 100000
+# --seed 1", 8): the check is the same.
+read -r -a args <<<"${MEEPLE_CLUSTER_ARGS:-babel greedy_babel random --games 12 --seed 11}"
+tasks=${MEEPLE_CLUSTER_TASKS:-3}
+limit=${MEEPLE_CLUSTER_TIMEOUT:-240} # seconds for the array, and again for the merge: below ctest's 600
 "$meeple" match "${args[@]}" --log "$dir/whole.jsonl" >"$dir/whole.txt" || fail "the whole match failed"
 cd "$dir/out"
-MEEPLE=$meeple MEEPLE_OUT=$dir/out timeout 300 sbatch --wait --array=1-3 --output="$dir/out/task-%a.out" \
+MEEPLE=$meeple MEEPLE_OUT=$dir/out timeout "$limit" sbatch --wait --array=1-"$tasks" --output="$dir/out/task-%a.out" \
   "$root/scripts/cluster/slurm.sbatch" "${args[@]}" >"$dir/sbatch.out" 2>&1 || fail "the array failed: $(cat "$dir/sbatch.out")"
 merge_job=$(cat "$dir/out/merge.jobid" 2>/dev/null) || fail "the first task submitted no merge job"
-merged() { [ -s "$dir/out/table.txt" ] && ! squeue -h -j "$merge_job" 2>/dev/null | grep -q .; }
-wait_for 120 merged || fail "the merge job $merge_job did not finish"
+merge_done() { ! squeue -h -j "$merge_job" 2>/dev/null | grep -q .; }
+wait_for "$limit" merge_done || fail "the merge job $merge_job did not finish in ${limit}s"
+[ -s "$dir/out/table.txt" ] || fail "the merge job wrote no table: $(cat "$dir/out/merge.out" 2>/dev/null)"
 
 same_match "$dir/whole.jsonl" "$dir/whole.txt" "$dir/out/match.jsonl" "$dir/out/table.txt" || fail "the merged match differs"
-echo "slurm: a 12-game match as a 3-task array and a dependent merge gives the one-machine log and table"
+echo "slurm: '${args[*]}' as a $tasks-task array and a dependent merge gives the one-machine log and table"
 echo "1 passed, 0 failed"
