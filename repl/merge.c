@@ -24,6 +24,7 @@
 
 #define MERGE_MAX_LOGS 100000
 #define MERGE_MISSING_SHOWN 10
+#define MERGE_OPEN_MAX 256
 
 /* Where one game's record is. */
 typedef struct merge_entry {
@@ -53,6 +54,8 @@ typedef struct merge {
     int id_file;
     matchlog_match mm;
     char variant[1024];
+    FILE **files;          /* the logs open for the second pass, by file */
+    int last_open;
 } merge;
 
 /* One line saying what is wrong; status 1: the logs are not one whole match (2 is for arguments). */
@@ -196,48 +199,64 @@ static int read_identity(merge *mg) {
 
 /* ==================================================================================== writing */
 
-/* Second pass: each record in game order read again (a file changed since is refused), counted, and
- * copied to the merged log. */
+/* The log `file`, open for reading. Records alternate between the shards' logs, so all stay open while
+ * they are few; past MERGE_OPEN_MAX only the last one used does. */
+static FILE *log_file(merge *mg, int file) {
+    if (mg->files[file]) return mg->files[file];
+    if (mg->nfiles > MERGE_OPEN_MAX && mg->last_open >= 0 && mg->files[mg->last_open]) {
+        fclose(mg->files[mg->last_open]);
+        mg->files[mg->last_open] = NULL;
+    }
+    mg->last_open = file;
+    return mg->files[file] = fopen(mg->paths[file], "rb");
+}
+
+/* One record of the second pass, read into buf (e->len + 1 bytes): read again (a file changed since is
+ * refused), played again, counted and copied to the merged log. */
+static int merge_record(merge *mg, match_checker *checker, matchlog_tally *t, FILE *out, const merge_entry *e,
+                        char *buf) {
+    FILE *f = log_file(mg, e->file);
+    if (!f) return refuse("cannot read the log '%s'", mg->paths[e->file]);
+    matchlog_game g;
+    json_t *id = NULL, *rec = NULL;
+    char why[400], field[64];
+    int status = 0;
+    bool read = fseeko(f, e->offset, SEEK_SET) == 0 && fread(buf, 1, e->len + 1, f) == e->len + 1 && buf[e->len] == '\n';
+    rec = read ? matchlog_read(buf, e->len, &g, &id, why, sizeof why) : NULL;
+    if (!rec || g.game != e->game || !matchlog_same_match(mg->id, id, field, sizeof field))
+        status = refuse("%s changed while it was merged (line %lld)", mg->paths[e->file], e->line);
+    else if (!match_checker_check(checker, buf, e->len, e->game, why, sizeof why))
+        status = refuse("%s line %lld: %s", mg->paths[e->file], e->line, why);
+    else if (!matchlog_count(t, &g))
+        status = refuse("out of memory");
+    else if (out && fwrite(buf, 1, e->len + 1, out) != e->len + 1)
+        status = refuse("cannot write the merged log '%s'", mg->out_path);
+    json_decref(rec);
+    json_decref(id);
+    return status;
+}
+
+/* Second pass: every record in game order. */
 static int write_merged(merge *mg, matchlog_tally *t, FILE *out) {
     char err[300];
     match_checker *checker = match_checker_new(&mg->mm, err, sizeof err);
     if (!checker) return refuse("cannot play the logged games again to check them: %s", err);
     char *buf = NULL;
     size_t cap = 0;
-    FILE *open_f = NULL;
-    int open_file = -1, status = 0;
+    int status = 0;
     for (long long i = 0; i < mg->count && !status; i++) {
         const merge_entry *e = &mg->entries[i];
-        if (e->file != open_file) {
-            if (open_f) fclose(open_f);
-            open_f = fopen(mg->paths[e->file], "rb");
-            open_file = e->file;
-            if (!open_f) status = refuse("cannot read the log '%s'", mg->paths[e->file]);
-        }
-        if (!status && e->len + 1 > cap) {
+        if (e->len + 1 > cap) {
             char *grown = realloc(buf, e->len + 1);
-            if (!grown) status = refuse("out of memory");
-            else buf = grown, cap = e->len + 1;
+            if (!grown) {
+                status = refuse("out of memory");
+                break;
+            }
+            buf = grown;
+            cap = e->len + 1;
         }
-        if (status) break;
-        matchlog_game g;
-        json_t *id = NULL, *rec = NULL;
-        char why[400], field[64];
-        bool read = fseeko(open_f, e->offset, SEEK_SET) == 0 && fread(buf, 1, e->len + 1, open_f) == e->len + 1 &&
-                    buf[e->len] == '\n';
-        rec = read ? matchlog_read(buf, e->len, &g, &id, why, sizeof why) : NULL;
-        if (!rec || g.game != e->game || !matchlog_same_match(mg->id, id, field, sizeof field))
-            status = refuse("%s changed while it was merged (line %lld)", mg->paths[e->file], e->line);
-        else if (!match_checker_check(checker, buf, e->len, e->game, why, sizeof why))
-            status = refuse("%s line %lld: %s", mg->paths[e->file], e->line, why);
-        else if (!matchlog_count(t, &g))
-            status = refuse("out of memory");
-        else if (out && fwrite(buf, 1, e->len + 1, out) != e->len + 1)
-            status = refuse("cannot write the merged log '%s'", mg->out_path);
-        json_decref(rec);
-        json_decref(id);
+        status = merge_record(mg, checker, t, out, e, buf);
     }
-    if (open_f) fclose(open_f);
     free(buf);
     match_checker_free(checker);
     return status;
@@ -294,15 +313,23 @@ static int merge_parse(int argc, char **argv, merge *mg) {
 
 int merge_main(int argc, char **argv, const cli_options *opts) {
     (void)opts;
-    merge mg = {.paths = calloc((size_t)(argc > 0 ? argc : 1), sizeof *mg.paths)};
-    if (!mg.paths) return refuse("out of memory");
+    size_t most = (size_t)(argc > 0 ? argc : 1);
+    merge mg = {.paths = calloc(most, sizeof *mg.paths), .files = calloc(most, sizeof(FILE *)), .last_open = -1};
+    if (!mg.paths || !mg.files) {
+        free(mg.paths);
+        free(mg.files);
+        return refuse("out of memory");
+    }
     int status = merge_parse(argc, argv, &mg);
     for (int f = 0; f < mg.nfiles && !status; f++) status = index_log(&mg, f);
     if (!status) status = read_identity(&mg);
     if (!status) status = check_games(&mg);
     if (!status) status = merge_output(&mg);
+    for (int f = 0; f < mg.nfiles; f++)
+        if (mg.files[f]) fclose(mg.files[f]);
     json_decref(mg.id);
     free(mg.entries);
+    free(mg.files);
     free(mg.paths);
     return status;
 }
