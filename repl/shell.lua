@@ -51,6 +51,13 @@ local function plain(e)
 end
 M.plain = plain
 
+-- Ctrl-C arrives as the error "interrupted" in whatever Lua code runs then (shell.c): a pcall that
+-- catches errors to say them must let that one through, so that it stops what it was meant to.
+local function pass_interrupt(e)
+  if e == "interrupted" then error(e, 0) end
+  return e
+end
+
 local function whole(text, what)
   local n = math.tointeger(tonumber(text))
   if not n then fail("%s must be a whole number, got '%s'", what, text) end
@@ -261,7 +268,7 @@ end
 local function load_save(path, variant)
   local text = read_save(path)
   local ok, s = pcall(meeple.load, text, { variant = variant })
-  if not ok then fail("cannot load %s: %s", path, plain(s)) end
+  if not ok then fail("cannot load %s: %s", path, plain(pass_interrupt(s))) end
   return s, text
 end
 
@@ -714,6 +721,7 @@ local function autosave(P)
   if not P.save then return end
   local ok, why = pcall(write_save, P.save, P.s)
   if ok then return end
+  pass_interrupt(why)
   if not P.save_failed then native.error(plain(why)) end
   P.save_failed = true
 end
@@ -730,7 +738,7 @@ end
 -- line, the state as it was) instead of ending the game.
 local function try(s, action)
   local ran, ok, why = pcall(s.try, s, action)
-  if not ran then return nil, plain(ok) end
+  if not ran then return nil, plain(pass_interrupt(ok)) end
   return ok, ok or plain(why)
 end
 
@@ -809,7 +817,7 @@ local function human_turn(P)
   local command = PLAY_COMMANDS[word]
   if command then
     local ok, err = pcall(command, P, arg)
-    if not ok then native.error(plain(err)) end
+    if not ok then native.error(plain(pass_interrupt(err))) end
     return
   end
   local answer = line:match("^%s*(.-)%s*$"):lower()

@@ -254,6 +254,23 @@ describe("the shell at a terminal", function()
       t:wait("interrupted: the game is left unfinished (seed 3); saved: meeple play --load " .. save)
       assert.equal(130, t:status())
     end)
+    -- while a bot thinks (each of its decisions a busy quarter second or so), before any prompt of ours
+    local bot = tmpname() .. ".lua"
+    local f = assert(io.open(bot, "w"))
+    f:write('return { name = "slow", choose = function(view, legal) local x = 0; ' ..
+      'for i = 1, 2e7 do x = x + i end; return legal[1] end }')
+    f:close()
+    with_term("play babel --seed 3 --seat 2 --bot " .. quote(bot) .. " --save " .. quote(save .. "2"), nil,
+      function(t)
+        t:wait("you are P2 · P1 slow")
+        sleep(0.3)
+        t:key("C-c")
+        local screen = t:wait("interrupted: the game is left unfinished (seed 3); saved")
+        assert.is_nil(screen:find("P2> ", 1, true), screen)
+        assert.equal(130, t:status())
+      end)
+    os.remove(bot)
+    os.remove(save .. "2")
     with_term("play --load " .. quote(save), nil, function(t)
       t:wait("loaded " .. save .. " after 1 decisions")
       t:wait("P1  pawn medes")
