@@ -83,12 +83,30 @@ static void catch_sigint(void) {
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* The length of a "NAME:LINE: " at the head of `msg` when NAME is one of meeple's own chunks (the
+ * shell, the renderer, the variant module, a C function), else 0. */
+static size_t internal_head(const char *msg) {
+    static const char *const own[] = {"shell.lua", "render.lua", "variant.lua"};
+    if (strncmp(msg, "[C]: ", 5) == 0) return 5;
+    size_t name = strcspn(msg, ": \n");
+    if (msg[name] != ':' || !isdigit((unsigned char)msg[name + 1])) return 0;
+    size_t end = name + 1 + strspn(msg + name + 1, "0123456789");
+    if (strncmp(msg + end, ": ", 2) != 0) return 0;
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+        size_t n = strlen(own[i]);
+        if (name >= n && strncmp(msg + name - n, own[i], n) == 0) return end + 2;
+    }
+    return 0;
+}
+
 /* The error on top of the stack, on stderr: its first line (all of it under --debug), red on a
- * terminal. Pops it. */
+ * terminal; without meeple's own file and line at its head unless --debug (a user's chunk, bot or
+ * variant keeps its own). Pops it. */
 static void report(lua_State *L) {
     int top = lua_gettop(L);
     const char *msg = lua_tostring(L, -1);
     if (!msg) msg = lua_pushfstring(L, "(an error object of type %s)", luaL_typename(L, -1));
+    for (size_t head; !sh.opts->debug && (head = internal_head(msg)) > 0;) msg += head;
     size_t len = sh.opts->debug ? strlen(msg) : strcspn(msg, "\n");
     bool red = sh.color && isatty(STDERR_FILENO);
     fflush(stdout); /* what was printed before the error comes before it */
