@@ -883,6 +883,10 @@ function M.play(o)
   local seed = math.tointeger(tonumber(seed_of(s))) or 0
   local ok, seats, others = pcall(seat_bots, o, s, seed)
   if not ok then return 2, plain(seats) end
+  if o.save then -- a --save file that cannot be written is a bad argument, found before any play
+    local wrote, why = pcall(write_save, o.save, s)
+    if not wrote then return 2, plain(why) end
+  end
   local P = { s = s, me = o.seat, game = s:game(), seats = seats, save = o.save, variant_file = o.variant }
   playing = s
   local variant = s:variant()
@@ -891,7 +895,6 @@ function M.play(o)
   if o.load then say("loaded %s after %d decisions", o.load, #s:history()) end
   say_provisional(s)
   say("Answer with a number, an action or its first letters; undo, save, help, quit.")
-  autosave(P)
   -- Ctrl-C while a bot thinks arrives as the error "interrupted"; anything else that escapes is said
   -- in one line, and the game is saved so that it can go on.
   local ran, status = pcall(play_loop, P)

@@ -173,6 +173,9 @@ describe("meeple play with saves", function()
 
   it("refuses a damaged or missing save in one line, status 2", function()
     local bad = write("meeple save 1\ngame babel\nplayers 2\nseed 3\naction fly away\n")
+    local out, code = meeple("play babel --save /nonexistent/dir/game.save")
+    assert.equal(2, code, out)
+    assert.truthy(out:match("^meeple play: cannot write [^\n]*No such file or directory\nusage: "), out)
     for _, file in ipairs { bad, "/nonexistent/game.save", "/tmp" } do
       local out, code = meeple("play --load " .. quote(file))
       assert.equal(2, code, out)
