@@ -29,7 +29,7 @@ static const cli_command commands[] = {
      "The module is the global `meeple` and `require \"meeple\"`; `arg` and `...` are as in lua.\n"
      "A script error prints one line and exits 1 (the traceback with `meeple --debug run`).",
      cmd_run},
-    {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--players N] [--variant V]",
+    {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--players N] [--variant V] [--save F] [--load F]",
      "play a game at the terminal against bots",
      "  --bot FILE   a bot for the next other seat (repeat it; the last one fills the rest), or the\n"
      "               name of one in bots/; without any, bots/random.lua plays every other seat\n"
@@ -37,8 +37,11 @@ static const cli_command commands[] = {
      "  --seed S     the deal (default: a fresh one, printed)\n"
      "  --players N  player count (default: the game's, or one more than the bots given)\n"
      "  --variant V  house rules: a name in scripts/variants/GAME/, or a file\n"
+     "  --save F     write the game to F after every decision (and at quit or Ctrl-C)\n"
+     "  --load F     go on with the game saved in F (GAME, --seed, --players come from it)\n"
      "Answer with an action's number, the action, or its first letters (\"trav med\");\n"
-     "`undo` takes back your last decision, `help` lists the answers, `quit` stops.",
+     "`undo` takes back your last decision, `save`/`load` a file, `help` lists the answers,\n"
+     "`quit` stops. Ctrl-C stops too, with status 130.",
      play_main},
     {"match",
      "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]",
