@@ -87,6 +87,10 @@ bool meeple_find(const char *relative, char *out, size_t n) {
 }
 
 bool meeple_find_bot(const char *arg, char *out, size_t n) {
+    if (strncmp(arg, "exec:", 5) == 0) { /* an external bot's command line, not a file */
+        int w = snprintf(out, n, "%s", arg);
+        return w > 0 && (size_t)w < n;
+    }
     if (strchr(arg, '/') || access(arg, R_OK) == 0) {
         snprintf(out, n, "%s", arg);
         return access(arg, R_OK) == 0;

@@ -27,6 +27,7 @@
 #include <lualib.h>
 
 #include "lmeeple.h"
+#include "paths.h"
 #include "registry.h"
 #include "shell_bot.h"
 #include "text.h"
@@ -275,6 +276,14 @@ static int l_is_state(lua_State *L) {
     return 1;
 }
 
+/* find_bot(arg) --> the bot's file (or exec: command) as meeple looks bots up (paths.h), or nil. */
+static int l_find_bot(lua_State *L) {
+    char path[MEEPLE_PATH_LEN];
+    if (meeple_find_bot(luaL_checkstring(L, 1), path, sizeof path)) lua_pushstring(L, path);
+    else lua_pushnil(L);
+    return 1;
+}
+
 /* bot(path [, seed [, echo]]) --> a bot with b:choose(state) --> action | nil, reason, and b:name().
  * With echo, the bot's print goes to stderr. */
 static int l_bot(lua_State *L) {
@@ -412,7 +421,8 @@ static int open_shell(lua_State *L) {
     lua_setfield(L, -2, "render");
     static const luaL_Reg natives[] = {
         {"readline", l_readline}, {"error", l_error}, {"rules", l_rules},
-        {"bot", l_bot},           {"is_state", l_is_state}, {NULL, NULL},
+        {"bot", l_bot},           {"is_state", l_is_state}, {"find_bot", l_find_bot},
+        {NULL, NULL},
     };
     luaL_setfuncs(L, natives, 0);
     lua_pushboolean(L, sh.color);
@@ -614,19 +624,6 @@ static int parse_game_options(const char *cmd, int argc, char **argv, int i, lon
     return 0;
 }
 
-/* A bot named on the command line: a file, else bots/NAME.lua here or under the root. */
-static bool find_bot(const char *name, char *out, size_t n) {
-    bool plain = !strchr(name, '/') && !strstr(name, ".lua");
-    for (int i = 0; i < (plain ? 3 : 1); i++) {
-        int w = i == 0 ? snprintf(out, n, "%s", name)
-              : i == 1 ? snprintf(out, n, "bots/%s.lua", name)
-                       : snprintf(out, n, "%s/bots/%s.lua", sh.root, name);
-        if (i == 2 && !sh.root[0]) break;
-        if (w > 0 && (size_t)w < n && access(out, R_OK) == 0) return true;
-    }
-    return false;
-}
-
 /* A seed for a game nobody asked a seed for; printed, so the game can be had again. From the OS, as
  * one from the clock could be guessed by a bot, and with it the human's hand. */
 static long long fresh_seed(void) {
@@ -713,7 +710,7 @@ static int play_option(play_args *a, int argc, char **argv, int *i) {
     if (strcmp(opt, "--bot") == 0) {
         if (a->nbots == MEEPLE_MAX_PLAYERS - 1)
             return cli_bad_args("play", "at most %d bots", MEEPLE_MAX_PLAYERS - 1);
-        if (!find_bot(value, a->bots[a->nbots], sizeof a->bots[a->nbots]))
+        if (!meeple_find_bot(value, a->bots[a->nbots], sizeof a->bots[a->nbots]))
             return cli_bad_args("play", "cannot read the bot file '%s'", value);
         a->nbots++;
     } else if (strcmp(opt, "--seat") == 0) {

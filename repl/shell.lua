@@ -164,17 +164,14 @@ function M.resolve(s, text, legal)
   return nil, format("%s (legal now: %s)", why, concat(kind, ", "))
 end
 
--- A bot file as given, else under the source tree, so `bots/random.lua` works from anywhere; a
--- plain name ("random") is bots/NAME.lua.
+-- A bot file as given, a name ("random": bots/NAME.lua where meeple looks bots up, docs/api.md), else
+-- a path under the source tree, so `bots/random.lua` works from anywhere.
 local function find_file(file)
-  local candidates = { file }
-  if not file:find("/", 1, true) and not file:find(".lua", 1, true) then
-    candidates[2] = "bots/" .. file .. ".lua"
-  end
+  local found = native.find_bot(file)
+  if found then return found end
+  -- bots/random.lua and the like from anywhere: a path under the source tree the shell came from
   if native.root and file:sub(1, 1) ~= "/" then
-    for i = 1, #candidates do candidates[#candidates + 1] = native.root .. "/" .. candidates[i] end
-  end
-  for _, path in ipairs(candidates) do
+    local path = native.root .. "/" .. file
     local f = io.open(path, "r")
     if f then
       f:close()
