@@ -19,6 +19,7 @@
 #define _XOPEN_SOURCE 700 /* clock_gettime, realpath, readlink */
 
 #include "bot.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -43,9 +44,6 @@
 #include "session.h"
 #include "text.h"
 
-#ifndef MEEPLE_SOURCE_DIR
-#define MEEPLE_SOURCE_DIR "."
-#endif
 
 /* The main thread's stack holds, at fixed places, after bot_new: */
 enum {
@@ -1013,18 +1011,10 @@ void bot_lib_dir(const char *bot_path, char *out, size_t n) {
         else snprintf(dir, sizeof dir, "lib");
         if (try_lib(out, n, dir)) return;
     }
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        snprintf(dir, sizeof dir, "%s/../bots/lib", exe);
-        if (try_lib(out, n, dir)) return;
-        snprintf(dir, sizeof dir, "%s/bots/lib", exe);
+    if (meeple_find("bots/lib/rules.lua", dir, sizeof dir)) {
+        *strrchr(dir, '/') = '\0';
         if (try_lib(out, n, dir)) return;
     }
-    if (try_lib(out, n, MEEPLE_SOURCE_DIR "/bots/lib")) return;
     out[0] = '\0';
 }
 

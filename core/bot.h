@@ -57,8 +57,8 @@ bot_code *bot_code_from_text(const char *text, const char *chunkname, const bot_
                              char *err, size_t errn);
 void bot_code_free(bot_code *code);
 
-/* Where `require` looks: $MEEPLE_ROOT/bots/lib if MEEPLE_ROOT is set; otherwise the first of
- * <bot's folder>/lib, <executable's folder>/../bots/lib, <source tree>/bots/lib that exists. */
+/* Where `require` looks: $MEEPLE_ROOT/bots/lib if MEEPLE_ROOT is set; otherwise <bot's folder>/lib
+ * when it holds the library, else bots/lib in meeple's roots (paths.h). */
 void bot_lib_dir(const char *bot_path, char *out, size_t n);
 
 typedef struct bot bot;

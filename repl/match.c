@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "lmeeple.h"
 #include "matchlog.h"
+#include "paths.h"
 #include "registry.h"
 #include "session.h"
 #include "text.h"
@@ -91,24 +92,8 @@ static long long game_seed(const match *m, long long game) { return matchlog_gam
 
 /* ==================================================================================== arguments */
 
-/* A bot argument: a file, or the name of one in the project's bots/ ("greedy_babel"). */
-static bool resolve_bot(const char *arg, char *out, size_t n) {
-    if (access(arg, R_OK) == 0 || strchr(arg, '/')) {
-        snprintf(out, n, "%s", arg);
-        return access(arg, R_OK) == 0;
-    }
-    char lib[1024];
-    bot_lib_dir(NULL, lib, sizeof lib);
-    size_t len = strlen(lib);
-    if (len > 4 && strcmp(lib + len - 4, "/lib") == 0) {
-        lib[len - 4] = '\0';
-        const char *ext = strstr(arg, ".lua") ? "" : ".lua";
-        snprintf(out, n, "%s/%s%s", lib, arg, ext);
-        if (access(out, R_OK) == 0) return true;
-    }
-    snprintf(out, n, "%s", arg);
-    return false;
-}
+/* A bot argument: a file, or the name of one in meeple's roots ("greedy_babel", paths.h). */
+static bool resolve_bot(const char *arg, char *out, size_t n) { return meeple_find_bot(arg, out, n); }
 
 /* "K/N", 1 <= K <= N: into a->shard (K-1) and a->shards. */
 static bool parse_shard(const char *text, match_args *a) {
