@@ -10,8 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "extbot.h"
-
 #ifndef MEEPLE_SOURCE_DIR
 #define MEEPLE_SOURCE_DIR ""
 #endif
@@ -89,7 +87,10 @@ bool meeple_find(const char *relative, char *out, size_t n) {
 }
 
 bool meeple_find_bot(const char *arg, char *out, size_t n) {
-    if (extbot_is_command(arg)) return snprintf(out, n, "%s", arg) < (int)n; /* a program's command */
+    if (strncmp(arg, "exec:", 5) == 0) { /* an external bot's command line, not a file */
+        int w = snprintf(out, n, "%s", arg);
+        return w > 0 && (size_t)w < n;
+    }
     if (strchr(arg, '/') || access(arg, R_OK) == 0) {
         snprintf(out, n, "%s", arg);
         return access(arg, R_OK) == 0;

@@ -24,9 +24,9 @@ int meeple_roots(char roots[][MEEPLE_PATH_LEN], int max);
 /* The first readable ROOT/relative into `out`; false (out holds the last tried) when none is. */
 bool meeple_find(const char *relative, char *out, size_t n);
 
-/* A bot argument as a file: a path when it names one (or has a '/'), else bots/NAME.lua (".lua" may
- * be given) in the roots. False when no such file is readable; `out` then holds the argument. An
- * external bot's command (exec:PROGRAM [ARGS], extbot.h) is taken as it is. */
+/* A bot argument as a file: `exec:COMMAND` as it is (an external bot); a path when it names one (or
+ * has a '/'); else bots/NAME.lua (".lua" may be given) in the roots. False when no such file is
+ * readable; `out` then holds the argument. */
 bool meeple_find_bot(const char *arg, char *out, size_t n);
 
 #endif

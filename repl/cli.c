@@ -50,6 +50,18 @@ int cli_bad_args(const char *cmd, const char *fmt, ...) {
     return 2;
 }
 
+int cli_fail(const char *cmd, const char *fmt, ...) {
+    char reason[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    fprintf(stderr, "meeple %s: ", cmd);
+    text_write(stderr, reason, strlen(reason), false);
+    fputc('\n', stderr);
+    return 1;
+}
+
 bool cli_parse_int(const char *text, long long min, long long max, long long *out) {
     char *end;
     /* Digits only (a sign for negatives): strtoll alone would take " 7" and "+7", and clamp an

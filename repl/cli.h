@@ -42,6 +42,14 @@ int cli_bad_args(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* Prints "meeple CMD: <reason>" to stderr, escaped (a reason may quote a log or a file's name); returns
+ * 1, the exit status for a command that could not do its work. */
+int cli_fail(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Parses a whole decimal integer in [min, max]; false when `text` is anything else (spaces, a plus
  * sign, a fraction, or a number too large for any integer: refused, never clamped). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
@@ -70,6 +78,8 @@ int bench_main(int argc, char **argv, const cli_options *opts);
 /* `meeple match`, in match.c; `meeple replay`, in replay.c. */
 int match_main(int argc, char **argv, const cli_options *opts);
 int replay_main(int argc, char **argv, const cli_options *opts);
+/* `meeple merge`, in merge.c: the logs of a match's shards joined. */
+int merge_main(int argc, char **argv, const cli_options *opts);
 /* `meeple compare`, in compare.c. */
 int compare_main(int argc, char **argv, const cli_options *opts);
 

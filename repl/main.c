@@ -29,7 +29,7 @@ static const cli_command commands[] = {
      "The module is the global `meeple` and `require \"meeple\"`; `arg` and `...` are as in lua.\n"
      "A script error prints one line and exits 1 (the traceback with `meeple --debug run`).",
      cmd_run},
-    {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--players N] [--variant V]",
+    {"play", "meeple play GAME [--bot FILE]... [--seat N] [--seed S] [--players N] [--variant V] [--save F] [--load F]",
      "play a game at the terminal against bots",
      "  --bot FILE   a bot for the next other seat (repeat it; the last one fills the rest), or the\n"
      "               name of one in bots/, or exec:PROGRAM [ARGS]; without any, bots/random.lua\n"
@@ -38,29 +38,49 @@ static const cli_command commands[] = {
      "  --seed S     the deal (default: a fresh one, printed)\n"
      "  --players N  player count (default: the game's, or one more than the bots given)\n"
      "  --variant V  house rules: a name in scripts/variants/GAME/, or a file\n"
+     "  --save F     write the game to F after every decision (and at quit or Ctrl-C)\n"
+     "  --load F     go on with the game saved in F (GAME, --seed, --players come from it)\n"
      "Answer with an action's number, the action, or its first letters (\"trav med\");\n"
-     "`undo` takes back your last decision, `help` lists the answers, `quit` stops.",
+     "`undo` takes back your last decision, `save`/`load` a file, `help` lists the answers,\n"
+     "`quit` stops. Ctrl-C stops too, with status 130.",
      play_main},
     {"match",
-     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]",
+     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]"
+     " [--shard K/N] [--json]",
      "a tournament between bots, seats rotated",
      "  BOT          a bot file, the name of one in bots/ (random, greedy_babel, ismcts, ...), or a\n"
      "               program: 'exec:PROGRAM [ARGS]' or an executable file (docs/protocol.md);\n"
      "               one per seat, so the number of bots is the number of players\n"
      "  --games N    games to play (default 100); each game's seed is derived from S, seats rotated\n"
      "  --seed S     the match's seed, 0..2^53-1 (default: drawn from the OS, printed and logged)\n"
-     "  --jobs J     games played at once, one thread each (default 1); results do not depend on it\n"
+     "  --jobs J     games played at once, one thread each (default 1; 0: one per core); results do\n"
+     "               not depend on it\n"
      "  --variant V  every game under a house-rule variant (a name in scripts/variants/GAME, or a file)\n"
-     "  --log F      one JSON line per game (seed, seats, actions, scores, winners, forfeits);\n"
-     "               F is written anew unless --resume\n"
+     "  --log F      one JSON line per game (docs/log-format.md); F is written anew unless --resume\n"
      "  --resume     continue the match logged in F where it stopped (same arguments; the seed\n"
      "               comes from the log), after replaying every logged game to check it\n"
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
      "  --memory MB  its memory cap (default 128)\n"
+     "  --shard K/N  play only shard K of N: the games i with (i-1) mod N = K-1, for a cluster; needs\n"
+     "               --seed (the shards of one match share one seed); `meeple merge` joins their logs\n"
+     "  --json       the results as one JSON object on stdout instead of the table\n"
      "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"
+     "Exit status: 0; 1 when a game fails or every game ended in a forfeit; 2 for bad arguments or\n"
+     "a log that is not this match's; 130 when SIGINT/SIGTERM stopped it (the games finished are\n"
+     "logged and counted, and --resume plays the rest).\n"
      "Bots print to stderr only under `meeple --debug match`.",
      match_main},
+    {"merge", "meeple merge LOG... [--log OUT] [--json]", "join the logs of a match's shards (match --shard K/N)",
+     "Checks that the logs are one match's (same game, bots, seed, variant, parameters and meeple\n"
+     "version), with every game once and each record the one its seed and actions give when played\n"
+     "again; then prints the table one machine playing the whole match prints, and with --log writes\n"
+     "the log it would have written (records in game order). docs/cluster.md has the recipes.\n"
+     "  --log OUT    the merged log\n"
+     "  --json       the results as one JSON object instead of the table\n"
+     "Exit status: 0; 1 when the logs are not one whole match (mixed, a game twice or missing, a\n"
+     "damaged line: one line says which); 2 for bad arguments.",
+     merge_main},
     {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]",
      "the same bots and seeds under the base rules and under a variant, side by side",
      "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"

@@ -175,4 +175,11 @@ function M.play(s, ...)
   return s
 end
 
+-- A match log without its timing fields ("ms", "ms_max": measured, so they differ between runs;
+-- they end every record), for comparing logs of the same match byte for byte.
+function M.untimed(log)
+  if not log then return nil end
+  return (log:gsub(',"ms":%[[^%]]*%],"ms_max":%[[^%]]*%]}\n', "}\n"))
+end
+
 return M
