@@ -39,6 +39,8 @@ struct chooser {
     bool (*start)(chooser *c, const void *st, long long game);
     /* The index into acts[0..n) to play. -1 stops the bench (the message is printed). */
     int (*choose)(chooser *c, const void *st, const action_t *acts, int n);
+    /* The game is over (optional): an external bot that stays for the next game hears the result. */
+    void (*end)(chooser *c, const void *st);
 };
 
 typedef struct bench_run {
@@ -134,6 +136,7 @@ static bool bench_game(const bench_args *a, chooser *c, void *st, long long g, l
         def->apply(st, acts[k]);
         (*decisions)++;
     }
+    if (c->end) c->end(c, st);
     return true;
 }
 
@@ -242,6 +245,15 @@ static bool lua_chooser_start(chooser *c, const void *st, long long game) {
     return true;
 }
 
+static void lua_chooser_end(chooser *c, const void *st) {
+    lua_chooser *lc = (lua_chooser *)c;
+    const game_def *def = lc->args->def;
+    int scores[MEEPLE_MAX_PLAYERS], winners[MEEPLE_MAX_PLAYERS];
+    def->scores(st, scores);
+    int nwinners = def->winners(st, winners);
+    for (int seat = 0; seat < lc->args->players; seat++) bot_end(lc->bots[seat], scores, winners, nwinners);
+}
+
 static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
     lua_chooser *lc = (lua_chooser *)c;
     bot *b = lc->bots[lc->args->def->to_move(st)];
@@ -262,7 +274,7 @@ static bool lua_chooser_init(lua_chooser *lc, const bench_args *a, const bot_cod
                              const cli_options *opts) {
     param_value params[MEEPLE_MAX_PARAMS];
     params_defaults(a->def, params);
-    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose}, .args = a, .probe = probe};
+    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose, lua_chooser_end}, .args = a, .probe = probe};
     rng_seed(&lc->pick, (uint64_t)a->seed, 0x6265);
     for (int seat = 0; seat < a->players; seat++) {
         lc->bots[seat] = bot_new(code, a->def, params, &bench_limits, opts->debug);
