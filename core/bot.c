@@ -19,6 +19,7 @@
 #define _XOPEN_SOURCE 700 /* clock_gettime, realpath, readlink */
 
 #include "bot.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "extbot.h"
 #include "guards.h"
 #include "lazy_view.h"
 #include "lmeeple.h"
@@ -43,9 +45,6 @@
 #include "session.h"
 #include "text.h"
 
-#ifndef MEEPLE_SOURCE_DIR
-#define MEEPLE_SOURCE_DIR "."
-#endif
 
 /* The main thread's stack holds, at fixed places, after bot_new: */
 enum {
@@ -65,6 +64,7 @@ enum {
 typedef enum { CALL_LOAD, CALL_INIT, CALL_CHOOSE } call_kind;
 
 struct bot {
+    extbot *ext;             /* an external bot: everything below but the texts is unused */
     lua_State *L;
     const bot_code *code;
     const game_def *def;
@@ -746,6 +746,14 @@ bot *bot_new(const bot_code *code, const game_def *def, const param_value *param
     if (!b) return NULL;
     b->code = code;
     b->def = def;
+    if (code->external) {
+        b->ext = extbot_new(code->path, code->name, def, params, limits->ms, echo);
+        if (!b->ext) {
+            free(b);
+            return NULL;
+        }
+        return b;
+    }
     memcpy(b->params, params, sizeof b->params);
     b->lim = *limits;
     b->echo = echo;
@@ -855,6 +863,7 @@ static int begin_game(lua_State *L) {
 }
 
 bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
+    if (b->ext) return extbot_begin(b->ext, st, seat, seed);
     if (b->fault) return false;
     lua_State *L = b->L;
     b->seat = seat;
@@ -948,24 +957,37 @@ static int answer(bot *b, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     return k;
 }
 
+/* An external bot's decision: the texts made here when given as actions. */
+static int ext_choose(bot *b, const void *st, const action_t *acts, const char (*given)[MEEPLE_ACTION_TEXT], int n) {
+    for (int i = 0; acts && i < n; i++) b->def->action_text(st, acts[i], b->texts[i]);
+    return extbot_choose(b->ext, st, acts ? (const char(*)[MEEPLE_ACTION_TEXT])b->texts : given, n);
+}
+
 int bot_choose(bot *b, const void *st, const action_t *acts, int n) {
+    if (b->ext) return ext_choose(b, st, acts, NULL, n);
     if (!run_decision(b, st, acts, NULL, n)) return -1;
     return answer(b, (const char(*)[MEEPLE_ACTION_TEXT])b->texts, n);
 }
 
 int bot_choose_text(bot *b, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
+    if (b->ext) return ext_choose(b, st, NULL, texts, n);
     if (!run_decision(b, st, NULL, texts, n)) return -1;
     return answer(b, texts, n);
 }
 
 bool bot_probe(bot *b, const void *st, const action_t *acts, int n) {
+    if (b->ext) return ext_choose(b, st, acts, NULL, n) >= 0; /* its answer must be read all the same */
     if (!run_decision(b, st, acts, NULL, n)) return false;
     lua_pop(b->L, 1);
     return true;
 }
 
-bot_fault bot_fault_of(const bot *b) { return b->fault; }
-const char *bot_reason(const bot *b) { return b->reason; }
+void bot_end(bot *b, const int *scores, const int *winners, int nwinners) {
+    if (b && b->ext) extbot_end(b->ext, scores, winners, nwinners);
+}
+
+bot_fault bot_fault_of(const bot *b) { return b->ext ? extbot_fault(b->ext) : b->fault; }
+const char *bot_reason(const bot *b) { return b->ext ? extbot_reason(b->ext) : b->reason; }
 const char *bot_name(const bot *b) { return b->code->name; }
 
 size_t bot_memory(const bot *b, size_t *peak) {
@@ -975,6 +997,7 @@ size_t bot_memory(const bot *b, size_t *peak) {
 
 void bot_free(bot *b) {
     if (!b) return;
+    extbot_free(b->ext);
     if (b->L) lua_close(b->L);
     free(b);
 }
@@ -1013,18 +1036,10 @@ void bot_lib_dir(const char *bot_path, char *out, size_t n) {
         else snprintf(dir, sizeof dir, "lib");
         if (try_lib(out, n, dir)) return;
     }
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        snprintf(dir, sizeof dir, "%s/../bots/lib", exe);
-        if (try_lib(out, n, dir)) return;
-        snprintf(dir, sizeof dir, "%s/bots/lib", exe);
+    if (meeple_find("bots/lib/rules.lua", dir, sizeof dir)) {
+        *strrchr(dir, '/') = '\0';
         if (try_lib(out, n, dir)) return;
     }
-    if (try_lib(out, n, MEEPLE_SOURCE_DIR "/bots/lib")) return;
     out[0] = '\0';
 }
 
@@ -1114,15 +1129,37 @@ static char *read_bot_file(const char *path, size_t *len, char *err, size_t errn
     return text;
 }
 
+bool bot_is_external(const char *arg) { return extbot_is_command(arg); }
+
+/* An external bot's code: its command, checked, and its name; nothing is run yet. */
+static bot_code *external_code(bot_code *code, const char *arg, char *err, size_t errn) {
+    char name[64];
+    if (extbot_check(arg, name, sizeof name, err, errn)) { /* which bounds it to fit `path` */
+        code->external = true;
+        snprintf(code->path, sizeof code->path, "%s", arg);
+        set_name(code, name, strlen(name));
+        return code;
+    }
+    free(code);
+    return NULL;
+}
+
 bot_code *bot_code_load(const char *path, const bot_limits *limits, char *err, size_t errn) {
     bot_code *code = calloc(1, sizeof *code);
     if (!code) {
         snprintf(err, errn, "out of memory");
         return NULL;
     }
+    if (extbot_is_command(path) || extbot_is_program_file(path)) return external_code(code, path, err, errn);
     code->text = read_bot_file(path, &code->len, err, errn);
     if (!code->text) {
         free(code);
+        return NULL;
+    }
+    if (code->len > 2 && memcmp(code->text, "#!", 2) == 0) { /* a program, not Lua: the mode forgotten */
+        snprintf(err, errn, "the bot file '%s' is a script (#!) that is not executable: chmod +x it, or give "
+                 "'exec:INTERPRETER %s'", path, path);
+        bot_code_free(code);
         return NULL;
     }
     code->text[code->len] = '\0';

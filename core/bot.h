@@ -8,7 +8,11 @@
  * forfeits its game. The host never stops for a bot.
  *
  * One bot serves one seat; a lua_State is never shared between threads. bot_code is read-only once
- * loaded and may be shared by threads. */
+ * loaded and may be shared by threads.
+ *
+ * A bot may also be external (extbot.h): a program named `exec:PROGRAM [ARGS]` or an executable file,
+ * run as a child process per game that speaks the line protocol of docs/protocol.md. The same calls
+ * run it; its limits are the wall-clock time per decision and the answer's length. */
 #ifndef MEEPLE_BOT_H
 #define MEEPLE_BOT_H
 
@@ -45,20 +49,26 @@ typedef struct bot_code {
     char path[1024];
     char name[64];       /* the table's `name`, else the file's name without .lua */
     char lib_dir[1024];  /* bots/lib for `require`, "" when none was found */
-    char *text;
+    char *text;          /* NULL for an external bot */
     size_t len;
+    bool external;       /* `path` is an exec: command or a program file */
 } bot_code;
 
-/* Reads a bot file and tries it once (loads it in a sandbox, checks it returns a table with a
- * `choose` function, reads its name). NULL and one line in `err` when it cannot be read or tried. */
+/* Whether a bot argument is an external bot's command (exec:PROGRAM [ARGS]): it names no file and is
+ * taken as it is. */
+bool bot_is_external(const char *arg);
+
+/* Reads a bot file and tries it once (loads it in a sandbox, checks it returns a table with a `choose`
+ * function, reads its name); for an external bot, checks its command and that its program may be run.
+ * NULL and one line in `err` when it cannot be read or tried. */
 bot_code *bot_code_load(const char *path, const bot_limits *limits, char *err, size_t errn);
 /* The same from source text (`chunkname` names it in messages); for tests and `meeple bench`. */
 bot_code *bot_code_from_text(const char *text, const char *chunkname, const bot_limits *limits,
                              char *err, size_t errn);
 void bot_code_free(bot_code *code);
 
-/* Where `require` looks: $MEEPLE_ROOT/bots/lib if MEEPLE_ROOT is set; otherwise the first of
- * <bot's folder>/lib, <executable's folder>/../bots/lib, <source tree>/bots/lib that exists. */
+/* Where `require` looks: $MEEPLE_ROOT/bots/lib if MEEPLE_ROOT is set; otherwise <bot's folder>/lib
+ * when it holds the library, else bots/lib in meeple's roots (paths.h). */
 void bot_lib_dir(const char *bot_path, char *out, size_t n);
 
 typedef struct bot bot;
@@ -84,6 +94,10 @@ int bot_choose_text(bot *b, const void *st, const char (*texts)[MEEPLE_ACTION_TE
 /* For `meeple bench`: the host's half of a decision alone. Builds the view, the legal list and calls
  * choose, ignoring its answer (the caller picks). False when the bot failed. */
 bool bot_probe(bot *b, const void *st, const action_t *acts, int n);
+
+/* The game is over: `scores` per seat, `winners` (0-based seats, nwinners of them). An external bot is
+ * told so (game_over) and its program given a moment to exit; a Lua bot has nothing to do. */
+void bot_end(bot *b, const int *scores, const int *winners, int nwinners);
 
 bot_fault bot_fault_of(const bot *b);
 /* One line: "error: bots/x.lua:3: boom", "chose 'fly', which is not a legal action",

@@ -1,6 +1,7 @@
 /* lmeeple.c — the `meeple` Lua module: states as userdata over a session, generic over every game. */
 #include "lmeeple.h"
 #include "luajson.h"
+#include "paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -933,6 +934,17 @@ static int m_new(lua_State *L);
 static int m_from_table(lua_State *L);
 static int m_load_plain(lua_State *L);
 
+/* The folders named variants are looked up in, in order (paths.h), as an array. */
+static void push_roots(lua_State *L) {
+    char roots[MEEPLE_MAX_ROOTS][MEEPLE_PATH_LEN];
+    int count = meeple_roots(roots, MEEPLE_MAX_ROOTS);
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        lua_pushstring(L, roots[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
 /* Pushes the variant module, loading it once per lua_State with the raw functions it builds on. */
 static void push_variant_module(lua_State *L) {
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &variant_key) == LUA_TTABLE) return;
@@ -945,10 +957,8 @@ static void push_variant_module(lua_State *L) {
                                    {"print", variant_print}, {"guarded_libs", variant_guarded_libs},
                                    {NULL, NULL}};
     luaL_newlib(L, raw);
-#ifdef MEEPLE_SOURCE_DIR
-    lua_pushstring(L, MEEPLE_SOURCE_DIR);
-    lua_setfield(L, -2, "source_dir");
-#endif
+    push_roots(L);
+    lua_setfield(L, -2, "roots");
     lua_call(L, 1, 1);
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &variant_key);
@@ -1115,5 +1125,7 @@ int meeple_open(lua_State *L) {
     luaL_newlib(L, module_functions);
     luajson_open(L);
     lua_setfield(L, -2, "json");
+    lua_pushliteral(L, MEEPLE_VERSION);
+    lua_setfield(L, -2, "version");
     return 1;
 }

@@ -1,6 +1,7 @@
 /* bench.c — `meeple bench`: random playouts in C, state clones, and the cost of a decision through Lua. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty, getrusage */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,12 @@
 #include <unistd.h>
 
 #include <lauxlib.h>
+#include <jansson.h>
 #include <lua.h>
 
 #include "bot.h"
 #include "cli.h"
+#include "paths.h"
 #include "registry.h"
 #include "session.h"
 #include "text.h"
@@ -25,6 +28,7 @@ typedef struct bench_args {
     const game_def *def;
     long long games, seed, players;
     const char *bot, *variant;
+    char bot_path[1024];   /* the bot's file: --bot as given, or found by name (paths.h) */
     bool json;
 } bench_args;
 
@@ -35,6 +39,8 @@ struct chooser {
     bool (*start)(chooser *c, const void *st, long long game);
     /* The index into acts[0..n) to play. -1 stops the bench (the message is printed). */
     int (*choose)(chooser *c, const void *st, const action_t *acts, int n);
+    /* The game is over (optional): an external bot that stays for the next game hears the result. */
+    void (*end)(chooser *c, const void *st);
 };
 
 typedef struct bench_run {
@@ -91,11 +97,8 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         return cli_bad_args("bench", "%s takes %d..%d players, got %lld", a->def->name, a->def->min_players,
                             a->def->max_players, a->players);
     if (a->bot && a->variant) return cli_bad_args("bench", "--bot and --variant do not go together (yet)");
-    if (a->bot) {
-        FILE *f = fopen(a->bot, "r");
-        if (!f) return cli_bad_args("bench", "cannot read the bot file '%s'", a->bot);
-        fclose(f);
-    }
+    if (a->bot && !meeple_find_bot(a->bot, a->bot_path, sizeof a->bot_path))
+        return cli_bad_args("bench", "no bot '%s': not a readable file, nor a name in bots/", a->bot);
     return 0;
 }
 
@@ -133,6 +136,7 @@ static bool bench_game(const bench_args *a, chooser *c, void *st, long long g, l
         def->apply(st, acts[k]);
         (*decisions)++;
     }
+    if (c->end) c->end(c, st);
     return true;
 }
 
@@ -241,6 +245,15 @@ static bool lua_chooser_start(chooser *c, const void *st, long long game) {
     return true;
 }
 
+static void lua_chooser_end(chooser *c, const void *st) {
+    lua_chooser *lc = (lua_chooser *)c;
+    const game_def *def = lc->args->def;
+    int scores[MEEPLE_MAX_PLAYERS], winners[MEEPLE_MAX_PLAYERS];
+    def->scores(st, scores);
+    int nwinners = def->winners(st, winners);
+    for (int seat = 0; seat < lc->args->players; seat++) bot_end(lc->bots[seat], scores, winners, nwinners);
+}
+
 static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
     lua_chooser *lc = (lua_chooser *)c;
     bot *b = lc->bots[lc->args->def->to_move(st)];
@@ -261,7 +274,7 @@ static bool lua_chooser_init(lua_chooser *lc, const bench_args *a, const bot_cod
                              const cli_options *opts) {
     param_value params[MEEPLE_MAX_PARAMS];
     params_defaults(a->def, params);
-    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose}, .args = a, .probe = probe};
+    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose, lua_chooser_end}, .args = a, .probe = probe};
     rng_seed(&lc->pick, (uint64_t)a->seed, 0x6265);
     for (int seat = 0; seat < a->players; seat++) {
         lc->bots[seat] = bot_new(code, a->def, params, &bench_limits, opts->debug);
@@ -283,40 +296,37 @@ static void lua_chooser_free(lua_chooser *lc) {
 
 /* ====================================================================================== report */
 
+/* One figure of the report: `name` on a terminal, `key` in --json (snake_case). */
 typedef struct figure {
-    const char *name;
+    const char *name, *key;
     const char *text; /* a string figure, or NULL */
     double value;
     int decimals;
 } figure;
 
-static void print_json_string(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') printf("\\%c", ch);
-        else if (ch < 0x20) printf("\\u%04x", ch);
-        else putchar(ch);
+static void print_json_figures(const figure *f, int n) {
+    json_t *o = json_object();
+    for (int i = 0; i < n; i++) {
+        json_t *v = f[i].text ? json_string(f[i].text)
+                    : f[i].decimals == 0 ? json_integer((json_int_t)llround(f[i].value))
+                                         : json_real(round(f[i].value * pow(10, f[i].decimals)) / pow(10, f[i].decimals));
+        json_object_set_new(o, f[i].key, v ? v : json_null());
     }
-    putchar('"');
+    char *text = json_dumps(o, JSON_COMPACT);
+    if (text) puts(text);
+    free(text);
+    json_decref(o);
 }
 
 static void print_figures(const figure *f, int n, bool json) {
-    if (json) putchar('{');
-    for (int i = 0; i < n; i++) {
-        if (json) {
-            if (i) putchar(',');
-            print_json_string(f[i].name);
-            putchar(':');
-            if (f[i].text) print_json_string(f[i].text);
-            else printf("%.*f", f[i].decimals, f[i].value);
-        } else if (f[i].text) {
-            printf("%s: %s\n", f[i].name, f[i].text);
-        } else {
-            printf("%s: %.*f\n", f[i].name, f[i].decimals, f[i].value);
-        }
+    if (json) {
+        print_json_figures(f, n);
+        return;
     }
-    if (json) printf("}\n");
+    for (int i = 0; i < n; i++) {
+        if (f[i].text) printf("%s: %s\n", f[i].name, f[i].text);
+        else printf("%s: %.*f\n", f[i].name, f[i].decimals, f[i].value);
+    }
 }
 
 static double per(double a, double b) { return b > 0 ? a / b : 0; }
@@ -330,24 +340,24 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
     getrusage(RUSAGE_SELF, &ru);
     figure f[24];
     int n = 0;
-    f[n++] = (figure){"game", a->def->name, 0, 0};
-    f[n++] = (figure){"players", NULL, (double)a->players, 0};
-    if (bot) f[n++] = (figure){"bot", bot, 0, 0};
-    if (a->variant) f[n++] = (figure){"variant", a->variant, 0, 0};
-    f[n++] = (figure){"games", NULL, (double)run->games, 0};
-    f[n++] = (figure){"decisions", NULL, (double)run->decisions, 0};
-    f[n++] = (figure){"seconds", NULL, run->seconds, 4};
-    f[n++] = (figure){"games/s", NULL, per((double)run->games, run->seconds), 0};
-    f[n++] = (figure){"decisions/s", NULL, per((double)run->decisions, run->seconds), 0};
-    f[n++] = (figure){"ns per decision", NULL, per(run->seconds * 1e9, (double)run->decisions), 1};
-    f[n++] = (figure){"ns per clone", NULL, clone_ns, 1};
+    f[n++] = (figure){"game", "game", a->def->name, 0, 0};
+    f[n++] = (figure){"players", "players", NULL, (double)a->players, 0};
+    if (bot) f[n++] = (figure){"bot", "bot", bot, 0, 0};
+    if (a->variant) f[n++] = (figure){"variant", "variant", a->variant, 0, 0};
+    f[n++] = (figure){"games", "games", NULL, (double)run->games, 0};
+    f[n++] = (figure){"decisions", "decisions", NULL, (double)run->decisions, 0};
+    f[n++] = (figure){"seconds", "seconds", NULL, run->seconds, 4};
+    f[n++] = (figure){"games/s", "games_per_s", NULL, per((double)run->games, run->seconds), 0};
+    f[n++] = (figure){"decisions/s", "decisions_per_s", NULL, per((double)run->decisions, run->seconds), 0};
+    f[n++] = (figure){"ns per decision", "ns_per_decision", NULL, per(run->seconds * 1e9, (double)run->decisions), 1};
+    f[n++] = (figure){"ns per clone", "clone_ns", NULL, clone_ns, 1};
     if (bot) {
-        f[n++] = (figure){"ns host overhead per decision", NULL, overhead_ns[PROBE_UNREAD], 1};
-        f[n++] = (figure){"ns host overhead per decision, one view field read", NULL, overhead_ns[PROBE_FIELD], 1};
-        f[n++] = (figure){"ns host overhead per decision, whole view walked", NULL, overhead_ns[PROBE_WALK], 1};
+        f[n++] = (figure){"ns host overhead per decision", "host_overhead_ns", NULL, overhead_ns[PROBE_UNREAD], 1};
+        f[n++] = (figure){"ns host overhead per decision, one view field read", "host_overhead_field_ns", NULL, overhead_ns[PROBE_FIELD], 1};
+        f[n++] = (figure){"ns host overhead per decision, whole view walked", "host_overhead_walk_ns", NULL, overhead_ns[PROBE_WALK], 1};
     }
-    f[n++] = (figure){"state bytes", NULL, (double)a->def->state_size, 0};
-    f[n++] = (figure){"peak memory KiB", NULL, (double)ru.ru_maxrss, 0};
+    f[n++] = (figure){"state bytes", "state_bytes", NULL, (double)a->def->state_size, 0};
+    f[n++] = (figure){"peak memory KiB", "peak_memory_kib", NULL, (double)ru.ru_maxrss, 0};
     print_figures(f, n, a->json);
 }
 
@@ -387,7 +397,7 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
 
 static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st) {
     char err[400];
-    bot_code *code = bot_code_load(a->bot, &bench_limits, err, sizeof err);
+    bot_code *code = bot_code_load(a->bot_path, &bench_limits, err, sizeof err);
     if (!code) {
         say_escaped(err);
         return 1;

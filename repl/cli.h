@@ -1,4 +1,5 @@
-/* cli.h — what the `meeple` commands share: options every command sees and one way to refuse arguments. */
+/* cli.h — what the `meeple` commands share (repl/cli.c): options every command sees, the command table's
+ * shape, one way to refuse arguments, and the commands' entry points. */
 #ifndef MEEPLE_CLI_H
 #define MEEPLE_CLI_H
 
@@ -12,6 +13,27 @@ typedef struct cli_options {
     char **argv;
 } cli_options;
 
+typedef int (*cli_command_fn)(int argc, char **argv, const cli_options *opts);
+
+typedef struct cli_command {
+    const char *name;
+    const char *usage;   /* one line, after "usage: " */
+    const char *summary; /* one line for `meeple --help` */
+    const char *details; /* more lines for `meeple CMD --help`, or NULL */
+    cli_command_fn fn;
+} cli_command;
+
+#define CLI_MAIN_USAGE "meeple [--debug] [--version] COMMAND [ARGS...]"
+
+/* The program's command table (main.c's), where cli_bad_args finds a command's usage line. */
+void cli_set_commands(const cli_command *table, int count);
+const cli_command *cli_command_find(const char *name);
+
+/* A command's arguments with `--opt=value` split into `--opt value` and `--debug` taken out (setting
+ * *debug), up to a lone `--`, which is kept with everything after it. `out` has room for 2*argc+1
+ * entries; returns how many it holds (NULL-terminated). */
+int cli_split_options(int argc, char **argv, char **out, bool *debug);
+
 /* Prints "meeple CMD: <reason>" and the command's usage line to stderr; returns 2, the exit status for
  * bad arguments, so a caller writes `return cli_bad_args("bench", "...")`. */
 int cli_bad_args(const char *cmd, const char *fmt, ...)
@@ -20,7 +42,16 @@ int cli_bad_args(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Parses a whole decimal integer in [min, max]; false when `text` is anything else. */
+/* Prints "meeple CMD: <reason>" to stderr, escaped (a reason may quote a log or a file's name); returns
+ * 1, the exit status for a command that could not do its work. */
+int cli_fail(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Parses a whole decimal integer in [min, max]; false when `text` is anything else (spaces, a plus
+ * sign, a fraction, or a number too large for any integer: refused, never clamped). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
 
 /* Seeds a match takes (--seed, and each game's, derived): they go into logs as JSON numbers, which
@@ -47,6 +78,8 @@ int bench_main(int argc, char **argv, const cli_options *opts);
 /* `meeple match`, in match.c; `meeple replay`, in replay.c. */
 int match_main(int argc, char **argv, const cli_options *opts);
 int replay_main(int argc, char **argv, const cli_options *opts);
+/* `meeple merge`, in merge.c: the logs of a match's shards joined. */
+int merge_main(int argc, char **argv, const cli_options *opts);
 /* `meeple compare`, in compare.c. */
 int compare_main(int argc, char **argv, const cli_options *opts);
 /* `meeple report`, in report.c. */

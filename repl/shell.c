@@ -27,6 +27,7 @@
 #include <lualib.h>
 
 #include "lmeeple.h"
+#include "paths.h"
 #include "registry.h"
 #include "shell_bot.h"
 #include "text.h"
@@ -35,9 +36,6 @@
 extern const char meeple_lua_render[];
 extern const char meeple_lua_shell[];
 
-#ifndef MEEPLE_VERSION
-#define MEEPLE_VERSION "0"
-#endif
 
 #define BOT_MT "meeple.shell_bot"
 #define ANSI_RED "\033[31m"
@@ -83,12 +81,30 @@ static void catch_sigint(void) {
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* The length of a "NAME:LINE: " at the head of `msg` when NAME is one of meeple's own chunks (the
+ * shell, the renderer, the variant module, a C function), else 0. */
+static size_t internal_head(const char *msg) {
+    static const char *const own[] = {"shell.lua", "render.lua", "variant.lua"};
+    if (strncmp(msg, "[C]: ", 5) == 0) return 5;
+    size_t name = strcspn(msg, ": \n");
+    if (msg[name] != ':' || !isdigit((unsigned char)msg[name + 1])) return 0;
+    size_t end = name + 1 + strspn(msg + name + 1, "0123456789");
+    if (strncmp(msg + end, ": ", 2) != 0) return 0;
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+        size_t n = strlen(own[i]);
+        if (name >= n && strncmp(msg + name - n, own[i], n) == 0) return end + 2;
+    }
+    return 0;
+}
+
 /* The error on top of the stack, on stderr: its first line (all of it under --debug), red on a
- * terminal. Pops it. */
+ * terminal; without meeple's own file and line at its head unless --debug (a user's chunk, bot or
+ * variant keeps its own). Pops it. */
 static void report(lua_State *L) {
     int top = lua_gettop(L);
     const char *msg = lua_tostring(L, -1);
     if (!msg) msg = lua_pushfstring(L, "(an error object of type %s)", luaL_typename(L, -1));
+    for (size_t head; !sh.opts->debug && (head = internal_head(msg)) > 0;) msg += head;
     size_t len = sh.opts->debug ? strlen(msg) : strcspn(msg, "\n");
     bool red = sh.color && isatty(STDERR_FILENO);
     fflush(stdout); /* what was printed before the error comes before it */
@@ -260,6 +276,14 @@ static int l_is_state(lua_State *L) {
     return 1;
 }
 
+/* find_bot(arg) --> the bot's file (or exec: command) as meeple looks bots up (paths.h), or nil. */
+static int l_find_bot(lua_State *L) {
+    char path[MEEPLE_PATH_LEN];
+    if (meeple_find_bot(luaL_checkstring(L, 1), path, sizeof path)) lua_pushstring(L, path);
+    else lua_pushnil(L);
+    return 1;
+}
+
 /* bot(path [, seed [, echo]]) --> a bot with b:choose(state) --> action | nil, reason, and b:name().
  * With echo, the bot's print goes to stderr. */
 static int l_bot(lua_State *L) {
@@ -397,7 +421,8 @@ static int open_shell(lua_State *L) {
     lua_setfield(L, -2, "render");
     static const luaL_Reg natives[] = {
         {"readline", l_readline}, {"error", l_error}, {"rules", l_rules},
-        {"bot", l_bot},           {"is_state", l_is_state}, {NULL, NULL},
+        {"bot", l_bot},           {"is_state", l_is_state}, {"find_bot", l_find_bot},
+        {NULL, NULL},
     };
     luaL_setfuncs(L, natives, 0);
     lua_pushboolean(L, sh.color);
@@ -462,9 +487,18 @@ static void shell_close(void) {
 
 enum { CHUNK_INCOMPLETE = -1 };
 
+/* The error on top of the stack is a syntax error at the end of the text: more lines may finish it. */
+static bool at_eof(lua_State *L, int status) {
+    size_t len;
+    const char *msg = lua_tolstring(L, -1, &len);
+    return status == LUA_ERRSYNTAX && msg && len >= 5 && strcmp(msg + len - 5, "<eof>") == 0;
+}
+
 /* Compiles `code` as an expression whose values are printed ("return CODE;"), else as statements.
- * A chunk that stops at its end is incomplete: the caller reads another line. */
-static int load_chunk(lua_State *L, const char *code) {
+ * A chunk that stops at its end is incomplete and the caller reads another line: a statement such as
+ * `function f()`, as lua5.4 does, and also an expression such as `1+` (the form without the ";",
+ * which lua5.4 does not try). With `final`, an incomplete chunk is a syntax error like any other. */
+static int load_chunk(lua_State *L, const char *code, bool final) {
     const char *ret = lua_pushfstring(L, "return %s;", code);
     if (luaL_loadbufferx(L, ret, strlen(ret), "=stdin", "t") == LUA_OK) {
         lua_remove(L, -2);
@@ -472,15 +506,19 @@ static int load_chunk(lua_State *L, const char *code) {
     }
     lua_pop(L, 2);
     int status = luaL_loadbufferx(L, code, strlen(code), "=stdin", "t");
-    if (status == LUA_ERRSYNTAX) {
-        size_t len;
-        const char *msg = lua_tolstring(L, -1, &len);
-        if (len >= 5 && strcmp(msg + len - 5, "<eof>") == 0) {
-            lua_pop(L, 1);
-            return CHUNK_INCOMPLETE;
-        }
+    if (status == LUA_OK) return LUA_OK;
+    bool more = at_eof(L, status);
+    lua_pop(L, 1);
+    ret = lua_pushfstring(L, "return %s", code);
+    int expr = luaL_loadbufferx(L, ret, strlen(ret), "=stdin", "t");
+    lua_remove(L, -2);
+    if (at_eof(L, expr)) { /* an unfinished expression: its error says what is missing */
+        if (!final) lua_pop(L, 1);
+        return final ? expr : CHUNK_INCOMPLETE;
     }
-    return status;
+    lua_pop(L, 1);
+    if (more && !final) return CHUNK_INCOMPLETE;
+    return luaL_loadbufferx(L, code, strlen(code), "=stdin", "t");
 }
 
 /* Appends "\n" and `more` to the heap string *code. */
@@ -538,7 +576,7 @@ static bool prompt_once(lua_State *L) {
         return true;
     }
     int status;
-    while ((status = load_chunk(L, code)) == CHUNK_INCOMPLETE) {
+    while ((status = load_chunk(L, code, false)) == CHUNK_INCOMPLETE) {
         char *more = read_line(">> ", false);
         if (!more && interrupted) { /* Ctrl-C drops the unfinished chunk */
             putchar('\n');
@@ -546,8 +584,7 @@ static bool prompt_once(lua_State *L) {
             return true;
         }
         if (!more) { /* the input ended inside the chunk: say what is missing */
-            luaL_loadbufferx(L, code, strlen(code), "=stdin", "t");
-            status = LUA_ERRSYNTAX;
+            status = load_chunk(L, code, true);
             break;
         }
         bool ok = append_line(&code, more);
@@ -575,27 +612,16 @@ static int parse_game_options(const char *cmd, int argc, char **argv, int i, lon
     if (i + 1 == argc) return cli_bad_args(cmd, "%s needs a value", opt);
     const char *value = argv[i + 1];
     if (strcmp(opt, "--seed") == 0) {
-        if (!cli_parse_int(value, 0, INT64_MAX, seed))
-            return cli_bad_args(cmd, "--seed must be a whole number from 0, got '%s'", value);
+        /* CLI_SEED_MAX as a match's: a seed too large for it is refused, never clamped to one that is
+         * not what was typed (strtoll saturates on overflow). */
+        if (!cli_parse_int(value, 0, CLI_SEED_MAX, seed))
+            return cli_bad_args(cmd, "--seed must be a whole number 0..%lld, got '%s'", CLI_SEED_MAX, value);
         *seeded = true;
     } else {
         if (!cli_parse_int(value, 1, MEEPLE_MAX_PLAYERS, players))
             return cli_bad_args(cmd, "--players must be 1..%d, got '%s'", MEEPLE_MAX_PLAYERS, value);
     }
     return 0;
-}
-
-/* A bot named on the command line: a file, else bots/NAME.lua here or under the root. */
-static bool find_bot(const char *name, char *out, size_t n) {
-    bool plain = !strchr(name, '/') && !strstr(name, ".lua");
-    for (int i = 0; i < (plain ? 3 : 1); i++) {
-        int w = i == 0 ? snprintf(out, n, "%s", name)
-              : i == 1 ? snprintf(out, n, "bots/%s.lua", name)
-                       : snprintf(out, n, "%s/bots/%s.lua", sh.root, name);
-        if (i == 2 && !sh.root[0]) break;
-        if (w > 0 && (size_t)w < n && access(out, R_OK) == 0) return true;
-    }
-    return false;
 }
 
 /* A seed for a game nobody asked a seed for; printed, so the game can be had again. From the OS, as
@@ -628,6 +654,7 @@ int shell_main(int argc, char **argv, const cli_options *opts) {
             game = argv[i];
         }
     }
+    if (variant && !game) return cli_bad_args("repl", "--variant %s needs a game", variant);
     if (!shell_open(opts)) {
         shell_close();
         return 1;
@@ -650,60 +677,130 @@ int shell_main(int argc, char **argv, const cli_options *opts) {
         lua_pushstring(L, variant);
         lua_setfield(L, -2, "variant");
     }
-    run(L, 1, 0);
+    /* A game the command line asked for and that cannot be made (a missing variant, a bad player
+     * count) is a bad argument: one line, status 2, no session. */
+    if (run(L, 1, 1) && lua_isstring(L, -1)) {
+        int status = cli_bad_args("repl", "%s", lua_tostring(L, -1));
+        shell_close();
+        return status;
+    }
+    lua_settop(L, 0);
     while (prompt_once(L)) {}
     if (sh.interactive) putchar('\n');
     shell_close();
     return 0;
 }
 
-int play_main(int argc, char **argv, const cli_options *opts) {
-    const char *game = NULL, *variant = NULL;
+/* What `meeple play` was asked for, checked; handed to shell.lua's play as a table. */
+typedef struct play_args {
+    const char *game, *variant, *save, *load;
     char bots[MEEPLE_MAX_PLAYERS][PATH_MAX];
-    int nbots = 0;
-    find_root();
-    long long seed = 0, players = 0, seat = 1;
-    bool seeded = false;
+    int nbots;
+    long long seed, players, seat;
+    bool seeded;
+} play_args;
+
+/* Options that take a value, and their checks; 0 or the status of a refusal. */
+static int play_option(play_args *a, int argc, char **argv, int *i) {
+    const char *opt = argv[*i];
+    if (*i + 1 == argc) return cli_bad_args("play", "%s needs a value", opt);
+    if (strcmp(opt, "--seed") == 0 || strcmp(opt, "--players") == 0)
+        return parse_game_options("play", argc, argv, (*i)++, &a->seed, &a->players, &a->seeded);
+    const char *value = argv[++*i];
+    if (strcmp(opt, "--bot") == 0) {
+        if (a->nbots == MEEPLE_MAX_PLAYERS - 1)
+            return cli_bad_args("play", "at most %d bots", MEEPLE_MAX_PLAYERS - 1);
+        if (!meeple_find_bot(value, a->bots[a->nbots], sizeof a->bots[a->nbots]))
+            return cli_bad_args("play", "cannot read the bot file '%s'", value);
+        a->nbots++;
+    } else if (strcmp(opt, "--seat") == 0) {
+        if (!cli_parse_int(value, 1, MEEPLE_MAX_PLAYERS, &a->seat))
+            return cli_bad_args("play", "--seat must be 1..%d, got '%s'", MEEPLE_MAX_PLAYERS, value);
+    } else if (strcmp(opt, "--variant") == 0) {
+        a->variant = value;
+    } else if (strcmp(opt, "--save") == 0) {
+        a->save = value;
+    } else {
+        a->load = value;
+    }
+    return 0;
+}
+
+/* The arguments of `meeple play`; 0 or the status of a refusal. With --load the save says the game,
+ * its seed, players and variant, so those options would contradict it. */
+static int parse_play(int argc, char **argv, play_args *a) {
+    static const char *const valued[] = {"--bot", "--seat", "--seed", "--players", "--variant", "--save", "--load"};
     for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i];
-        bool takes_value = strcmp(opt, "--bot") == 0 || strcmp(opt, "--seat") == 0 ||
-                           strcmp(opt, "--seed") == 0 || strcmp(opt, "--players") == 0 ||
-                           strcmp(opt, "--variant") == 0;
-        if (takes_value && i + 1 == argc) return cli_bad_args("play", "%s needs a value", opt);
-        if (strcmp(opt, "--seed") == 0 || strcmp(opt, "--players") == 0) {
-            int bad = parse_game_options("play", argc, argv, i++, &seed, &players, &seeded);
+        bool takes_value = false;
+        for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) takes_value |= strcmp(argv[i], valued[k]) == 0;
+        if (takes_value) {
+            int bad = play_option(a, argc, argv, &i);
             if (bad) return bad;
-        } else if (strcmp(opt, "--bot") == 0) {
-            const char *name = argv[++i];
-            if (nbots == MEEPLE_MAX_PLAYERS - 1)
-                return cli_bad_args("play", "at most %d bots", MEEPLE_MAX_PLAYERS - 1);
-            if (!find_bot(name, bots[nbots], sizeof bots[nbots]))
-                return cli_bad_args("play", "cannot read the bot file '%s'", name);
-            nbots++;
-        } else if (strcmp(opt, "--seat") == 0) {
-            if (!cli_parse_int(argv[++i], 1, MEEPLE_MAX_PLAYERS, &seat))
-                return cli_bad_args("play", "--seat must be 1..%d, got '%s'", MEEPLE_MAX_PLAYERS, argv[i]);
-        } else if (strcmp(opt, "--variant") == 0) {
-            variant = argv[++i];
-        } else if (opt[0] == '-') {
-            return cli_bad_args("play", "unknown option '%s'", opt);
-        } else if (game) {
-            return cli_bad_args("play", "one game expected, got also '%s'", opt);
+        } else if (argv[i][0] == '-') {
+            return cli_bad_args("play", "unknown option '%s'", argv[i]);
+        } else if (a->game) {
+            return cli_bad_args("play", "one game expected, got also '%s'", argv[i]);
         } else {
-            game = opt;
+            a->game = argv[i];
         }
     }
-    if (!game) return cli_bad_args("play", "which game? games: %s", game_names());
-    const game_def *def = game_find(game);
-    if (!def) return cli_bad_args("play", "unknown game '%s'; games: %s", game, game_names());
-    if (players == 0) players = nbots + 1 > def->default_players ? nbots + 1 : def->default_players;
-    if (players < def->min_players || players > def->max_players)
+    if (a->game && !game_find(a->game))
+        return cli_bad_args("play", "unknown game '%s'; games: %s", a->game, game_names());
+    if (a->load) {
+        if (a->seeded || a->players)
+            return cli_bad_args("play", "--load takes the seed and players from the save: leave out %s",
+                                a->seeded ? "--seed" : "--players");
+        return 0;
+    }
+    if (!a->game) return cli_bad_args("play", "which game? games: %s", game_names());
+    const game_def *def = game_find(a->game);
+    if (a->players == 0) a->players = a->nbots + 1 > def->default_players ? a->nbots + 1 : def->default_players;
+    if (a->players < def->min_players || a->players > def->max_players)
         return cli_bad_args("play", "%s takes %d..%d players, got %lld", def->name, def->min_players,
-                            def->max_players, players);
-    if (nbots > players - 1)
-        return cli_bad_args("play", "%d bots for %lld other seats", nbots, players - 1);
-    if (seat > players) return cli_bad_args("play", "--seat must be 1..%lld, got %lld", players, seat);
+                            def->max_players, a->players);
+    if (a->nbots > a->players - 1)
+        return cli_bad_args("play", "%d bots for %lld other seats", a->nbots, a->players - 1);
+    if (a->seat > a->players)
+        return cli_bad_args("play", "--seat must be 1..%lld, got %lld", a->players, a->seat);
+    return 0;
+}
 
+static void set_string(lua_State *L, const char *key, const char *value) {
+    if (!value) return;
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, key);
+}
+
+/* The table shell.lua's play takes. */
+static void push_play_args(lua_State *L, const play_args *a) {
+    lua_createtable(L, 0, 9);
+    set_string(L, "game", a->game ? game_find(a->game)->name : NULL);
+    set_string(L, "variant", a->variant);
+    set_string(L, "save", a->save);
+    set_string(L, "load", a->load);
+    if (!a->load) {
+        lua_pushinteger(L, a->seeded ? a->seed : fresh_seed());
+        lua_setfield(L, -2, "seed");
+        lua_pushinteger(L, a->players);
+        lua_setfield(L, -2, "players");
+    }
+    lua_pushinteger(L, a->seat);
+    lua_setfield(L, -2, "seat");
+    lua_createtable(L, a->nbots, 0);
+    for (int i = 0; i < a->nbots; i++) {
+        lua_pushstring(L, a->bots[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "bots");
+}
+
+int play_main(int argc, char **argv, const cli_options *opts) {
+    static play_args a; /* bot paths make it large */
+    memset(&a, 0, sizeof a);
+    a.seat = 1;
+    find_root();
+    int bad = parse_play(argc, argv, &a);
+    if (bad) return bad;
     if (!shell_open(opts)) {
         shell_close();
         return 1;
@@ -711,25 +808,7 @@ int play_main(int argc, char **argv, const cli_options *opts) {
     history_start(false);
     lua_State *L = sh.L;
     push_shell_fn(L, "play");
-    lua_createtable(L, 0, 7);
-    lua_pushstring(L, def->name);
-    lua_setfield(L, -2, "game");
-    if (variant) {
-        lua_pushstring(L, variant);
-        lua_setfield(L, -2, "variant");
-    }
-    lua_pushinteger(L, seeded ? seed : fresh_seed());
-    lua_setfield(L, -2, "seed");
-    lua_pushinteger(L, players);
-    lua_setfield(L, -2, "players");
-    lua_pushinteger(L, seat);
-    lua_setfield(L, -2, "seat");
-    lua_createtable(L, nbots, 0);
-    for (int i = 0; i < nbots; i++) {
-        lua_pushstring(L, bots[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "bots");
+    push_play_args(L, &a);
     int status = 1;
     if (run(L, 1, 2)) { /* the exit status, and the reason when the game could not be made */
         status = lua_isinteger(L, -2) ? (int)lua_tointeger(L, -2) : 0;

@@ -33,6 +33,31 @@ local function words(text)
   return t
 end
 
+-- The message of an error, without the name and line of one of meeple's own chunks at its head
+-- ("/usr/share/meeple/repl/shell.lua:669: ", "[C]: "): a user is told what went wrong, not where
+-- inside meeple it was noticed. A bot's or a variant's file and line further on are kept: those
+-- are the user's to fix.
+local INTERNAL = { "^%[C%]: ", "^[^\n:]-shell%.lua:%d+: ", "^[^\n:]-render%.lua:%d+: ", "^[^\n:]-variant%.lua:%d+: " }
+local function plain(e)
+  local msg, cut = tostring(e), true
+  while cut do
+    cut = false
+    for _, head in ipairs(INTERNAL) do
+      local s, e2 = msg:find(head)
+      if s then msg, cut = msg:sub(e2 + 1), true end
+    end
+  end
+  return msg
+end
+M.plain = plain
+
+-- Ctrl-C arrives as the error "interrupted" in whatever Lua code runs then (shell.c): a pcall that
+-- catches errors to say them must let that one through, so that it stops what it was meant to.
+local function pass_interrupt(e)
+  if e == "interrupted" then error(e, 0) end
+  return e
+end
+
 local function whole(text, what)
   local n = math.tointeger(tonumber(text))
   if not n then fail("%s must be a whole number, got '%s'", what, text) end
@@ -87,6 +112,16 @@ local function numbered(list)
   end
 end
 
+-- The actions with the cost of the card each names, from the catalogue: "build battlefield (3)".
+function M.with_costs(s, legal)
+  local cards, out = s:cards(), {}
+  for i, a in ipairs(legal) do
+    local card = cards[a:match("(%S+)$")]
+    out[i] = type(card) == "table" and card.cost and format("%s (%s)", a, card.cost) or a
+  end
+  return out
+end
+
 -- The legal action `text` names: its number in `legal`, the action itself, or the first letters of
 -- its words ("trav med" for "travel medes"). nil and one line saying why otherwise.
 function M.resolve(s, text, legal)
@@ -129,17 +164,14 @@ function M.resolve(s, text, legal)
   return nil, format("%s (legal now: %s)", why, concat(kind, ", "))
 end
 
--- A bot file as given, else under the source tree, so `bots/random.lua` works from anywhere; a
--- plain name ("random") is bots/NAME.lua.
+-- A bot file as given, a name ("random": bots/NAME.lua where meeple looks bots up, docs/api.md), else
+-- a path under the source tree, so `bots/random.lua` works from anywhere.
 local function find_file(file)
-  local candidates = { file }
-  if not file:find("/", 1, true) and not file:find(".lua", 1, true) then
-    candidates[2] = "bots/" .. file .. ".lua"
-  end
+  local found = native.find_bot(file)
+  if found then return found end
+  -- bots/random.lua and the like from anywhere: a path under the source tree the shell came from
   if native.root and file:sub(1, 1) ~= "/" then
-    for i = 1, #candidates do candidates[#candidates + 1] = native.root .. "/" .. candidates[i] end
-  end
-  for _, path in ipairs(candidates) do
+    local path = native.root .. "/" .. file
     local f = io.open(path, "r")
     if f then
       f:close()
@@ -212,6 +244,47 @@ local function say_provisional(s)
   say("      put the real ones in scripts/variants/%s/beanometers.lua and play --variant beanometers", s:game())
 end
 
+-- =====================================================================================================
+-- Save files: written whole or not at all, read within a bound (a save may come from anyone)
+-- =====================================================================================================
+
+local MAX_SAVE = 16 << 20 -- bytes; a save of the longest game is a few KiB
+
+local function read_save(path)
+  local f, why = io.open(path, "rb")
+  if not f then fail("cannot read %s", why) end
+  local text, err = f:read(MAX_SAVE + 1)
+  f:close()
+  if not text and err then fail("cannot read %s: %s", path, err) end
+  text = text or ""
+  if #text > MAX_SAVE then fail("cannot read %s: larger than a save can be (%d MiB)", path, MAX_SAVE >> 20) end
+  return text
+end
+
+-- meeple.load on a file's text; the reason for a refusal names the file.
+local function load_save(path, variant)
+  local text = read_save(path)
+  local ok, s = pcall(meeple.load, text, { variant = variant })
+  if not ok then fail("cannot load %s: %s", path, plain(pass_interrupt(s))) end
+  return s, text
+end
+
+-- Writes the text beside the file, then renames it over: a Ctrl-C or a full disk never leaves half
+-- a save where a whole one was.
+local function write_save(path, s)
+  local tmp = path .. ".tmp"
+  local f, why = io.open(tmp, "wb")
+  if not f then fail("cannot write %s", why) end
+  local wrote, err = f:write(s:save())
+  local closed, cerr = f:close()
+  local moved, merr = false, nil
+  if wrote and closed then moved, merr = os.rename(tmp, path) end
+  if not moved then
+    os.remove(tmp)
+    fail("cannot write %s: %s", path, err or cerr or merr)
+  end
+end
+
 local function new_game(name, seed, players, variant)
   local s = meeple.new(name, { seed = seed, players = players, variant = variant })
   rawset(_G, "g", s)
@@ -275,7 +348,7 @@ end)
 command("legal", "", "the legal actions, numbered", function()
   local s = current()
   if not s:is_over() then say("P%d to move:", s:to_move()) end
-  numbered(s:legal())
+  numbered(M.with_costs(s, s:legal()))
 end)
 
 command("view", "P", "the game as player P sees it", function(arg)
@@ -319,20 +392,13 @@ command("auto", "[FILE...]", "bots play to the end: seat k takes file k (the las
 command("save", "FILE", "write g:save() to FILE", function(arg)
   local s = current()
   if arg == "" then fail("which file? :save FILE") end
-  local f, why = io.open(arg, "w")
-  if not f then fail("cannot write %s", why) end
-  f:write(s:save())
-  f:close()
+  write_save(arg, s)
   say("saved %s after %d decisions to %s", s:game(), #s:history(), arg)
 end)
 
 command("load", "FILE", "g from a file written by :save (or s:save())", function(arg)
   if arg == "" then fail("which file? :load FILE") end
-  local f, why = io.open(arg, "r")
-  if not f then fail("cannot read %s", why) end
-  local text = f:read("a")
-  f:close()
-  local s = meeple.load(text)
+  local s = load_save(arg)
   rawset(_G, "g", s)
   say("g = %s after %d decisions, from %s", s:game(), #s:history(), arg)
   board(s)
@@ -346,7 +412,7 @@ command("quit", "", "leave the shell (Ctrl-D too)", function() return "quit" end
 
 local function traceback(e)
   if native.debug then return debug.traceback(tostring(e), 2) end
-  return tostring(e)
+  return plain(e)
 end
 
 function M.command(line)
@@ -361,15 +427,18 @@ function M.command(line)
   return ok and answer or nil
 end
 
+-- Returns the reason when the game the command line asked for cannot be made: shell.c refuses
+-- the arguments then, and no session starts.
 function M.start(o)
+  local opts = { seed = o.seed, players = o.players, variant = o.variant }
+  local made, why = true, nil
+  if o.game then made, why = pcall(meeple.new, o.game, opts) end
+  if not made then return plain(why) end
   if native.interactive then
     say("meeple %s · %s · games: %s", native.version, _VERSION, concat(meeple.games(), ", "))
     say(":help lists the commands · Tab completes · Ctrl-D leaves")
   end
-  if o.game then
-    local ok, why = pcall(new_game, o.game, o.seed, o.players, o.variant)
-    if not ok then native.error(why) end
-  end
+  if o.game then new_game(o.game, o.seed, o.players, o.variant) end
 end
 
 -- =====================================================================================================
@@ -409,14 +478,21 @@ local function lookup(path)
   return v
 end
 
+-- Internal names (`_turn_key`, a variant state's `_v`) are for meeple itself: offered only once a
+-- "_" is typed. _G, _VERSION and _ENV are Lua's own, and stay.
+local function is_internal(k) return k:match("^_%l") ~= nil end
+
 -- Names of v's fields (and its __index table's) starting with `partial`, with their values.
 local function fields(v, partial, out)
   local sources = { type(v) == "table" and v or nil, index_table(v) }
+  local hide = partial:sub(1, 1) ~= "_"
   for i = 1, 2 do
     local t = sources[i]
     if t then
       for k, x in next, t do
-        if is_name(k) and k:sub(1, #partial) == partial and out[k] == nil then out[k] = x end
+        if is_name(k) and k:sub(1, #partial) == partial and out[k] == nil and not (hide and is_internal(k)) then
+          out[k] = x
+        end
       end
     end
   end
@@ -614,94 +690,220 @@ local ROLE = {
 
 local PLAY_HELP = [[
 Answer with the number of an action, the action, or the first letters of its words ("trav med").
-  undo    take back your last decision (and the bots' moves since)
-  board   show the game again          rules   the rules
-  help    this text                    quit    stop (Ctrl-D too)]]
+  undo         take back your last decision (and the bots' decisions since)
+  save [FILE]  write the game to FILE (the --save file when left out)
+  load FILE    go on with the game a save holds (the same game and player count)
+  board        show the game again          rules   the rules
+  help         this text                    quit    stop (Ctrl-D too)
+A command may start with ':' (:save, :undo).]]
 
--- Takes back the human's last decision and everything after it; false when there is none.
+-- Takes back the human's last decision and everything after it; how many decisions, or nil when
+-- there is none of theirs. What the bots chose after it is gone with it: they decide again.
 local function undo_mine(s, me)
   local history = s:history()
   for i = #history, 1, -1 do
     if history[i].player == me then
       s:undo(#history - i + 1)
-      return true
+      return #history - i + 1
     end
   end
-  return false
 end
 
-function M.play(o)
-  local made, s = pcall(meeple.new, o.game, { seed = o.seed, players = o.players, variant = o.variant })
-  if not made then return 2, tostring(s) end
-  local me, game = o.seat, s:game()
+-- The seed a state was dealt with, as its save records it.
+local function seed_of(s) return s:save():match("\nseed (%d+)\n") or "?" end
+
+-- Writes the --save file after each decision, so an interruption or a crash loses nothing. A file
+-- that cannot be written is said once.
+local function autosave(P)
+  if not P.save then return end
+  local ok, why = pcall(write_save, P.save, P.s)
+  if ok then return end
+  pass_interrupt(why)
+  if not P.save_failed then native.error(plain(why)) end
+  P.save_failed = true
+end
+
+-- Leaves the game unfinished, saved first when there is a --save file; returns `status`.
+local function leave(P, cause, status)
+  autosave(P)
+  local where = P.save and not P.save_failed and format("; saved: meeple play --load %s", P.save) or ""
+  say("%sthe game is left unfinished (seed %s)%s", cause and cause .. ": " or "", seed_of(P.s), where)
+  return status
+end
+
+-- A decision played through s:try, so that a variant's hook that fails refuses the action (one
+-- line, the state as it was) instead of ending the game.
+local function try(s, action)
+  local ran, ok, why = pcall(s.try, s, action)
+  if not ran then return nil, plain(pass_interrupt(ok)) end
+  return ok, ok or plain(why)
+end
+
+-- The bot of the seat to move decides; false and why when it cannot.
+local function bot_turn(P)
+  local s = P.s
+  local p = s:to_move()
+  local bot = P.seats[p]
+  local role = ROLE[P.game] and ROLE[P.game](s:view(P.me))
+  local action, why = bot:choose(s)
+  if not action then return false, plain(why) end
+  local ok, err = try(s, action)
+  if not ok then return false, format("bot '%s' chose '%s': %s", bot:name(), action, err) end
+  say("P%d %s%s: %s", p, bot:name(), role and " as " .. role or "", seen_by_others(P.game, action))
+  autosave(P)
+  return true
+end
+
+-- `load FILE` at the prompt: the same game and player count, so the bots still fit their seats.
+local function load_into(P, file)
+  if file == "" then fail("which file? load FILE") end
+  local s = load_save(file, P.variant_file)
+  if s:game() ~= P.game or s:num_players() ~= P.s:num_players() then
+    fail("%s holds %s for %d players; this is %s for %d", file, s:game(), s:num_players(), P.game,
+      P.s:num_players())
+  end
+  P.s, playing, P.shown = s, s, nil
+  say("loaded %s after %d decisions", file, #s:history())
+  autosave(P)
+end
+
+local PLAY_COMMANDS = {
+  help = function() print(PLAY_HELP) end,
+  board = function(P) P.shown = nil end,
+  rules = function(P) native.rules(P.game) end,
+  undo = function(P)
+    local n = undo_mine(P.s, P.me)
+    if not n then fail("nothing of yours to undo yet") end
+    -- Only a count: which bot decisions went with it stays unsaid (some were secret).
+    say("took back your last decision%s", n > 1 and format(" and the %d after it", n - 1) or "")
+    P.shown = nil
+    autosave(P)
+  end,
+  save = function(P, file)
+    file = file ~= "" and file or P.save
+    if not file then fail("which file? save FILE (or play with --save FILE)") end
+    write_save(file, P.s)
+    say("saved after %d decisions to %s (meeple play --load %s)", #P.s:history(), file, file)
+  end,
+  load = load_into,
+}
+PLAY_COMMANDS["?"] = PLAY_COMMANDS.help
+
+-- The human's answer at the prompt; returns an exit status when play ends here.
+local function human_turn(P)
+  local s = P.s
+  local legal = s:legal()
+  if P.shown ~= #s:history() then
+    print()
+    board(s, P.me)
+    numbered(M.with_costs(s, legal))
+    P.shown = #s:history()
+  end
+  local line, why = native.readline(format("P%d> ", P.me))
+  if not line then
+    if why == "interrupt" then return leave(P, "interrupted", 130) end
+    return leave(P, "no more input", 0)
+  end
+  local word, arg = line:match("^%s*:?(%S*)%s*(.-)%s*$")
+  word = word:lower()
+  if word == "quit" or word == "q" or word == "exit" then return leave(P, nil, 0) end
+  if word == "" then
+    P.shown = nil
+    return
+  end
+  local command = PLAY_COMMANDS[word]
+  if command then
+    local ok, err = pcall(command, P, arg)
+    if not ok then native.error(plain(pass_interrupt(err))) end
+    return
+  end
+  local answer = line:match("^%s*(.-)%s*$"):lower()
+  local action, reason = M.resolve(s, answer, legal)
+  if not action then return native.error(reason) end
+  local ok, err = try(s, action)
+  if not ok then return native.error(err) end
+  if action ~= answer then say("P%d: %s", P.me, action) end
+  autosave(P)
+end
+
+-- The game `meeple play` was asked for: a new one, or the one a save holds. Raises one line.
+local function play_game(o)
+  if not o.load then
+    return meeple.new(o.game, { seed = o.seed, players = o.players, variant = o.variant })
+  end
+  local by_path = not o.variant and read_save(o.load):match("\nvariant ([^\n]*[/][^\n]*)\n")
+  by_path = by_path or not o.variant and read_save(o.load):match("\nvariant ([^\n]*%.lua)\n")
+  if by_path then
+    fail("%s was played under the variant file %s: to run that file, name it: --variant %s", o.load,
+      by_path, by_path)
+  end
+  local s = load_save(o.load, o.variant)
+  if o.game and s:game() ~= o.game then fail("%s holds a game of %s, not %s", o.load, s:game(), o.game) end
+  return s
+end
+
+-- The bots of the other seats: --bot files in seat order, the last one filling the rest.
+local function seat_bots(o, s, seed)
   local seats, others = {}, {}
-  playing = s
   for p = 1, s:num_players() do
-    if p ~= me then
+    if p ~= o.seat then
       local file = o.bots[#others + 1] or o.bots[#o.bots] or DEFAULT_BOT
-      local ok, bot = pcall(load_bot, file, o.seed * 1000 + p, native.debug)
-      if not ok then return 2, bot end
-      seats[p] = bot
+      seats[p] = load_bot(file, seed * 1000 + p, native.debug)
       others[#others + 1] = format("P%d %s", p, seats[p]:name())
     end
   end
-  say("%s%s · seed %d · you are P%d · %s", game, o.variant and " (" .. o.variant .. ")" or "", o.seed, me,
-    concat(others, ", "))
-  say_provisional(s)
-  say("Answer with a number, an action or its first letters; undo, help, quit.")
-  local shown -- the number of decisions when the human last saw the game
-  while not s:is_over() do
-    local p = s:to_move()
-    if p ~= me then
-      local bot = seats[p]
-      local role = ROLE[game] and ROLE[game](s:view(me))
-      local action, why = bot:choose(s)
-      if not action then
+  return seats, others
+end
+
+local function play_loop(P)
+  while not P.s:is_over() do
+    if P.s:to_move() ~= P.me then
+      local ok, why = bot_turn(P)
+      if not ok then
         native.error(why)
-        say("the game stops here (seed %d)", o.seed)
-        return 1
+        return leave(P, "the game stops here", 1)
       end
-      s:play(action)
-      say("P%d %s%s: %s", p, bot:name(), role and " as " .. role or "", seen_by_others(game, action))
     else
-      local legal = s:legal()
-      if shown ~= #s:history() then
-        print()
-        board(s, me)
-        numbered(legal)
-        shown = #s:history()
-      end
-      local line, why = native.readline(format("P%d> ", me))
-      local answer = line and line:match("^%s*(.-)%s*$"):lower()
-      if not line then
-        local cause = why == "interrupt" and "interrupted" or "no more input"
-        say("%s: the game is left unfinished (seed %d)", cause, o.seed)
-        return 0
-      elseif answer == "quit" or answer == "q" or answer == "exit" then
-        say("the game is left unfinished (seed %d)", o.seed)
-        return 0
-      elseif answer == "help" or answer == "?" then
-        print(PLAY_HELP)
-      elseif answer == "board" or answer == "" then
-        shown = nil
-      elseif answer == "rules" then
-        native.rules(game)
-      elseif answer == "undo" then
-        if undo_mine(s, me) then shown = nil else native.error("nothing of yours to undo yet") end
-      else
-        local action, reason = M.resolve(s, answer, legal)
-        if action then
-          s:play(action)
-          if action ~= answer then say("P%d: %s", me, action) end
-        else
-          native.error(reason)
-        end
-      end
+      local status = human_turn(P)
+      if status then return status end
     end
   end
+end
+
+-- `meeple play`: returns the exit status, and the reason when the arguments cannot make a game.
+function M.play(o)
+  local made, s = pcall(play_game, o)
+  if not made then return 2, plain(s) end
+  if o.seat > s:num_players() then
+    return 2, format("--seat must be 1..%d, got %d", s:num_players(), o.seat)
+  end
+  local seed = math.tointeger(tonumber(seed_of(s))) or 0
+  local ok, seats, others = pcall(seat_bots, o, s, seed)
+  if not ok then return 2, plain(seats) end
+  if o.save then -- a --save file that cannot be written is a bad argument, found before any play
+    local wrote, why = pcall(write_save, o.save, s)
+    if not wrote then return 2, plain(why) end
+  end
+  local P = { s = s, me = o.seat, game = s:game(), seats = seats, save = o.save, variant_file = o.variant }
+  playing = s
+  local variant = s:variant()
+  say("%s%s · seed %d · you are P%d · %s", P.game, variant and " (" .. variant .. ")" or "", seed, P.me,
+    concat(others, ", "))
+  if o.load then say("loaded %s after %d decisions", o.load, #s:history()) end
+  say_provisional(s)
+  say("Answer with a number, an action or its first letters; undo, save, help, quit.")
+  -- Ctrl-C while a bot thinks arrives as the error "interrupted"; anything else that escapes is said
+  -- in one line, and the game is saved so that it can go on.
+  local ran, status = pcall(play_loop, P)
+  if not ran then
+    if status == "interrupted" then return leave(P, "interrupted", 130) end
+    native.error(plain(status))
+    return leave(P, "the game stops here", 1)
+  end
+  if status then return status end
   print()
-  board(s, me)
-  print(result(s, me))
+  board(P.s, P.me)
+  print(result(P.s, P.me))
   return 0
 end
 

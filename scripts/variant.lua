@@ -30,8 +30,8 @@ local function is_path(name)
   return name:find("/", 1, true) ~= nil or name:match("%.lua$") ~= nil
 end
 
--- A name is looked up as scripts/variants/GAME/NAME.lua under $MEEPLE_ROOT, the current directory,
--- then the source tree meeple was built from. Returns the path and the file's text (only regular
+-- A name is looked up as scripts/variants/GAME/NAME.lua in meeple's roots: $MEEPLE_ROOT, meeple's own
+-- (installed or the source tree), each folder of $MEEPLE_PATH, the current directory. Returns the path and the file's text (only regular
 -- files, of at most 1 MiB: raw.read_file), or nil and why.
 local function find_file(game, name)
   if is_path(name) then
@@ -43,16 +43,14 @@ local function find_file(game, name)
     return nil, ("'%s' is not a variant's name (letters, digits, _ and -) nor a file"):format(name)
   end
   local relative = ("scripts/variants/%s/%s.lua"):format(game, name)
-  local roots = { os.getenv("MEEPLE_ROOT") or "", ".", raw.source_dir or "" }
-  for _, root in ipairs(roots) do
-    if root ~= "" then
-      local path = root .. "/" .. relative
-      local text, why, missing = raw.read_file(path)
-      if text then return path, text end
-      if not missing then return nil, why end
-    end
+  for _, root in ipairs(raw.roots) do
+    local path = root .. "/" .. relative
+    local text, why, missing = raw.read_file(path)
+    if text then return path, text end
+    if not missing then return nil, why end
   end
-  return nil, ("no variant '%s' for %s (looked for %s)"):format(name, game, relative)
+  return nil, ("no variant '%s' for %s (looked for %s in %s; $MEEPLE_PATH adds folders)")
+    :format(name, game, relative, table.concat(raw.roots, ", "))
 end
 
 -- A library as a table of the variant's own: changing it changes nothing for the caller.

@@ -1868,6 +1868,7 @@ void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w) {
     for (int t = 0; t < bg->types; t++) {
         w->key(w, bg->kinds[t].name);
         w->open_map(w);
+        tw_key_str(w, "kind", "bean"); /* as Rabohnzel's beans: one shape for a bot reading either game */
         tw_key_num(w, "count", g->rules.count[t]);
         w->key(w, "meter");
         w->open_list(w);

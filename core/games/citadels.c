@@ -1991,8 +1991,20 @@ static const char *purple_text(int d) {
     return NULL;
 }
 
-/* Districts (count, cost, colour, points, text) and characters (rank, the colour they take income
- * for). */
+/* Each character's power, in the words of the rules summary, for the catalogue. */
+static const char *const character_text[NUM_CHARACTERS] = {
+    "kill C: C misses its whole turn",
+    "rob C: when C is revealed, its player's gold goes to the thief's",
+    "swap N: exchange hands with player N; or replace cards from hand with as many from the deck",
+    "takes the crown when called; income for yellow",
+    "income for blue; the warlord cannot destroy his districts unless he was murdered",
+    "income for green; 1 gold more after the action",
+    "2 cards more after the action; builds up to three",
+    "income for red; at the end of his turn destroy N D, paying D's cost minus 1",
+};
+
+/* Districts (count, cost, colour, points, text) and characters (rank, power text, the colour they
+ * take income for). */
 static void citadels_write_cards(const void *st, tree_writer *w) {
     (void)st;
     w->open_map(w);
@@ -2012,6 +2024,7 @@ static void citadels_write_cards(const void *st, tree_writer *w) {
         w->open_map(w);
         tw_key_str(w, "kind", "character");
         tw_key_num(w, "rank", c + 1);
+        tw_key_str(w, "text", character_text[c]);
         if (character_colour[c] != NO_COLOUR) tw_key_str(w, "colour", colour_name[character_colour[c]]);
         w->close(w);
     }

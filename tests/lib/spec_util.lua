@@ -31,6 +31,15 @@ function M.run(args, stderr_only)
   return M.sh(M.quote(M.exe) .. " " .. args .. (stderr_only and " 2>&1 >/dev/null" or " 2>&1"))
 end
 
+-- Runs `jq -e FILTER` over `json_text`; returns jq's output and exit status (0 when the filter's last
+-- value is neither false nor null, 1 when it is, other values when the text is not JSON).
+function M.jq(json_text, filter)
+  local name = M.write(json_text)
+  local out, code = M.sh("jq -e " .. M.quote(filter) .. " <" .. M.quote(name) .. " 2>&1")
+  os.remove(name)
+  return out, code
+end
+
 -- The non-empty lines of `text`.
 function M.lines(text)
   local t = {}
@@ -164,6 +173,13 @@ function M.play(s, ...)
     s:play(a)
   end
   return s
+end
+
+-- A match log without its timing fields ("ms", "ms_max": measured, so they differ between runs;
+-- they end every record), for comparing logs of the same match byte for byte.
+function M.untimed(log)
+  if not log then return nil end
+  return (log:gsub(',"ms":%[[^%]]*%],"ms_max":%[[^%]]*%]}\n', "}\n"))
 end
 
 return M

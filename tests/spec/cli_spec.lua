@@ -6,20 +6,9 @@ local meeple, lines = util.run, util.lines
 
 local script = util.write
 
--- A parser for the flat JSON object bench prints: string and number values only.
-local function parse_flat_json(text)
-  local body = text:match("^%s*{(.*)}%s*$")
-  if not body then return nil end
-  local obj, pos = {}, 1
-  while pos <= #body do
-    local key, value, after = body:match('^"([^"]*)":("[^"]*")()', pos)
-    if not key then key, value, after = body:match('^"([^"]*)":(-?[%d.]+)()', pos) end
-    if not key then return nil end
-    obj[key] = value:sub(1, 1) == '"' and value:sub(2, -2) or tonumber(value)
-    pos = after
-    if body:sub(pos, pos) == "," then pos = pos + 1 elseif pos <= #body then return nil end
-  end
-  return obj
+-- What `meeple ARGS` prints on stdout alone (the JSON outputs), and its exit status.
+local function stdout_of(args)
+  return util.sh(quote(util.exe) .. " " .. args .. " 2>/dev/null")
 end
 
 describe("meeple games and rules", function()
@@ -56,7 +45,11 @@ describe("bad arguments", function()
     "frobnicate", "--frobnicate", "rules", "rules chess", "rules babel extra", "games extra", "run",
     "bench", "bench chess", "bench babel --games", "bench babel --games x", "bench babel --games 0",
     "bench babel --players 5", "bench babel --seed -1", "bench babel --colour red",
-    "bench babel --bot /nonexistent/bot.lua",
+    "bench babel --bot /nonexistent/bot.lua", "bench babel --bot no_such_bot",
+    -- seeds are refused, never clamped: overflow, text, fractions, signs, spaces
+    "bench babel --seed 99999999999999999999", "bench babel --seed 9223372036854775808",
+    "bench babel --seed seven", "bench babel --seed 1.5", "bench babel --seed +5", "bench babel --seed ' 5'",
+    "bench babel --seed=", "bench babel --games=x",
   }
   for _, args in ipairs(cases) do
     it("'meeple " .. args .. "' gives a one-line reason, the usage, and status 2", function()
@@ -64,6 +57,45 @@ describe("bad arguments", function()
     end)
   end
 
+end)
+
+describe("command-line conventions", function()
+  it("prints the version with --version and -V, the module's own", function()
+    local meeple_module = require "meeple"
+    for _, flag in ipairs({ "--version", "-V" }) do
+      local out, code = meeple(flag)
+      assert.equal(0, code)
+      assert.equal("meeple " .. meeple_module.version, lines(out)[1])
+    end
+    assert.matches("^%d+%.%d+%.%d+$", meeple_module.version)
+  end)
+
+  it("takes --opt=value as --opt value", function()
+    local a = stdout_of("bench babel --games=7 --seed=3 --json")
+    local b = stdout_of("bench babel --games 7 --seed 3 --json")
+    assert.equal("7\n", (util.jq(a, ".games")))
+    assert.equal(util.jq(a, ".decisions"), util.jq(b, ".decisions"))
+  end)
+
+  it("takes --debug anywhere on the line, but leaves a script's arguments to the script", function()
+    local _, code = meeple("bench babel --games 2 --debug")
+    assert.equal(0, code)
+    local name = script("print(select('#', ...), ...)")
+    local out
+    out, code = meeple("run " .. quote(name) .. " --debug --x=1")
+    os.remove(name)
+    assert.equal(0, code)
+    assert.equal("2\t--debug\t--x=1\n", out)
+  end)
+
+  it("shows a traceback only under --debug, wherever it is given", function()
+    local name = script("local function f() error('boom') end f()")
+    local plain = meeple("run " .. quote(name))
+    local debug = meeple("--debug run " .. quote(name))
+    os.remove(name)
+    assert.equal(1, #lines(plain))
+    assert.truthy(debug:find("stack traceback", 1, true))
+  end)
 end)
 
 describe("meeple run", function()
@@ -130,21 +162,27 @@ describe("meeple bench", function()
     assert.truthy(out:find("games: 20\n", 1, true))
   end)
 
-  it("prints the same as one JSON object with --json", function()
-    local out, code = meeple("bench babel --games 20 --seed 7 --json")
+  it("prints the same as one JSON object with snake_case keys with --json", function()
+    local out, code = stdout_of("bench babel --games 20 --seed 7 --json")
     assert.equal(0, code)
-    local obj = parse_flat_json(out)
-    assert.is_table(obj, out)
-    assert.equal("babel", obj.game)
-    assert.equal(20, obj.games)
-    assert.is_number(obj["ns per decision"])
-    assert.is_number(obj["ns per clone"])
+    local _, ok = util.jq(out, [[.game == "babel" and .players == 2 and .games == 20 and .decisions > 0
+      and .ns_per_decision > 0 and .games_per_s > 0 and .decisions_per_s > 0 and .clone_ns > 0
+      and .state_bytes == 992 and .peak_memory_kib > 0 and (keys | all(test("^[a-z_]+$")))]])
+    assert.equal(0, ok, out)
+  end)
+
+  it("reports a bot's overhead under --json too, the bot found by name", function()
+    local out, code = stdout_of("bench babel --games 3 --bot random --json")
+    assert.equal(0, code)
+    local _, ok = util.jq(out, [[.bot == "random" and .host_overhead_ns > 0 and .host_overhead_field_ns > 0
+      and .host_overhead_walk_ns > 0]])
+    assert.equal(0, ok, out)
   end)
 
   it("plays the same games from the same seed", function()
-    local a = meeple("bench babel --games 10 --seed 5 --json")
-    local b = meeple("bench babel --games 10 --seed 5 --json")
-    assert.equal(parse_flat_json(a).decisions, parse_flat_json(b).decisions)
+    local a = stdout_of("bench babel --games 10 --seed 5 --json")
+    local b = stdout_of("bench babel --games 10 --seed 5 --json")
+    assert.equal(util.jq(a, ".decisions"), util.jq(b, ".decisions"))
   end)
 
   it("drives a Lua bot and reports the host's overhead", function()

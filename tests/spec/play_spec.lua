@@ -117,13 +117,157 @@ describe("meeple play from piped answers", function()
   it("refuses bad arguments with one line, the usage and status 2", function()
     for _, args in ipairs({ "play", "play chess", "play babel --variant nosuch", "play babel --seat 3",
       "play babel --seed x", "play babel --bot /nonexistent/bot.lua", "play babel --frob",
-      "play babel babel", "repl chess", "repl --frob" }) do
+      "play babel babel", "repl chess", "repl --frob", "play babel --seed 99999999999999999999",
+      "play babel --seed -1", "repl babel --seed 9007199254740992", "repl babel --seed ten",
+      "repl babel --variant nope", "repl --variant nope", "repl citadels --players 9",
+      "play babel --save" }) do
       local out, code = meeple(args)
       assert.equal(2, code, args)
       assert.equal(2, count(out, "\n"), args .. ": " .. out)
       assert.truthy(out:match("^meeple [a-z]+: [^\n]+\nusage: meeple "), out)
     end
     assert.truthy(has(meeple("play babel --variant nosuch"), "no variant 'nosuch' for babel"))
+    assert.truthy(has(meeple("repl babel --variant nosuch"), "meeple repl: no variant 'nosuch' for babel"))
+  end)
+end)
+
+-- The `action` lines of a save.
+local function actions_in(file)
+  local list = {}
+  for a in util.read(file):gmatch("\naction ([^\n]*)") do list[#list + 1] = a end
+  return list
+end
+
+-- Nothing meeple says names one of its own files and lines (a Lua chunk of its own, or a C function).
+local function no_internal_paths(out)
+  assert.is_nil(out:find("shell.lua", 1, true), out)
+  assert.is_nil(out:find("variant.lua", 1, true), out)
+  assert.is_nil(out:find("[C]", 1, true), out)
+  assert.is_nil(out:find("traceback", 1, true), out)
+end
+
+describe("meeple play with saves", function()
+  it("writes the game after every decision with --save, and goes on from it with --load", function()
+    local save = os.tmpname()
+    local out, code = meeple("play babel --seed 3 --save " .. quote(save), "trav med\n1\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "no more input: the game is left unfinished (seed 3); saved: meeple play --load " .. save), out)
+    local saved = actions_in(save)
+    assert.truthy(#saved >= 2, out)
+    assert.equal("travel medes", saved[1])
+    local resumed
+    resumed, code = meeple("play --load " .. quote(save) .. " --save " .. quote(save), "1\nquit\n")
+    assert.equal(0, code, resumed)
+    assert.truthy(has(resumed, "babel · seed 3 · you are P1 · P2 random"), resumed)
+    assert.truthy(has(resumed, "loaded " .. save .. " after " .. #saved .. " decisions"), resumed)
+    assert.truthy(#actions_in(save) > #saved, resumed)
+    -- the game named must be the save's, and the save fixes the seed and the player count
+    out, code = meeple("play citadels --load " .. quote(save))
+    assert.equal(2, code, out)
+    assert.truthy(has(out, "holds a game of babel, not citadels"), out)
+    out, code = meeple("play --load " .. quote(save) .. " --seed 4")
+    assert.equal(2, code, out)
+    assert.truthy(has(out, "--load takes the seed and players from the save"), out)
+    os.remove(save)
+  end)
+
+  it("refuses a damaged or missing save in one line, status 2", function()
+    local bad = write("meeple save 1\ngame babel\nplayers 2\nseed 3\naction fly away\n")
+    local out, code = meeple("play babel --save /nonexistent/dir/game.save")
+    assert.equal(2, code, out)
+    assert.truthy(out:match("^meeple play: cannot write [^\n]*No such file or directory\nusage: "), out)
+    for _, file in ipairs { bad, "/nonexistent/game.save", "/tmp" } do
+      local out, code = meeple("play --load " .. quote(file))
+      assert.equal(2, code, out)
+      assert.equal(2, count(out, "\n"), out)
+      assert.truthy(out:match("^meeple play: cannot [a-z]+ " .. file:gsub("%p", "%%%0")), out)
+      no_internal_paths(out)
+    end
+    os.remove(bad)
+  end)
+
+  it("saves and loads at its prompt, save and :load alike", function()
+    local a, b = os.tmpname(), os.tmpname()
+    os.remove(b)
+    local out, code = meeple("play babel --seed 3",
+      "trav med\nsave " .. a .. "\nundo\n:save " .. b .. "\n:load " .. a .. "\nload /nonexistent\nsave\nquit\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "saved after 1 decisions to " .. a), out)
+    assert.truthy(has(out, "saved after 0 decisions to " .. b), out)
+    assert.truthy(has(out, "loaded " .. a .. " after 1 decisions"), out)
+    assert.truthy(has(out, "cannot read /nonexistent: No such file or directory"), out)
+    assert.truthy(has(out, "which file? save FILE (or play with --save FILE)"), out)
+    assert.same({ "travel medes" }, actions_in(a))
+    assert.same({}, actions_in(b))
+    -- after the load, the game goes on from the save: the pawn is at the medes
+    assert.equal("medes", out:match("\nloaded [^\n]*\n.-\nP1  pawn (%a+)"), out)
+    os.remove(a)
+    os.remove(b)
+  end)
+
+  it("takes back the bots' decisions with the human's undo, and neither says nor keeps them", function()
+    if not games().citadels then return end
+    local save = os.tmpname()
+    local out, code = meeple("play citadels --players 4 --seed 2 --save " .. quote(save), "1\nundo\nquit\n")
+    assert.equal(0, code, out)
+    local before_undo, after_undo = out:match("^(.*)P1> undo\n(.*)$")
+    assert.truthy(before_undo, out)
+    assert.equal(3, count(before_undo, "\nP%d random: %(chooses a character%)"), out)
+    assert.truthy(has(after_undo, "took back your last decision and the 3 after it"), after_undo)
+    assert.is_nil(after_undo:find("\nP%d random"), after_undo)
+    assert.same({}, actions_in(save)) -- the save went back too: the bots' secret choices are not in it
+    -- when play resumes, the bots decide again
+    out = meeple("play citadels --players 4 --seed 2", "1\nundo\n2\nquit\n")
+    assert.equal(6, count(out, "\nP%d random: %(chooses a character%)"), out)
+    os.remove(save)
+  end)
+
+  it("refuses an action whose variant hook fails, in one line naming the file and hook, and goes on", function()
+    local variant = write([[
+return {
+  game = "babel", name = "boom",
+  hooks = {
+    apply = function(s, a)
+      if a == "travel medes" then error("no medes today") end
+    end,
+  },
+}
+]], ".lua")
+    local save = os.tmpname()
+    local out, code = meeple("play babel --seed 3 --save " .. quote(save) .. " --variant " .. quote(variant),
+      "travel medes\ntrav sum\nquit\n")
+    assert.equal(0, code, out)
+    assert.equal(1, count(out, "variant boom, hook apply: " .. variant:gsub("%p", "%%%0") .. ":5: no medes today\n"), out)
+    assert.truthy(has(out, "P1: travel sumerians"), out)
+    no_internal_paths(out)
+    -- the save names the variant by its file: --load runs that file only when it is named again
+    out, code = meeple("play --load " .. quote(save))
+    assert.equal(2, code, out)
+    assert.truthy(has(out, "to run that file, name it: --variant " .. variant), out)
+    out, code = meeple("play --load " .. quote(save) .. " --variant " .. quote(variant), "quit\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "after 1 decisions"), out)
+    os.remove(variant)
+    os.remove(save)
+  end)
+
+  it("stops in one line when a bot raises, keeping the save", function()
+    local bot = write('return { name = "broken", choose = function(s) local t = nil; return t.x end }', ".lua")
+    local save = os.tmpname()
+    local out, code = meeple("play babel --seed 1 --seat 2 --save " .. quote(save) .. " --bot " .. quote(bot), "")
+    assert.equal(1, code, out)
+    assert.truthy(out:match("bot 'broken' [^\n]*attempt to index a nil value"), out)
+    assert.truthy(has(out, "the game stops here: the game is left unfinished (seed 1); saved"), out)
+    no_internal_paths(out)
+    assert.truthy(has(util.read(save), "seed 1\n"))
+    os.remove(bot)
+    os.remove(save)
+  end)
+
+  it("shows the cost beside an action that names a district", function()
+    if not games().citadels then return end
+    local out = meeple("play citadels --players 4 --seed 2", ("1\n"):rep(3000))
+    assert.truthy(out:match("%d  build %a+ %(%d%)"), out:sub(1, 4000))
   end)
 end)
 
@@ -165,6 +309,25 @@ describe("the shell with piped input", function()
     assert.truthy(has(out, "n=2"), out)
     assert.truthy(out:match("\nscores: P1 %d+, P2 %d+\n"), out)
     assert.truthy(out:match("\ntrue\n$"), out)
+  end)
+
+  it("continues an unfinished expression or statement on the next line", function()
+    local out, code = meeple("repl", "1 +\n41\nfunction f()\nreturn 'f' .. 'ine' end\nf()\n(2 *\n")
+    assert.equal(0, code, out)
+    assert.truthy(out:match("^42\nfine\n"), out)
+    assert.truthy(out:match("\nstdin:1: unexpected symbol near <eof>\n$") or out:match("near <eof>\n$"), out)
+  end)
+
+  it("says a failing hook or command in one line, never with meeple's own files", function()
+    local variant = write('return { game = "babel", name = "boom", hooks = { check = function(s, a) ' ..
+      'if a == "travel persians" then local x = nil; return x.y end end } }', ".lua")
+    local out, code = meeple("repl", ":new babel 3 2 " .. variant .. "\n:legal\n:play 1\n:load /tmp\ng:view(9)\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "variant boom, hook check: " .. variant .. ":1: attempt to index a nil value"), out)
+    assert.truthy(has(out, "cannot read /tmp: Is a directory"), out)
+    assert.truthy(has(out, "\nview: player must be 1..2, got 9\n"), out)
+    no_internal_paths(out)
+    os.remove(variant)
   end)
 
   it("starts as the shell with no command at all", function()

@@ -50,8 +50,8 @@ describe("meeple report", function()
     end
     assert.truthy(out:find("win rate by seat", 1, true), out)
     assert.truthy(out:find("%d+ ± %d+"), out)
-    -- v1 logs have no times
-    assert.truthy(out:find("—", 1, true), out)
+    -- meeple match writes log format 2: each bot's time per decision
+    assert.truthy(out:find("\ngreedy_babel [^\n]+ %d+%.%d%d\n"), out)
   end)
 
   it("--json gives one entry per bot with snake_case keys, rating and rating_sd, counts that add up", function()
@@ -62,7 +62,7 @@ describe("meeple report", function()
     expect("true", "[.bots[] | .wins + .draws + .losses == .games] | all")
     expect("true", "[.bots[] | .ci_low <= .win_rate and .win_rate <= .ci_high] | all")
     expect("16", "[.bots[] | select(.name == \"random\") | .games] | add")
-    expect("null", ".bots[0].ms_per_decision")
+    expect("true", "[.bots[] | (.ms_per_decision | type) == \"number\"] | all")
     expect("true", "[paths | .[] | strings | test(\"^[a-z_]+$\")] | all")
     -- the ratings average 1500 and follow the results
     expect("1500", "[.bots[].rating] | add / length | round")
@@ -85,6 +85,18 @@ describe("meeple report", function()
     expect("1", '.bots[] | select(.name == "slow") | .forfeits')
     expect("took N ms, over the limit", '.bots[] | select(.name == "slow") | .forfeit_reasons[0].reason')
     expect("1 2", '.seats | map(.wins) | "\\(.[0]) \\(.[1])"')
+    os.remove(file)
+    os.remove(log)
+  end)
+
+  it("reads log format 1: no times, shown as — and null", function()
+    local log = write('{"index":1,"game":"babel","seed":1,"match_seed":1,"variant":null,"seats":["a","b"],'
+      .. '"scores":[3,1],"winners":[1],"forfeits":[],"actions":["travel medes"]}\n')
+    local out, code = meeple("report " .. quote(log))
+    assert.are.equal(0, code, out)
+    assert.truthy(out:find("\na [^\n]+ —\n"), out)
+    local expect, file = report_json(quote(log))
+    expect("null null", '.bots[0] | "\\(.ms_per_decision) \\(.decisions)"')
     os.remove(file)
     os.remove(log)
   end)

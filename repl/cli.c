@@ -1,0 +1,277 @@
+/* cli.c — what every `meeple` command shares: refusing bad arguments with a usage line, whole numbers
+ * and seeds from the command line, `--opt=value`, a Lua state with the module, errors shown as one
+ * line, and a game's rules with its parameters. The commands use this file; it knows none of them. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/types.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "cli.h"
+#include "game.h"
+#include "lmeeple.h"
+#include "text.h"
+
+
+/* ========================================================================= refusing arguments */
+
+static const cli_command *known_commands;
+static int known_count;
+
+void cli_set_commands(const cli_command *table, int count) {
+    known_commands = table;
+    known_count = count;
+}
+
+const cli_command *cli_command_find(const char *name) {
+    for (int i = 0; i < known_count; i++)
+        if (strcmp(known_commands[i].name, name) == 0) return &known_commands[i];
+    return NULL;
+}
+
+int cli_bad_args(const char *cmd, const char *fmt, ...) {
+    const cli_command *c = cmd ? cli_command_find(cmd) : NULL;
+    char reason[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    fprintf(stderr, c ? "meeple %s: " : "meeple: ", cmd);
+    text_write(stderr, reason, strlen(reason), false); /* a bot's load error is in it, or a file's name */
+    fprintf(stderr, "\nusage: %s\n", c ? c->usage : CLI_MAIN_USAGE);
+    return 2;
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...) {
+    char reason[2048];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    fprintf(stderr, "meeple %s: ", cmd);
+    text_write(stderr, reason, strlen(reason), false);
+    fputc('\n', stderr);
+    return 1;
+}
+
+bool cli_parse_int(const char *text, long long min, long long max, long long *out) {
+    char *end;
+    /* Digits only (a sign for negatives): strtoll alone would take " 7" and "+7", and clamp an
+     * overflow to the largest value instead of refusing it. */
+    if (!text || !(isdigit((unsigned char)text[0]) || (text[0] == '-' && isdigit((unsigned char)text[1]))))
+        return false;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (*end || errno == ERANGE || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+/* ======================================================================= options and seeds */
+
+int cli_split_options(int argc, char **argv, char **out, bool *debug) {
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i], *eq = strchr(arg, '=');
+        if (strcmp(arg, "--") == 0) { /* the rest as it is */
+            while (i < argc) out[n++] = argv[i++];
+            break;
+        }
+        if (strcmp(arg, "--debug") == 0) {
+            *debug = true;
+        } else if (i > 0 && arg[0] == '-' && arg[1] == '-' && eq && eq > arg + 2) {
+            /* "--games=9" -> "--games" "9": the option's name is written into the argument's own
+             * memory (argv strings are the program's to change), so nothing is allocated. */
+            *(char *)eq = '\0';
+            out[n++] = argv[i];
+            out[n++] = (char *)eq + 1;
+        } else {
+            out[n++] = argv[i];
+        }
+    }
+    out[n] = NULL;
+    return n;
+}
+
+long long cli_os_seed(void) {
+    uint64_t bits = 0;
+    bool drawn = getrandom(&bits, sizeof bits, 0) == (ssize_t)sizeof bits;
+    if (!drawn) { /* a kernel without getrandom(2) */
+        FILE *f = fopen("/dev/urandom", "rb");
+        drawn = f && fread(&bits, sizeof bits, 1, f) == 1;
+        if (f) fclose(f);
+    }
+    if (!drawn) return -1;
+    return (long long)(bits & CLI_SEED_MAX);
+}
+
+/* Turns any error value into a string, as the lua interpreter does. */
+static const char *error_text(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg) return msg;
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return lua_tostring(L, -1);
+    return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+}
+
+/* Whether a message already starts with a "chunk:line:" position. */
+static bool has_position(const char *msg) {
+    const char *colon = strchr(msg, ':');
+    if (!colon || colon == msg) return false;
+    const char *digits = colon + 1;
+    while (*digits >= '0' && *digits <= '9') digits++;
+    return digits > colon + 1 && *digits == ':';
+}
+
+/* The one line a user sees. Errors raised from C (an illegal `s:play`) carry only their reason, so
+ * the line of the first Lua function on the stack is added: the script's author needs it. */
+static int msgh_plain(lua_State *L) {
+    const char *msg = error_text(L);
+    lua_Debug ar;
+    for (int level = 1; !has_position(msg) && lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "Sl", &ar);
+        /* The user's own file, not a chunk compiled into meeple ("=variant.lua"). */
+        if (ar.currentline > 0 && ar.source[0] == '@') {
+            msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+            break;
+        }
+    }
+    lua_pushstring(L, msg);
+    return 1;
+}
+
+static int msgh_traceback(lua_State *L) {
+    luaL_traceback(L, L, error_text(L), 1);
+    return 1;
+}
+
+void cli_push_msgh(lua_State *L, const cli_options *opts) {
+    lua_pushcfunction(L, opts->debug ? msgh_traceback : msgh_plain);
+}
+
+void cli_report(lua_State *L, const cli_options *opts, const char *who) {
+    const char *msg = lua_tostring(L, -1);
+    if (!msg) msg = "(error without a message)";
+    /* One line for a user: a multi-line message keeps its first line. */
+    size_t len = opts->debug ? strlen(msg) : strcspn(msg, "\n");
+    text_write(stderr, who, strlen(who), false);
+    fputs(": ", stderr);
+    text_write(stderr, msg, len, opts->debug);
+    fputc('\n', stderr);
+}
+
+/* ============================================================================ Lua, and errors */
+
+lua_State *cli_new_lua(void) {
+    lua_State *L = luaL_newstate();
+    if (!L) return NULL;
+    luaL_openlibs(L);
+    luaL_requiref(L, "meeple", meeple_open, 1);
+    lua_pop(L, 1);
+    /* Also in package.preload, so a script that clears package.loaded still finds it. */
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    lua_pushcfunction(L, meeple_open);
+    lua_setfield(L, -2, "meeple");
+    lua_pop(L, 2);
+    return L;
+}
+
+/* ============================================================================= rules text */
+
+/* A default list as a variant would write it: {3, 2, 2}, or by player count {[3] = 3, [4] = 2}. */
+static void default_list_text(const param_def *p, char *out, size_t n) {
+    size_t used = (size_t)snprintf(out, n, "{");
+    bool by_players = p->kind == PARAM_BY_PLAYERS, first = true;
+    for (int i = 0; i < p->fallback_count && used < n; i++) {
+        if (by_players && p->fallback_list[i] == PARAM_UNSET) continue;
+        if (by_players) used += (size_t)snprintf(out + used, n - used, "%s[%d] = %d", first ? "" : ", ", i, p->fallback_list[i]);
+        else used += (size_t)snprintf(out + used, n - used, "%s%d", first ? "" : ", ", p->fallback_list[i]);
+        first = false;
+    }
+    if (used < n) snprintf(out + used, n - used, "}");
+}
+
+/* One parameter's default and allowed values, as a player would write them in a variant. */
+static void param_describe(const param_def *p, char *def_text, size_t dn, char *range, size_t rn) {
+    snprintf(def_text, dn, "%d", p->fallback);
+    if (p->fallback_list) default_list_text(p, def_text, dn);
+    switch (p->kind) {
+    case PARAM_INT:
+        snprintf(range, rn, "a whole number in %d..%d", p->min, p->max);
+        break;
+    case PARAM_PER_SEAT:
+        snprintf(range, rn, "a whole number in %d..%d, or a list of them (see below)", p->min, p->max);
+        break;
+    case PARAM_BY_PLAYERS:
+        snprintf(range, rn, "a whole number in %d..%d, or a table of them by player count", p->min, p->max);
+        break;
+    case PARAM_BY_NAME:
+        snprintf(def_text, dn, "{...}");
+        if (p->width > 1)
+            snprintf(range, rn, "a table: name = {%d whole numbers in %d..%d} (see below)", p->width, p->min, p->max);
+        else
+            snprintf(range, rn, "a table: name = a whole number in %d..%d (see below)", p->min, p->max);
+        break;
+    case PARAM_BOOL:
+        snprintf(def_text, dn, "%s", p->fallback ? "true" : "false");
+        snprintf(range, rn, "true or false");
+        break;
+    case PARAM_CHOICE: {
+        snprintf(def_text, dn, "\"%s\"", p->choices[p->fallback]);
+        size_t used = (size_t)snprintf(range, rn, "one of:");
+        for (int i = 0; p->choices[i] && used < rn; i++)
+            used += (size_t)snprintf(range + used, rn - used, "%s \"%s\"", i ? "," : "", p->choices[i]);
+        break;
+    }
+    }
+    if (p->game_default) snprintf(def_text, dn, "(see below)");
+}
+
+/* Prints `text` in lines of at most `width` columns, each indented by `indent` spaces. */
+static void print_wrapped(const char *text, int indent, int width) {
+    while (*text) {
+        int room = width - indent, len = (int)strlen(text), cut = len;
+        if (len > room) {
+            cut = room;
+            while (cut > 0 && text[cut] != ' ') cut--;
+            if (cut == 0) cut = room; /* one word longer than the line: break it */
+        }
+        printf("%*s%.*s\n", indent, "", cut, text);
+        text += cut;
+        while (*text == ' ') text++;
+    }
+}
+
+static void print_params(const game_def *def) {
+    char head[MEEPLE_MAX_PARAMS][96], range[MEEPLE_MAX_PARAMS][256];
+    int width = 0;
+    for (int i = 0; i < def->num_params; i++) {
+        char def_text[64];
+        param_describe(&def->params[i], def_text, sizeof def_text, range[i], sizeof range[i]);
+        int w = snprintf(head[i], sizeof head[i], "%s = %s", def->params[i].name, def_text);
+        if (w > width) width = w;
+    }
+    printf("\nParameters (a variant's `params`, or meeple.new(\"%s\", {params = {...}}))\n", def->name);
+    if (def->num_params == 0) printf("  (none)\n");
+    for (int i = 0; i < def->num_params; i++) {
+        printf("  %-*s  %s\n", width, head[i], range[i]);
+        if (def->params[i].doc && *def->params[i].doc) print_wrapped(def->params[i].doc, 6, 100);
+    }
+}
+
+void cli_print_rules(const game_def *def) {
+    const char *rules = def->rules ? def->rules : "";
+    size_t len = strlen(rules);
+    fputs(rules, stdout);
+    if (len && rules[len - 1] != '\n') putchar('\n');
+    print_params(def);
+}
+

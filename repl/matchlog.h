@@ -1,0 +1,112 @@
+/* matchlog.h — the match log, format version 2 (docs/log-format.md): one game's record written and read
+ * back with jansson, and the results a set of records adds up to (the table `match` and `merge` print,
+ * or its --json object). Logs are read as hostile input: every field is checked, every size bounded. */
+#ifndef MEEPLE_MATCHLOG_H
+#define MEEPLE_MATCHLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "game.h"
+
+#define MATCHLOG_VERSION 2
+#define MATCHLOG_MAX_LINE (16u << 20)    /* one record: 200000 actions of 63 bytes fit */
+#define MATCHLOG_MAX_DECISIONS 200000    /* a game still running after this many decisions is stuck */
+#define MATCHLOG_MAX_GAMES 100000000LL
+#define MATCHLOG_NAME 80                 /* a bot's name in a log, with its terminator */
+#define MATCHLOG_REASON 256              /* a forfeit's reason, with its terminator */
+#define MATCHLOG_FORFEITS_KEPT 10000     /* forfeits listed one by one (all are counted) */
+
+/* What every record of one match carries alike: its identity, in the order records put it. */
+typedef struct matchlog_match {
+    const game_def *def;
+    long long games, match_seed;
+    const char *variant;                         /* as given (a name or a path), or NULL */
+    const param_value *params;                   /* def->num_params of them */
+    int players;
+    char bots[MEEPLE_MAX_PLAYERS][MATCHLOG_NAME]; /* names in argument order, unique */
+} matchlog_match;
+
+/* One game's outcome; seats are 0-based here and 1-based in the log. */
+typedef struct matchlog_game {
+    long long game;                              /* 0-based: the record's index is game + 1 */
+    int scores[MEEPLE_MAX_PLAYERS];
+    int winners[MEEPLE_MAX_PLAYERS], nwinners;
+    int forfeit;                                 /* the seat that forfeited, or -1 */
+    char reason[MATCHLOG_REASON];
+    long long decisions[MEEPLE_MAX_PLAYERS];     /* by seat, and their time in ms */
+    double ms[MEEPLE_MAX_PLAYERS], ms_max[MEEPLE_MAX_PLAYERS];
+} matchlog_game;
+
+/* The bot in `seat` (0-based) of game `game` (0-based): seats rotate, so each bot sits in each seat
+ * equally often. */
+int matchlog_bot_of_seat(int players, long long game, int seat);
+/* Game `game`'s (0-based) seed, derived from the match's: as secret as it, and whole in a JSON number. */
+long long matchlog_game_seed(long long match_seed, long long game);
+
+/* The record of game g as one compact JSON line with its newline (malloc'd; NULL when out of memory).
+ * `actions` (strings) and `by` (1-based seats) are read, not kept. Keys in the documented order. */
+char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *actions, json_t *by);
+
+/* One record read back: `line` (len bytes, no newline) parsed and every field checked, its outcome into
+ * g. On success returns the parsed record (json_decref it; `actions` and `by` are in it) and sets
+ * *id to its identity, a new object of the fields every record of one match shares. NULL with the
+ * reason in `why` (one line) otherwise. */
+json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **id, char *why, size_t n);
+/* The identity a match's records carry, to compare with a read record's (matchlog_same_match). */
+json_t *matchlog_identity(const matchlog_match *m);
+/* Whether identities a and b are equal; if not, the first field that differs into `field`. */
+bool matchlog_same_match(json_t *a, json_t *b, char *field, size_t n);
+
+/* ---- The results: records added up in game order, then printed. ---- */
+typedef struct matchlog_bot_stats {
+    long long games, wins, draws, losses, forfeits, decisions;
+    double score_sum, ms_sum, ms_max;
+} matchlog_bot_stats;
+
+typedef struct matchlog_forfeit {
+    long long game;                              /* 0-based */
+    int seat, bot;                               /* 0-based */
+    char reason[MATCHLOG_REASON];
+} matchlog_forfeit;
+
+typedef struct matchlog_tally {
+    const matchlog_match *m;
+    matchlog_bot_stats stats[MEEPLE_MAX_PLAYERS];
+    long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
+    matchlog_forfeit *forfeits;                  /* the first MATCHLOG_FORFEITS_KEPT */
+    long long forfeit_count, forfeits_cap;
+} matchlog_tally;
+
+/* Adds a game, in game order (so sums come out the same however the games were played). False when
+ * out of memory for the forfeits list. */
+bool matchlog_count(matchlog_tally *t, const matchlog_game *g);
+void matchlog_tally_free(matchlog_tally *t);
+
+/* What the table's first lines say besides the results: a resumed or interrupted run, the files. */
+typedef struct matchlog_notes {
+    long long from_log, cut_line;                /* games read from a resumed log; its cut line, or 0 */
+    bool seed_drawn;                             /* the seed came from the OS: say how to replay */
+    long long interrupted_at;                    /* games wanted when a signal stopped the run, or 0 */
+    const char (*files)[1024];                   /* where each bot was read from, or NULL (merge) */
+    long long shard, shards;                     /* --shard K/N: K-1 and N; 0 and 1 for a whole match */
+} matchlog_notes;
+
+void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_notes *notes);
+/* The results as one JSON object (docs/log-format.md, "--json"), with its newline. */
+bool matchlog_print_json(FILE *out, const matchlog_tally *t);
+
+/* ---- In match.c: a logged record played again, for `meeple merge` ---- */
+typedef struct match_checker match_checker;
+/* A checker for records of the match `m` (its params are the game's defaults, as a match deals), with
+ * a referee for its game and variant; NULL and why in `err` when the variant cannot be loaded here. */
+match_checker *match_checker_new(const matchlog_match *m, char *err, size_t n);
+/* Whether `line` (len bytes, no newline) is exactly the record game `game` (0-based) of the match gives
+ * when its seed and actions are played again (timings as logged); false with the reason. */
+bool match_checker_check(match_checker *c, const char *line, size_t len, long long game, char *why, size_t n);
+void match_checker_free(match_checker *c);
+
+#endif

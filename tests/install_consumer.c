@@ -1,0 +1,28 @@
+/* install_consumer.c — a program built against an installed meeple with `pkg-config meeple`: it plays
+ * a seeded game of Babel to its end by the core's C interface alone, as a search engine in C would. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <registry.h>
+
+int main(void) {
+    const game_def *def = game_find("babel");
+    if (!def) return 1;
+    param_value params[MEEPLE_MAX_PARAMS] = {0}; /* nothing set: every parameter at its default */
+    void *st = calloc(1, def->state_size);
+    action_t acts[MEEPLE_MAX_ACTIONS];
+    if (!st) return 1;
+    def->setup(st, 2, params, 7);
+    unsigned long long r = 7, decisions = 0;
+    while (!def->is_over(st)) {
+        int n = def->legal(st, acts);
+        r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+        def->apply(st, acts[(r >> 33) % (unsigned long long)n]);
+        decisions++;
+    }
+    int scores[MEEPLE_MAX_PLAYERS];
+    def->scores(st, scores);
+    printf("babel over after %llu decisions: %d to %d\n", decisions, scores[0], scores[1]);
+    free(st);
+    return 0;
+}
