@@ -69,11 +69,13 @@ static const cli_command commands[] = {
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1)",
      compare_main},
-    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--variant V] [--json]",
+    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
      "  --seed S     first seed (default 1)\n"
      "  --players N  player count (default: the game's)\n"
+     "  --rounds R   time the same games R times and report the median and the spread of ns per\n"
+     "               decision (default 5; 1 with --bot or --variant)\n"
      "  --bot FILE   every decision goes through this Lua bot; adds the host's overhead per decision\n"
      "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
