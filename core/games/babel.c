@@ -676,6 +676,13 @@ static void babel_apply(void *st, action_t a) {
  * walks is whole and long enough). test_conformance asserts on every position of many games that this
  * lists exactly what babel_check accepts. */
 
+/* build_allowed's answer, for a pawn known to stand at a location: the top of `reserve` is exactly one
+ * level above the mover's temple here, and the row here holds that many people. */
+static bool build_fits(const babel_player *me, const temple_pile *reserve) {
+    int level = temple_top(reserve);
+    return reserve->n && level == site_top(&me->temple[me->pawn]) + 1 && me->row[me->pawn].n >= level;
+}
+
 /* Bits of the peoples present in `row`. */
 static unsigned peoples_in(const people_pile *row) {
     unsigned mask = 0;
@@ -737,9 +744,9 @@ static int babel_legal(const void *st, action_t *out) {
     if (mover->pawn != QUARRY) {
         for (int p = 0; p < NUM_PEOPLES; p++)
             if (mover->hand[p]) out[n++] = make_action(ACT_SETTLE, p, 0, 0);
-        build_own = build_allowed(g, OWN, NULL);
+        build_own = build_fits(mover, &mover->reserve);
         if (build_own) out[n++] = make_action(ACT_BUILD, OWN, 0, 0);
-        if (build_allowed(g, OPP, NULL)) out[n++] = make_action(ACT_BUILD, OPP, 0, 0);
+        if (build_fits(mover, &g->player[1 - g->active].reserve)) out[n++] = make_action(ACT_BUILD, OPP, 0, 0);
     }
     if (!g->migrated)
         for (int from = 0; from < NUM_PEOPLES; from++) {
