@@ -694,6 +694,7 @@ static unsigned peoples_in(const people_pile *row) {
 static int ability_actions(const babel *g, action_t *out, int n) {
     const babel_player *me = &g->player[g->active];
     const people_pile *row = &me->row[me->pawn];
+    if (row->n < g->rules.triple) return n; /* no run can qualify */
     bool halve_ok = halve_allowed(g, NULL);
     for (int i = 0; i < row->n;) {
         int len = run_length(row, i), people = row->card[i], pos = i + 1;
