@@ -182,6 +182,7 @@ static babel_rules rules_from_params(const param_value *params) {
 }
 
 static void start_turn(babel *g, int who);
+static void check_end(babel *g);
 
 /* Setup 1-4: a level 1 into each reserve, the other 43 temple cards shuffled into the deck, the
  * people shuffled and dealt, pawns at the quarry; player 1 begins (with the usual people draw). */
@@ -214,6 +215,7 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
     }
     g->turn = 0;
     start_turn(g, 0);
+    check_end(g); /* apply checks the end only when a temple changes: the start is checked here */
 }
 
 /* ==================================================================== the turn */
@@ -664,8 +666,8 @@ static void babel_apply(void *st, action_t a) {
     case ACT_DISCARD: discard_one(g, arg); break;
     case ACT_END: end_turn(g); return; /* the draw checks its own end */
     }
-    /* The end depends on the totals alone, and only these change a temple (a variant's move checks
-     * after itself): after anything else the last check still holds. */
+    /* The end depends on the totals alone, and only these change a temple (setup, a loaded table and
+     * a variant's move check after themselves): after anything else the last check still holds. */
     if (kind == ACT_BUILD || kind == ACT_LEAP || kind == ACT_STEAL || kind == ACT_COLLAPSE) check_end(g);
 }
 
