@@ -4,17 +4,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-bool deny(reason *why, const char *fmt, ...) {
-    if (why) {
-        va_list args;
-        va_start(args, fmt);
-        vsnprintf(why->text, sizeof why->text, fmt, args);
-        va_end(args);
-        /* A reason is one line, but it may quote a name from a table or a save: a newline there would
-         * split it (fuzz_table found one), and other control characters would reach the terminal. */
-        for (char *c = why->text; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
-    }
+bool deny_format(reason *why, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(why->text, sizeof why->text, fmt, args);
+    va_end(args);
+    /* A reason is one line, but it may quote a name from a table or a save: a newline there would
+     * split it (fuzz_table found one), and other control characters would reach the terminal. */
+    for (char *c = why->text; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     return false;
 }
 

@@ -33,8 +33,16 @@ typedef struct reason {
 } reason;
 
 /* Fills `why` (when not NULL) and returns false, so a rule reads `return deny(why, "...", ...)`.
- * Rule checks run with why == NULL while generating legal actions: nothing is formatted then. */
-bool deny(reason *why, const char *fmt, ...)
+ * Rule checks run with why == NULL while generating legal actions and in playouts: deny is a macro
+ * that tests `why` first, so then neither the formatting nor the evaluation of its arguments (a count,
+ * a name lookup) happens. `why` is evaluated twice: pass a plain variable. */
+#define deny(why, ...) (reason_wanted(why) ? deny_format((why), __VA_ARGS__) : false)
+
+/* A function, not `(why) != NULL`, so that `deny(&local, ...)` raises no "always true" warning. */
+static inline bool reason_wanted(const reason *why) { return why != NULL; }
+
+/* deny's slow half: formats the reason into `why` (never NULL) and returns false. */
+bool deny_format(reason *why, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -23,10 +23,16 @@
 
 /* A game that has not ended after this many decisions is stuck: a bug in its rules, not a long game. */
 #define BENCH_MAX_DECISIONS 1000000
+/* Rounds: the same games timed again and again, so the spread is the machine's, not the games'. Random
+ * play in C takes milliseconds a round; a Lua bot or a variant takes seconds, so they run one unless
+ * asked. */
+#define BENCH_ROUNDS 5
+#define BENCH_MAX_ROUNDS 1000
 
 typedef struct bench_args {
     const game_def *def;
     long long games, seed, players;
+    long long rounds;      /* timed repetitions of the same games; 0: the mode's default */
     const char *bot, *variant;
     char bot_path[1024];   /* the bot's file: --bot as given, or found by name (paths.h) */
     bool json;
@@ -63,7 +69,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         const char *opt = argv[i];
         bool takes_value = strcmp(opt, "--games") == 0 || strcmp(opt, "--seed") == 0 ||
                            strcmp(opt, "--players") == 0 || strcmp(opt, "--bot") == 0 ||
-                           strcmp(opt, "--variant") == 0;
+                           strcmp(opt, "--variant") == 0 || strcmp(opt, "--rounds") == 0;
         if (takes_value && i + 1 == argc) return cli_bad_args("bench", "%s needs a value", opt);
         const char *value = takes_value ? argv[++i] : NULL;
         if (strcmp(opt, "--games") == 0) {
@@ -75,6 +81,9 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         } else if (strcmp(opt, "--players") == 0) {
             if (!cli_parse_int(value, 1, MEEPLE_MAX_PLAYERS, &a->players))
                 return cli_bad_args("bench", "--players must be 1..%d, got '%s'", MEEPLE_MAX_PLAYERS, value);
+        } else if (strcmp(opt, "--rounds") == 0) {
+            if (!cli_parse_int(value, 1, BENCH_MAX_ROUNDS, &a->rounds))
+                return cli_bad_args("bench", "--rounds must be 1..%d, got '%s'", BENCH_MAX_ROUNDS, value);
         } else if (strcmp(opt, "--bot") == 0) {
             a->bot = value;
         } else if (strcmp(opt, "--variant") == 0) {
@@ -90,6 +99,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         }
     }
     if (!game) return cli_bad_args("bench", "which game? games: %s", game_names());
+    if (a->rounds == 0) a->rounds = a->bot || a->variant ? 1 : BENCH_ROUNDS;
     a->def = game_find(game);
     if (!a->def) return cli_bad_args("bench", "unknown game '%s'; games: %s", game, game_names());
     if (a->players == 0) a->players = a->def->default_players;
@@ -153,6 +163,16 @@ static bool bench_play(const bench_args *a, long long games, chooser *c, void *s
     out->games = games;
     out->seconds = now_seconds() - t0;
     return ok;
+}
+
+/* The timed rounds: `a->rounds` times the same games (from the same seeds, with `pick`, the chooser's
+ * generator if it has one, seeded again), each round in runs[]. Progress shows in the first. */
+static bool bench_play_rounds(const bench_args *a, chooser *c, rng *pick, void *st, bench_run *runs) {
+    for (long long r = 0; r < a->rounds; r++) {
+        if (pick) rng_seed(pick, (uint64_t)a->seed, 0x6265);
+        if (!bench_play(a, a->games, c, st, &runs[r], r == 0)) return false;
+    }
+    return true;
 }
 
 /* Uniform choices from one generator seeded with S: the pure C baseline. */
@@ -334,11 +354,40 @@ static double per(double a, double b) { return b > 0 ? a / b : 0; }
 /* The host's overhead per Lua decision (bench_overhead): the view unread, one field read, all walked. */
 enum { PROBE_UNREAD, PROBE_FIELD, PROBE_WALK, PROBES };
 
-static void bench_report(const bench_args *a, const bench_run *run, double clone_ns, const char *bot,
+static int compare_doubles(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The spread of the rounds' ns per decision: median, lowest, highest. */
+typedef struct spread {
+    double median, min, max;
+    int median_round; /* the round whose figures stand for all: the lower middle one */
+} spread;
+
+static spread spread_of(const bench_run *runs, int rounds) {
+    double ns[BENCH_MAX_ROUNDS];
+    for (int r = 0; r < rounds; r++) ns[r] = per(runs[r].seconds * 1e9, (double)runs[r].decisions);
+    spread out = {0};
+    qsort(ns, (size_t)rounds, sizeof ns[0], compare_doubles);
+    double lower_middle = ns[(rounds - 1) / 2];
+    out.median = rounds % 2 ? lower_middle : (lower_middle + ns[rounds / 2]) / 2;
+    out.min = ns[0];
+    out.max = ns[rounds - 1];
+    for (int r = 0; r < rounds; r++)
+        if (per(runs[r].seconds * 1e9, (double)runs[r].decisions) == lower_middle) out.median_round = r;
+    return out;
+}
+
+/* `runs` holds a->rounds rounds of the same games: the figures are the median round's, with the spread
+ * of ns per decision over all of them. */
+static void bench_report(const bench_args *a, const bench_run *runs, double clone_ns, const char *bot,
                          const double *overhead_ns) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    figure f[24];
+    spread ns = spread_of(runs, (int)a->rounds);
+    const bench_run *run = &runs[ns.median_round];
+    figure f[28];
     int n = 0;
     f[n++] = (figure){"game", "game", a->def->name, 0, 0};
     f[n++] = (figure){"players", "players", NULL, (double)a->players, 0};
@@ -349,7 +398,10 @@ static void bench_report(const bench_args *a, const bench_run *run, double clone
     f[n++] = (figure){"seconds", "seconds", NULL, run->seconds, 4};
     f[n++] = (figure){"games/s", "games_per_s", NULL, per((double)run->games, run->seconds), 0};
     f[n++] = (figure){"decisions/s", "decisions_per_s", NULL, per((double)run->decisions, run->seconds), 0};
-    f[n++] = (figure){"ns per decision", "ns_per_decision", NULL, per(run->seconds * 1e9, (double)run->decisions), 1};
+    f[n++] = (figure){"rounds", "rounds", NULL, (double)a->rounds, 0};
+    f[n++] = (figure){"ns per decision", "ns_per_decision", NULL, ns.median, 1};
+    f[n++] = (figure){"ns per decision, fastest round", "ns_per_decision_min", NULL, ns.min, 1};
+    f[n++] = (figure){"ns per decision, slowest round", "ns_per_decision_max", NULL, ns.max, 1};
     f[n++] = (figure){"ns per clone", "clone_ns", NULL, clone_ns, 1};
     if (bot) {
         f[n++] = (figure){"ns host overhead per decision", "host_overhead_ns", NULL, overhead_ns[PROBE_UNREAD], 1};
@@ -403,14 +455,14 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
         return 1;
     }
     lua_chooser lc = {0};
-    bench_run run;
+    static bench_run runs[BENCH_MAX_ROUNDS];
     double clone_ns = 0, overhead_ns[PROBES] = {0};
-    bool ok = lua_chooser_init(&lc, a, code, false, opts) && bench_play(a, a->games, &lc.base, st, &run, true);
+    bool ok = lua_chooser_init(&lc, a, code, false, opts) && bench_play_rounds(a, &lc.base, NULL, st, runs);
     if (ok) clone_ns = bench_clone(a->def, st, &ok);
     if (ok) ok = bench_overhead(a, st, opts, overhead_ns);
     char name[48];
     text_bot_name(name, sizeof name, code->name);
-    if (ok) bench_report(a, &run, clone_ns, name, overhead_ns);
+    if (ok) bench_report(a, runs, clone_ns, name, overhead_ns);
     lua_chooser_free(&lc);
     bot_code_free(code);
     return ok ? 0 : 1;
@@ -441,9 +493,9 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
     /* One game first, so a bad variant is a bad argument rather than a failed bench. */
     cli_push_msgh(L, opts);
     int msgh = lua_gettop(L);
-    bench_run run = {0};
+    static bench_run runs[BENCH_MAX_ROUNDS];
     int status = 0;
-    for (int pass = 0; pass < 2 && !status; pass++) {
+    for (long long pass = 0; pass <= a->rounds && !status; pass++) {
         long long games = pass == 0 ? 1 : a->games;
         if (luaL_loadbufferx(L, variant_playouts, strlen(variant_playouts), "=bench", "t") != LUA_OK) {
             status = 1;
@@ -463,7 +515,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
             }
             break;
         }
-        run = (bench_run){games, (long long)lua_tointeger(L, -1), now_seconds() - t0};
+        if (pass > 0) runs[pass - 1] = (bench_run){games, (long long)lua_tointeger(L, -1), now_seconds() - t0};
         lua_pop(L, 1);
     }
     lua_close(L);
@@ -473,7 +525,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
     bench_run plain;
     ok = bench_play(a, 1, &rc.base, st, &plain, false); /* a state to time clones on */
     double clone_ns = ok ? bench_clone(a->def, st, &ok) : 0;
-    if (ok) bench_report(a, &run, clone_ns, NULL, NULL);
+    if (ok) bench_report(a, runs, clone_ns, NULL, NULL);
     return ok ? 0 : 1;
 }
 
@@ -493,11 +545,11 @@ int bench_main(int argc, char **argv, const cli_options *opts) {
         status = bench_with_bot(&a, opts, st);
     } else {
         random_chooser rc = random_chooser_new(&a);
-        bench_run run;
+        static bench_run runs[BENCH_MAX_ROUNDS];
         double clone_ns = 0;
-        bool ok = bench_play(&a, a.games, &rc.base, st, &run, true);
+        bool ok = bench_play_rounds(&a, &rc.base, &rc.pick, st, runs);
         if (ok) clone_ns = bench_clone(a.def, st, &ok);
-        if (ok) bench_report(&a, &run, clone_ns, NULL, NULL);
+        if (ok) bench_report(&a, runs, clone_ns, NULL, NULL);
         status = ok ? 0 : 1;
     }
     free(st);

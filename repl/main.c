@@ -93,11 +93,13 @@ static const cli_command commands[] = {
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
      "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side",
      compare_main},
-    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--bot FILE] [--variant V] [--json]",
+    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
      "  --seed S     first seed (default 1)\n"
      "  --players N  player count (default: the game's)\n"
+     "  --rounds R   time the same games R times and report the median and the spread of ns per\n"
+     "               decision (default 5; 1 with --bot or --variant)\n"
      "  --bot FILE   every decision goes through this bot (Lua, or exec:PROGRAM); adds the host's\n"
      "               overhead per decision\n"
      "  --variant V  random play under a variant, through its (Lua) hooks\n"

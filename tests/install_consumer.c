@@ -4,11 +4,13 @@
 #include <stdlib.h>
 
 #include <registry.h>
+#include <session.h>
 
 int main(void) {
     const game_def *def = game_find("babel");
     if (!def) return 1;
-    param_value params[MEEPLE_MAX_PARAMS] = {0}; /* nothing set: every parameter at its default */
+    param_value params[MEEPLE_MAX_PARAMS];
+    params_defaults(def, params); /* every parameter at the game's default */
     void *st = calloc(1, def->state_size);
     action_t acts[MEEPLE_MAX_ACTIONS];
     if (!st) return 1;
@@ -22,6 +24,7 @@ int main(void) {
     }
     int scores[MEEPLE_MAX_PLAYERS];
     def->scores(st, scores);
+    if (decisions < 20) return 1; /* a real game, not one over before it began */
     printf("babel over after %llu decisions: %d to %d\n", decisions, scores[0], scores[1]);
     free(st);
     return 0;

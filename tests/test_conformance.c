@@ -1,6 +1,7 @@
 /* test_conformance.c — one test over every registered game and player count: seeded random games in
  * which, after every decision, the game's invariants hold (every card exactly once), check() accepts
- * exactly what legal() lists and refuses the rest with a reason and without touching the state,
+ * exactly what legal() lists (in every position: legal() is each game's own direct generator, check()
+ * the rules' authority) and refuses the rest with a reason and without touching the state,
  * action text round-trips, clone equals original, same seed and actions give the same game, views
  * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
  * restores the exact state, save/load round-trips, a finished game has no legal actions, and playouts
@@ -37,31 +38,75 @@ static char *table_text(const game_def *def, const void *st, int viewer) {
     return t.buf; /* the caller frees */
 }
 
-static bool contains(const action_t *list, int n, action_t a) {
-    for (int i = 0; i < n; i++)
-        if (list[i] == a) return true;
-    return false;
+/* A set of actions for one position: open addressing, emptied in O(1) by a new stamp, so comparing
+ * legal() with check() over the whole action space costs a few nanoseconds an action. */
+#define SET_SLOTS 8192 /* a power of two, over twice MEEPLE_MAX_SPACE */
+typedef struct action_set {
+    uint32_t stamp;
+    uint32_t mark[SET_SLOTS];
+    action_t key[SET_SLOTS];
+} action_set;
+
+static void set_clear(action_set *s) { s->stamp++; }
+
+static size_t set_slot(const action_set *s, action_t a) {
+    size_t i = (size_t)((a * 2654435761u) >> 19) & (SET_SLOTS - 1);
+    while (s->mark[i] == s->stamp && s->key[i] != a) i = (i + 1) & (SET_SLOTS - 1);
+    return i;
 }
 
-/* check() agrees with legal() over every action of the grammar here; refusals leave no trace. */
-static void check_agrees_with_legal(const run_context *c, void *st, const action_t *legal, int n) {
+static bool set_has(const action_set *s, action_t a) { return s->mark[set_slot(s, a)] == s->stamp; }
+
+/* Adds `a`; false when it was there already. */
+static bool set_add(action_set *s, action_t a) {
+    size_t i = set_slot(s, a);
+    if (s->mark[i] == s->stamp) return false;
+    s->mark[i] = s->stamp;
+    s->key[i] = a;
+    return true;
+}
+
+/* check() accepts exactly the actions legal() lists, over every action of the grammar here, and legal()
+ * lists none twice. Run on every position: with `reasons`, also every refusal gives a reason, asking
+ * for one does not change the answer, and no check touches the state. */
+static void check_agrees_with_legal(const run_context *c, void *st, const action_t *legal, int n, bool reasons) {
     const game_def *def = c->def;
     static action_t space[MEEPLE_MAX_SPACE];
+    static action_set listed, seen;
+    char text[MEEPLE_ACTION_TEXT];
     int m = def->action_space(st, space);
     unsigned char *before = malloc(def->state_size);
     memcpy(before, st, def->state_size);
-    for (int i = 0; i < n; i++)
-        CHECK(contains(space, m, legal[i]), WHERE "legal action %u is not in the action space", AT(c), legal[i]);
+    set_clear(&listed);
+    set_clear(&seen);
+    for (int i = 0; i < n; i++) {
+        if (set_add(&listed, legal[i])) continue;
+        def->action_text(st, legal[i], text);
+        CHECK(false, WHERE "legal() lists '%s' twice", AT(c), text);
+    }
+    int accepted = 0;
     for (int i = 0; i < m; i++) {
-        reason why = {{0}};
-        bool ok = def->check(st, space[i], &why);
-        char text[MEEPLE_ACTION_TEXT];
+        if (!set_add(&seen, space[i])) continue; /* the space may name an action twice */
+        bool ok = def->check(st, space[i], NULL);
+        accepted += ok;
+        if (ok == set_has(&listed, space[i]) && !reasons) continue;
         def->action_text(st, space[i], text);
-        CHECK(ok == contains(legal, n, space[i]), WHERE "check says %s for '%s' but legal() %s it",
+        CHECK(ok == set_has(&listed, space[i]), WHERE "check says %s for '%s' but legal() %s it",
               AT(c), ok ? "yes" : "no", text, ok ? "omits" : "lists");
+        reason why = {{0}};
+        CHECK(def->check(st, space[i], &why) == ok, WHERE "check('%s') answers otherwise when asked why",
+              AT(c), text);
         if (!ok) CHECK(why.text[0] != '\0', WHERE "'%s' refused without a reason", AT(c), text);
         CHECK(memcmp(before, st, def->state_size) == 0, WHERE "check('%s') changed the state", AT(c), text);
     }
+    /* Every accepted action is listed, and none twice: equal counts make the sets equal. */
+    for (int i = 0; i < n; i++) {
+        if (set_has(&seen, legal[i])) continue;
+        def->action_text(st, legal[i], text);
+        CHECK(false, WHERE "legal action '%s' is not in the action space", AT(c), text);
+    }
+    CHECK(accepted == n, WHERE "check accepts %d actions, legal() lists %d", AT(c), accepted, n);
+    CHECK(memcmp(before, st, def->state_size) == 0, WHERE "a check changed the state", AT(c));
     free(before);
 }
 
@@ -150,7 +195,7 @@ static void play_one(run_context *c, bool thorough) {
         }
         CHECK(n > 0, WHERE "a running game has no legal action", AT(c));
         CHECK(c->step < 100000, WHERE "the game does not end", AT(c));
-        if (thorough) check_agrees_with_legal(c, s->now, legal, n);
+        check_agrees_with_legal(c, s->now, legal, n, thorough);
         action_text_round_trips(c, s->now, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);
         action_t a = legal[rng_below(&r, (uint32_t)n)];

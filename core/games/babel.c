@@ -182,6 +182,7 @@ static babel_rules rules_from_params(const param_value *params) {
 }
 
 static void start_turn(babel *g, int who);
+static void check_end(babel *g);
 
 /* Setup 1-4: a level 1 into each reserve, the other 43 temple cards shuffled into the deck, the
  * people shuffled and dealt, pawns at the quarry; player 1 begins (with the usual people draw). */
@@ -214,6 +215,7 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
     }
     g->turn = 0;
     start_turn(g, 0);
+    check_end(g); /* apply checks the end only when a temple changes: the start is checked here */
 }
 
 /* ==================================================================== the turn */
@@ -364,14 +366,13 @@ static bool build_allowed(const babel *g, int which, reason *why) {
     if (!at_a_location(me, why)) return false;
     const temple_pile *reserve = &g->player[which == OWN ? g->active : 1 - g->active].reserve;
     if (!reserve->n) return deny(why, "%s reserve is empty", reserve_owner(which));
-    const char *here = people_name[me->pawn];
     int level = temple_top(reserve), next = site_top(&me->temple[me->pawn]) + 1;
     if (level != next)
         return deny(why, "your temple at the %s takes a level %d next; the top of %s reserve is a %d",
-                    here, next, reserve_owner(which), level);
+                    people_name[me->pawn], next, reserve_owner(which), level);
     if (me->row[me->pawn].n < level)
-        return deny(why, "level %d needs %d people at the %s; you have %d", level, level, here,
-                    me->row[me->pawn].n);
+        return deny(why, "level %d needs %d people at the %s; you have %d", level, level,
+                    people_name[me->pawn], me->row[me->pawn].n);
     return true;
 }
 
@@ -665,37 +666,64 @@ static void babel_apply(void *st, action_t a) {
     case ACT_DISCARD: discard_one(g, arg); break;
     case ACT_END: end_turn(g); return; /* the draw checks its own end */
     }
-    check_end(g);
+    /* The end depends on the totals alone, and only these change a temple (setup, a loaded table and
+     * a variant's move check after themselves): after anything else the last check still holds. */
+    if (kind == ACT_BUILD || kind == ACT_LEAP || kind == ACT_STEAL || kind == ACT_COLLAPSE) check_end(g);
 }
 
-/* ---- legal actions: the candidates worth asking, each passed through babel_check ---- */
+/* ---- legal actions, generated directly ----
+ * Each action is emitted only when legal, in the order logs and seeded bots rely on (travel, settle,
+ * build, migrate, the runs bottom up, end). The rule predicates are the check's own, run with no reason
+ * wanted; what the generator already knows is not asked again (the pawn stands at a location, a run it
+ * walks is whole and long enough). test_conformance asserts on every position of many games that this
+ * lists exactly what babel_check accepts. */
 
-static int add_if_allowed(const babel *g, action_t a, action_t *out, int n) {
-    if (babel_check(g, a, NULL)) out[n++] = a;
-    return n;
+/* build_allowed's answer, for a pawn known to stand at a location: the top of `reserve` is exactly one
+ * level above the mover's temple here, and the row here holds that many people. */
+static bool build_fits(const babel_player *me, const temple_pile *reserve) {
+    int level = temple_top(reserve);
+    return reserve->n && level == site_top(&me->temple[me->pawn]) + 1 && me->row[me->pawn].n >= level;
 }
 
-static int ability_candidates(const babel *g, action_t *out, int n) {
+/* Bits of the peoples present in `row`. */
+static unsigned peoples_in(const people_pile *row) {
+    unsigned mask = 0;
+    for (int i = 0; i < row->n; i++) mask |= 1u << row->card[i];
+    return mask;
+}
+
+/* The abilities of every qualifying run in the mover's row here, bottom up. */
+static int ability_actions(const babel *g, action_t *out, int n) {
     const babel_player *me = &g->player[g->active];
     const people_pile *row = &me->row[me->pawn];
+    if (row->n < g->rules.triple) return n; /* no run can qualify */
+    bool halve_ok = halve_allowed(g, NULL);
     for (int i = 0; i < row->n;) {
         int len = run_length(row, i), people = row->card[i], pos = i + 1;
         i += len;
         if (len < g->rules.triple) continue;
         switch (people) {
-        case ASSYRIANS: n = add_if_allowed(g, make_action(ACT_COLLAPSE, 0, 0, pos), out, n); break;
-        case HITTITES: n = add_if_allowed(g, make_action(ACT_STEAL, 0, 0, pos), out, n); break;
-        case SUMERIANS: n = add_if_allowed(g, make_action(ACT_SWITCH, 0, 0, pos), out, n); break;
-        case MEDES:
-            for (int q = 0; q < NUM_PEOPLES; q++)
-                n = add_if_allowed(g, make_action(ACT_EXPEL, q, 0, pos), out, n);
+        case ASSYRIANS:
+            if (collapse_allowed(g, NULL)) out[n++] = make_action(ACT_COLLAPSE, 0, 0, pos);
             break;
-        case PERSIANS:
-            n = add_if_allowed(g, make_action(ACT_LEAP, OWN, 0, pos), out, n);
-            n = add_if_allowed(g, make_action(ACT_LEAP, OPP, 0, pos), out, n);
+        case HITTITES:
+            if (steal_allowed(g, NULL)) out[n++] = make_action(ACT_STEAL, 0, 0, pos);
+            break;
+        case SUMERIANS:
+            if (switch_allowed(g, NULL)) out[n++] = make_action(ACT_SWITCH, 0, 0, pos);
+            break;
+        case MEDES: {
+            unsigned theirs = peoples_in(&g->player[1 - g->active].row[me->pawn]);
+            for (int q = 0; q < NUM_PEOPLES; q++)
+                if (theirs >> q & 1) out[n++] = make_action(ACT_EXPEL, q, 0, pos);
             break;
         }
-        n = add_if_allowed(g, make_action(ACT_HALVE, people, 0, pos), out, n);
+        case PERSIANS:
+            if (leap_allowed(g, OWN, NULL)) out[n++] = make_action(ACT_LEAP, OWN, 0, pos);
+            if (leap_allowed(g, OPP, NULL)) out[n++] = make_action(ACT_LEAP, OPP, 0, pos);
+            break;
+        }
+        if (halve_ok) out[n++] = make_action(ACT_HALVE, people, 0, pos);
     }
     return n;
 }
@@ -710,13 +738,18 @@ static int babel_legal(const void *st, action_t *out) {
             if (mover->hand[p]) out[n++] = make_action(ACT_DISCARD, p, 0, 0);
         return n;
     }
-    for (int p = 0; p < NUM_PEOPLES; p++)
+    int held = 0;
+    for (int p = 0; p < NUM_PEOPLES; p++) {
+        held += mover->hand[p];
         if (mover->hand[p] && mover->pawn != p) out[n++] = make_action(ACT_TRAVEL, p, 0, 0);
+    }
+    bool build_own = false;
     if (mover->pawn != QUARRY) {
         for (int p = 0; p < NUM_PEOPLES; p++)
             if (mover->hand[p]) out[n++] = make_action(ACT_SETTLE, p, 0, 0);
-        n = add_if_allowed(g, make_action(ACT_BUILD, OWN, 0, 0), out, n);
-        n = add_if_allowed(g, make_action(ACT_BUILD, OPP, 0, 0), out, n);
+        build_own = build_fits(mover, &mover->reserve);
+        if (build_own) out[n++] = make_action(ACT_BUILD, OWN, 0, 0);
+        if (build_fits(mover, &g->player[1 - g->active].reserve)) out[n++] = make_action(ACT_BUILD, OPP, 0, 0);
     }
     if (!g->migrated)
         for (int from = 0; from < NUM_PEOPLES; from++) {
@@ -724,8 +757,10 @@ static int babel_legal(const void *st, action_t *out) {
             for (int to = 0; to < NUM_PEOPLES; to++)
                 if (to != from) out[n++] = make_action(ACT_MIGRATE, from, to, 0);
         }
-    if (mover->pawn != QUARRY) n = ability_candidates(g, out, n);
-    return add_if_allowed(g, make_action(ACT_END, 0, 0, 0), out, n);
+    if (mover->pawn != QUARRY) n = ability_actions(g, out, n);
+    /* end_allowed, with what is known already: the start-temple duty binds while the card can be built */
+    if (!(mover->first_turn && mover->reserve.n && (held || build_own))) out[n++] = make_action(ACT_END, 0, 0, 0);
+    return n;
 }
 
 /* Every action of the grammar that could be meant here: each kind with each argument, abilities at

@@ -835,66 +835,123 @@ static void citadels_apply(void *st, action_t a) {
     }
 }
 
-/* ---- legal actions: candidates worth asking, each passed through citadels_check ---- */
+/* ---- legal actions, generated directly ----
+ * Each action is emitted only when legal, in the order logs and seeded bots rely on (the action, income,
+ * each district in hand: build, replace, lab; then replace done, smithy, the power, end). The conditions
+ * are citadels_check's, read off the state once (which districts the mover owns, what the phase allows)
+ * instead of asked action by action. test_conformance asserts on every position of many games that this
+ * lists exactly what citadels_check accepts. */
 
-static int add_if_allowed(const citadels *g, action_t a, action_t *out, int n) {
-    if (citadels_check(g, a, NULL)) out[n++] = a;
+/* Bits of the district types in a city (NUM_TYPES < 32). */
+static uint32_t city_types(const cit_player *p) {
+    uint32_t mask = 0;
+    for (int i = 0; i < p->city_n; i++) mask |= 1u << p->city[i];
+    return mask;
+}
+
+/* The keep actions: each district drawn, once per name. */
+static int keep_actions(const citadels *g, action_t *out, int n) {
+    for (int i = 0; i < g->drawn_n; i++) {
+        bool repeat = false;
+        for (int j = 0; j < i; j++) repeat |= g->drawn[j] == g->drawn[i];
+        if (!repeat) out[n++] = make_action(ACT_KEEP, g->drawn[i], 0);
+    }
     return n;
 }
 
-static int turn_candidates(const citadels *g, action_t *out, int n) {
+/* While the magician replaces: another card from hand, or done. */
+static int replace_actions(const citadels *g, action_t *out, int n) {
     const cit_player *p = mover_c(g);
-    if (g->sub == SUB_KEEP) {
-        for (int i = 0; i < g->drawn_n; i++) {
-            bool repeat = false;
-            for (int j = 0; j < i; j++) repeat |= g->drawn[j] == g->drawn[i];
-            if (!repeat) out[n++] = make_action(ACT_KEEP, g->drawn[i], 0);
+    for (int d = 0; d < NUM_TYPES; d++)
+        if (p->hand[d]) out[n++] = make_action(ACT_REPLACE, d, 0);
+    out[n++] = make_action(ACT_REPLACE_DONE, 0, 0);
+    return n;
+}
+
+/* The warlord's targets: every district of a city not completed, not the keep, not a live bishop's,
+ * that he can pay for. */
+static int destroy_actions(const citadels *g, action_t *out, int n) {
+    int gold = mover_c(g)->gold;
+    for (int seat = 0; seat < g->players; seat++) {
+        const cit_player *target = &g->player[seat];
+        if (target->city_n >= g->rules.city_size) continue;
+        if (g->holder[BISHOP] == seat && g->killed != BISHOP) continue;
+        for (int i = 0; i < target->city_n; i++) {
+            int d = target->city[i];
+            if (d != KEEP && gold >= destroy_cost(g, seat, d)) out[n++] = make_action(ACT_DESTROY, seat, d);
         }
-        return n;
     }
-    if (g->sub == SUB_GRAVEYARD) {
-        out[n++] = make_action(ACT_GRAVE_YES, 0, 0);
-        out[n++] = make_action(ACT_GRAVE_NO, 0, 0);
-        return n;
+    return n;
+}
+
+/* The power of the character called, once a turn. */
+static int power_actions(const citadels *g, action_t *out, int n) {
+    switch (g->current) {
+    case ASSASSIN:
+        for (int c = THIEF; c < NUM_CHARACTERS; c++)
+            if (!has(g->aside_up, c)) out[n++] = make_action(ACT_KILL, c, 0);
+        break;
+    case THIEF:
+        for (int c = MAGICIAN; c < NUM_CHARACTERS; c++)
+            if (c != g->killed && !has(g->aside_up, c)) out[n++] = make_action(ACT_ROB, c, 0);
+        break;
+    case MAGICIAN:
+        for (int seat = 0; seat < g->players; seat++)
+            if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
+        break;
+    case WARLORD:
+        if (g->acted) n = destroy_actions(g, out, n);
+        break;
     }
-    if (g->sub == SUB_NONE && !g->acted) {
+    return n;
+}
+
+/* A character's turn with nothing pending. */
+static int turn_actions(const citadels *g, action_t *out, int n) {
+    const cit_player *p = mover_c(g);
+    uint32_t owned = city_types(p);
+    if (!g->acted) {
         out[n++] = make_action(ACT_GOLD, 0, 0);
         out[n++] = make_action(ACT_DRAW, 0, 0);
     }
-    n = add_if_allowed(g, make_action(ACT_INCOME, 0, 0), out, n);
+    if (character_colour[g->current] != NO_COLOUR && !g->income_taken) out[n++] = make_action(ACT_INCOME, 0, 0);
+    bool can_build = g->acted && g->builds_left;
+    bool can_replace = g->current == MAGICIAN && !g->power_used;
+    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
     for (int d = 0; d < NUM_TYPES; d++) {
         if (!p->hand[d]) continue;
-        n = add_if_allowed(g, make_action(ACT_BUILD, d, 0), out, n);
-        n = add_if_allowed(g, make_action(ACT_REPLACE, d, 0), out, n);
-        n = add_if_allowed(g, make_action(ACT_LAB, d, 0), out, n);
+        if (can_build && !(owned >> d & 1) && p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
+        if (can_replace) out[n++] = make_action(ACT_REPLACE, d, 0);
+        if (can_lab) out[n++] = make_action(ACT_LAB, d, 0);
     }
-    n = add_if_allowed(g, make_action(ACT_REPLACE_DONE, 0, 0), out, n);
-    n = add_if_allowed(g, make_action(ACT_SMITHY, 0, 0), out, n);
-    if (g->sub == SUB_NONE && !g->power_used) {
-        if (g->current == ASSASSIN || g->current == THIEF)
-            for (int c = 0; c < NUM_CHARACTERS; c++)
-                n = add_if_allowed(g, make_action(g->current == ASSASSIN ? ACT_KILL : ACT_ROB, c, 0), out, n);
-        if (g->current == MAGICIAN)
-            for (int seat = 0; seat < g->players; seat++)
-                n = add_if_allowed(g, make_action(ACT_SWAP, seat, 0), out, n);
-        if (g->current == WARLORD && g->acted)
-            for (int seat = 0; seat < g->players; seat++)
-                for (int i = 0; i < g->player[seat].city_n; i++)
-                    n = add_if_allowed(g, make_action(ACT_DESTROY, seat, g->player[seat].city[i]), out, n);
-    }
-    return add_if_allowed(g, make_action(ACT_END, 0, 0), out, n);
+    if ((owned >> SMITHY & 1) && !g->smithy_used && p->gold >= 2) out[n++] = make_action(ACT_SMITHY, 0, 0);
+    if (!g->power_used) n = power_actions(g, out, n);
+    if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
+    return n;
+}
+
+/* The draft: the characters this step may choose or bury. */
+static int draft_actions(const citadels *g, action_t *out, int n) {
+    bool bury_step = draft_at(g->players, g->step).kind == STEP_BURY;
+    int extra = !bury_step && last_pick_of_seven(g) ? unseen_card(g) : NONE;
+    for (int c = 0; c < NUM_CHARACTERS; c++)
+        if (has(g->pack, c) || c == extra) out[n++] = make_action(bury_step ? ACT_BURY : ACT_CHOOSE, c, 0);
+    return n;
 }
 
 static int citadels_legal(const void *st, action_t *out) {
     const citadels *g = st;
-    int n = 0;
     if (g->phase == PHASE_OVER) return 0;
-    if (g->phase == PHASE_CHOOSE) {
-        int kind = draft_at(g->players, g->step).kind == STEP_BURY ? ACT_BURY : ACT_CHOOSE;
-        for (int c = 0; c < NUM_CHARACTERS; c++) n = add_if_allowed(g, make_action(kind, c, 0), out, n);
-        return n;
+    if (g->phase == PHASE_CHOOSE) return draft_actions(g, out, 0);
+    switch (g->sub) {
+    case SUB_KEEP: return keep_actions(g, out, 0);
+    case SUB_REPLACE: return replace_actions(g, out, 0);
+    case SUB_GRAVEYARD:
+        out[0] = make_action(ACT_GRAVE_YES, 0, 0);
+        out[1] = make_action(ACT_GRAVE_NO, 0, 0);
+        return 2;
+    default: return turn_actions(g, out, 0);
     }
-    return turn_candidates(g, out, n);
 }
 
 /* Every action of the grammar, with every argument. */

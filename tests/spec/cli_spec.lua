@@ -49,7 +49,8 @@ describe("bad arguments", function()
     -- seeds are refused, never clamped: overflow, text, fractions, signs, spaces
     "bench babel --seed 99999999999999999999", "bench babel --seed 9223372036854775808",
     "bench babel --seed seven", "bench babel --seed 1.5", "bench babel --seed +5", "bench babel --seed ' 5'",
-    "bench babel --seed=", "bench babel --games=x",
+    "bench babel --seed=", "bench babel --games=x", "bench babel --rounds 0", "bench babel --rounds 1001",
+    "bench babel --rounds x",
   }
   for _, args in ipairs(cases) do
     it("'meeple " .. args .. "' gives a one-line reason, the usage, and status 2", function()
@@ -169,6 +170,18 @@ describe("meeple bench", function()
       and .ns_per_decision > 0 and .games_per_s > 0 and .decisions_per_s > 0 and .clone_ns > 0
       and .state_bytes == 992 and .peak_memory_kib > 0 and (keys | all(test("^[a-z_]+$")))]])
     assert.equal(0, ok, out)
+  end)
+
+  it("times the same games in rounds and reports the median and the spread", function()
+    local out, code = stdout_of("bench babel --games 5 --seed 3 --rounds 3 --json")
+    assert.equal(0, code)
+    local _, ok = util.jq(out, [[.rounds == 3 and .ns_per_decision_min > 0
+      and .ns_per_decision_min <= .ns_per_decision and .ns_per_decision <= .ns_per_decision_max]])
+    assert.equal(0, ok, out)
+    local one = stdout_of("bench babel --games 5 --seed 3 --rounds 1 --json")
+    assert.equal(util.jq(one, ".decisions"), util.jq(out, ".decisions"))
+    _, ok = util.jq(one, [[.rounds == 1 and .ns_per_decision_min == .ns_per_decision_max]])
+    assert.equal(0, ok, one)
   end)
 
   it("reports a bot's overhead under --json too, the bot found by name", function()
