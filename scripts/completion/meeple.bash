@@ -53,7 +53,7 @@ _meeple() {
     # The game: the first plain word after the command.
     for ((i = i + 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
-        case ${COMP_WORDS[i-1]} in --bot|--seed|--games|--jobs|--players|--seat|--variant|--log|--html|--ms|--instructions|--memory|--shard|--game|--save|--load) continue ;; esac
+        case ${COMP_WORDS[i-1]} in --bot|--seed|--games|--jobs|--players|--seat|--variant|--log|--html|--ms|--instructions|--memory|--shard|--game|--save|--load|--rounds|--html) continue ;; esac
         [[ $word == -* ]] && continue
         game=$word
         break
@@ -71,7 +71,7 @@ _meeple() {
         --log|--html|--save|--load)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --seed|--games|--jobs|--players|--seat|--ms|--instructions|--memory|--shard|--game)
+        --seed|--games|--jobs|--players|--seat|--ms|--instructions|--memory|--shard|--game|--rounds)
             return ;;
     esac
     if [[ $cur == -* ]]; then

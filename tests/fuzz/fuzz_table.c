@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
 #include <lauxlib.h>
 
 #include "fuzz.h"
-#include "jsonl.h"
 #include "lmeeple.h"
 
-static void push_json(lua_State *L, const jsonl_value *v, int depth);
+static void push_json(lua_State *L, const json_t *v, int depth);
 
 /* "[12]" as the integer 12; false for any other key. */
 static bool integer_key(const char *key, lua_Integer *out) {
@@ -22,53 +22,58 @@ static bool integer_key(const char *key, lua_Integer *out) {
     return true;
 }
 
-static void push_json(lua_State *L, const jsonl_value *v, int depth) {
+static void push_json(lua_State *L, const json_t *v, int depth) {
     luaL_checkstack(L, 4, "fuzz_table");
-    switch (v->kind) {
-    case JSONL_NULL: lua_pushnil(L); break;
-    case JSONL_BOOL: lua_pushboolean(L, v->boolean); break;
-    case JSONL_NUMBER:
+    switch (json_typeof(v)) {
+    case JSON_NULL: lua_pushnil(L); break;
+    case JSON_TRUE:
+    case JSON_FALSE: lua_pushboolean(L, json_is_true(v)); break;
+    case JSON_INTEGER: lua_pushinteger(L, (lua_Integer)json_integer_value(v)); break;
+    case JSON_REAL: {
         /* Whole numbers in range become integers, as a Lua table written by hand would hold them. */
-        if (v->number > -9e18 && v->number < 9e18 && v->number == (double)(lua_Integer)v->number)
-            lua_pushinteger(L, (lua_Integer)v->number);
-        else
-            lua_pushnumber(L, v->number);
+        double x = json_real_value(v);
+        if (x > -9e18 && x < 9e18 && x == (double)(lua_Integer)x) lua_pushinteger(L, (lua_Integer)x);
+        else lua_pushnumber(L, x);
         break;
-    case JSONL_STRING: lua_pushstring(L, v->string); break;
-    case JSONL_ARRAY:
-        lua_createtable(L, v->count, 0);
-        for (int i = 0; i < v->count; i++) {
-            push_json(L, &v->items[i], depth + 1);
-            lua_rawseti(L, -2, i + 1);
+    }
+    case JSON_STRING: lua_pushlstring(L, json_string_value(v), json_string_length(v)); break;
+    case JSON_ARRAY: {
+        size_t n = json_array_size(v);
+        lua_createtable(L, (int)n, 0);
+        for (size_t i = 0; i < n; i++) {
+            push_json(L, json_array_get(v, i), depth + 1);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
         break;
-    case JSONL_OBJECT:
-        lua_createtable(L, 0, v->count);
-        for (int i = 0; i < v->count; i++) {
+    }
+    case JSON_OBJECT: {
+        const char *key;
+        json_t *item;
+        lua_createtable(L, 0, (int)json_object_size(v));
+        json_object_foreach((json_t *)v, key, item) {
             lua_Integer k;
             /* A variant names a file to load: not this target's business (and not the fuzzer's to
              * read the disk with). */
-            if (depth == 0 && strcmp(v->keys[i], "variant") == 0) continue;
-            if (integer_key(v->keys[i], &k)) lua_pushinteger(L, k);
-            else lua_pushstring(L, v->keys[i]);
-            push_json(L, &v->items[i], depth + 1);
+            if (depth == 0 && strcmp(key, "variant") == 0) continue;
+            if (integer_key(key, &k)) lua_pushinteger(L, k);
+            else lua_pushstring(L, key);
+            push_json(L, item, depth + 1);
             lua_rawset(L, -3);
         }
         break;
     }
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    char *text = fuzz_text(data, size), err[200];
-    if (!text) return 0;
-    jsonl_value *v = jsonl_parse(text, err, sizeof err);
-    free(text);
+    json_error_t error;
+    json_t *v = json_loadb((const char *)data, size, JSON_DECODE_ANY, &error);
     if (!v) return 0;
     lua_State *L = fuzz_lua();
     lua_getglobal(L, "meeple");
     lua_getfield(L, -1, "from_table");
     push_json(L, v, 0);
-    jsonl_free(v);
+    json_decref(v);
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
         const char *why = lua_tostring(L, -1);
         if (!why || !why[0] || strchr(why, '\n')) fuzz_fail("from_table refused without a one-line reason: %s", why ? why : "(none)");
