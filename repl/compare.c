@@ -73,8 +73,8 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         } else if (strcmp(arg, "--html") == 0 && has_value) {
             a->html = argv[++i];
         } else if (strcmp(arg, "--jobs") == 0 && has_value) {
-            if (!cli_parse_int(argv[++i], 1, 256, &a->jobs))
-                return cli_bad_args("compare", "--jobs takes a whole number from 1 to 256, got '%s'", argv[i]);
+            if (!cli_parse_int(argv[++i], 0, 256, &a->jobs)) /* 0: one per core, as match takes it */
+                return cli_bad_args("compare", "--jobs takes a whole number from 0 (one per core) to 256, got '%s'", argv[i]);
         } else if (arg[0] == '-') {
             return cli_bad_args("compare", "unknown option '%s' (or it lacks its value)", arg);
         } else if (!a->game) {

@@ -89,7 +89,7 @@ static const cli_command commands[] = {
      "  --variant V  the house rules: a name in scripts/variants/GAME/, or a file\n"
      "  --games N    games under each rule set (default 200)\n"
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
-     "  --jobs J     games played at once (default 1)\n"
+     "  --jobs J     games played at once (default 1; 0: one per core)\n"
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
      "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side",
      compare_main},
