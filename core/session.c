@@ -536,7 +536,7 @@ static bool parse_param_number(const param_def *p, const char *text, int32_t min
 /* "4=3": the value for a player count, in a by-count table. */
 static bool parse_players_entry(const game_def *def, const param_def *p, char *tok, char *eq, param_value *v,
                                 reason *why) {
-    int32_t players, value;
+    int32_t players = 0, value = 0;
     *eq = '\0';
     if (!parse_param_number(p, tok, def->min_players, def->max_players, &players, why) ||
         !parse_param_number(p, eq + 1, p->min, p->max, &value, why))
