@@ -108,7 +108,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
                             a->def->max_players, a->players);
     if (a->bot && a->variant) return cli_bad_args("bench", "--bot and --variant do not go together (yet)");
     if (a->bot && !meeple_find_bot(a->bot, a->bot_path, sizeof a->bot_path))
-        return cli_bad_args("bench", "no bot '%s': not a readable file, nor a name in bots/", a->bot);
+        return cli_no_bot("bench", a->bot);
     return 0;
 }
 

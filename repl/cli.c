@@ -62,6 +62,11 @@ int cli_fail(const char *cmd, const char *fmt, ...) {
     return 1;
 }
 
+int cli_no_bot(const char *cmd, const char *arg) {
+    return cli_bad_args(cmd, "no bot '%s': not a readable file, nor a name in bots/ where meeple looks "
+                             "(docs/api.md, \"Finding bots and variants\")", arg);
+}
+
 bool cli_parse_int(const char *text, long long min, long long max, long long *out) {
     char *end;
     /* Digits only (a sign for negatives): strtoll alone would take " 7" and "+7", and clamp an

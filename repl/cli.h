@@ -50,6 +50,10 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The refusal of a BOT argument that names no bot (meeple_find_bot said no), worded the same by every
+ * command; returns 2. */
+int cli_no_bot(const char *cmd, const char *arg);
+
 /* Parses a whole decimal integer in [min, max]; false when `text` is anything else (spaces, a plus
  * sign, a fraction, or a number too large for any integer: refused, never clamped). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);

@@ -92,9 +92,6 @@ static long long game_seed(const match *m, long long game) { return matchlog_gam
 
 /* ==================================================================================== arguments */
 
-/* A bot argument: a file, or the name of one in meeple's roots ("greedy_babel", paths.h). */
-static bool resolve_bot(const char *arg, char *out, size_t n) { return meeple_find_bot(arg, out, n); }
-
 /* "K/N", 1 <= K <= N: into a->shard (K-1) and a->shards. */
 static bool parse_shard(const char *text, match_args *a) {
     const char *slash = strchr(text, '/');
@@ -172,8 +169,7 @@ static int match_check(match_args *a, const char *game, const char **bots, int n
     }
     a->players = nbots;
     for (int i = 0; i < nbots; i++)
-        if (!resolve_bot(bots[i], a->paths[i], sizeof a->paths[i]))
-            return cli_bad_args("match", "cannot read the bot file '%s'", bots[i]);
+        if (!meeple_find_bot(bots[i], a->paths[i], sizeof a->paths[i])) return cli_no_bot("match", bots[i]);
     if (a->resume && !a->log) return cli_bad_args("match", "--resume needs the --log to continue");
     if (a->shards > 1 && !a->seed_given)
         return cli_bad_args("match", "--shard needs --seed: the shards of one match share one seed, given to each");

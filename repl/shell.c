@@ -711,7 +711,7 @@ static int play_option(play_args *a, int argc, char **argv, int *i) {
         if (a->nbots == MEEPLE_MAX_PLAYERS - 1)
             return cli_bad_args("play", "at most %d bots", MEEPLE_MAX_PLAYERS - 1);
         if (!meeple_find_bot(value, a->bots[a->nbots], sizeof a->bots[a->nbots]))
-            return cli_bad_args("play", "cannot read the bot file '%s'", value);
+            return cli_no_bot("play", value);
         a->nbots++;
     } else if (strcmp(opt, "--seat") == 0) {
         if (!cli_parse_int(value, 1, MEEPLE_MAX_PLAYERS, &a->seat))
