@@ -216,8 +216,10 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
   it("SIGINT stops a match cleanly: finished games logged, the table printed, status 130, resumable", function()
     local log, whole = os.tmpname(), os.tmpname()
     local args = "match bohnanza greedy_bohnanza random random --games 400 --seed 5 --jobs 2 "
-    local script = ("%s %s --log %s >%s.out 2>%s.err & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $?")
-      :format(quote(exe), args, quote(log), quote(log), quote(log))
+    -- The signal goes as soon as a first game is logged: a fixed sleep let a fast machine finish all 400.
+    local script = ("%s %s --log %s >%s.out 2>%s.err & pid=$!; i=0; "
+      .. "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; kill -INT $pid; wait $pid; echo $?")
+      :format(quote(exe), args, quote(log), quote(log), quote(log), quote(log))
     local status = tonumber((sh(script)))
     local out, err = read(log .. ".out"), read(log .. ".err")
     os.remove(log .. ".out")
