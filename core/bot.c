@@ -36,6 +36,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "action_texts.h"
 #include "extbot.h"
 #include "guards.h"
 #include "lazy_view.h"
@@ -96,6 +97,7 @@ struct bot {
     int n;
     bool probe;              /* bot_probe: the answer is not read */
     rng ctx_rng, sample_rng;
+    uint32_t keys[MEEPLE_MAX_ACTIONS]; /* the legal actions' text keys (action_texts.h) */
     char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
 };
 
@@ -754,7 +756,7 @@ bot *bot_new(const bot_code *code, const game_def *def, const param_value *param
         }
         return b;
     }
-    memcpy(b->params, params, sizeof b->params);
+    memcpy(b->params, params, sizeof *params * (size_t)def->num_params); /* the rest stays zero */
     b->lim = *limits;
     b->echo = echo;
     lua_State *L = b->L = lua_newstate(bot_alloc, b);
@@ -904,17 +906,29 @@ static int decide(lua_State *L) {
     const game_def *def = b->def;
     lua_pushvalue(L, CHOOSE);
     lazy_view_push(L, def, b->st, b->seat, VIEW_MT);
-    lua_createtable(L, b->n, 0);
-    for (int i = 0; i < b->n; i++) {
-        if (b->acts) def->action_text(b->st, b->acts[i], b->texts[i]);
-        lua_pushstring(L, b->acts ? b->texts[i] : b->given[i]);
-        lua_rawseti(L, -2, i + 1);
+    if (b->acts) {
+        action_texts_push(L, def, b->st, b->acts, b->n, b->keys);
+    } else {
+        lua_createtable(L, b->n, 0);
+        for (int i = 0; i < b->n; i++) {
+            lua_pushstring(L, b->given[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
     }
     lua_pushvalue(L, CTX);
     lua_call(L, 3, 1);
     return 1;
 }
 
+/* The decision's position is the caller's: the bot must not keep it past the decision. */
+static void forget_decision(bot *b) {
+    b->st = NULL;
+    b->acts = NULL;
+    b->given = NULL;
+}
+
+/* Calls choose; the answer (on success) is left on the stack, and the decision's position stays
+ * known for answer() until forget_decision. */
 static bool run_decision(bot *b, const void *st, const action_t *acts, const char (*given)[MEEPLE_ACTION_TEXT],
                          int n) {
     if (b->fault) return false;
@@ -930,19 +944,19 @@ static bool run_decision(bot *b, const void *st, const action_t *acts, const cha
     lua_pushvalue(b->L, SLOT_CHOOSE);
     lua_pushvalue(b->L, SLOT_VIEW_MT);
     lua_pushvalue(b->L, SLOT_CTX);
-    bool ok = limited_call(b, CALL_CHOOSE, 3, 1);
-    b->st = NULL;
-    return ok;
+    return limited_call(b, CALL_CHOOSE, 3, 1);
 }
 
-/* The index of the bot's answer among the texts, or -1 (the fault set). */
+/* The index of the bot's answer (on top of the stack) among the legal actions: by their text keys
+ * when the host gave them as actions, else by their texts; -1 (the fault set) when it is none. */
 static int answer(bot *b, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     lua_State *L = b->L;
     int k = -1;
     size_t len = 0;
     const char *chosen = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
-    for (int i = 0; chosen && i < n && k < 0; i++)
-        if (strcmp(chosen, texts[i]) == 0) k = i;
+    if (chosen && b->acts) k = action_texts_find(L, -1, b->def, b->st, b->acts, b->keys, n);
+    for (int i = 0; chosen && !b->acts && i < n && k < 0; i++)
+        if (strlen(texts[i]) == len && memcmp(chosen, texts[i], len) == 0) k = i;
     if (k < 0 && chosen) {
         char text[64];
         size_t keep = len < 48 ? len : 48;
@@ -965,21 +979,24 @@ static int ext_choose(bot *b, const void *st, const action_t *acts, const char (
 
 int bot_choose(bot *b, const void *st, const action_t *acts, int n) {
     if (b->ext) return ext_choose(b, st, acts, NULL, n);
-    if (!run_decision(b, st, acts, NULL, n)) return -1;
-    return answer(b, (const char(*)[MEEPLE_ACTION_TEXT])b->texts, n);
+    int k = run_decision(b, st, acts, NULL, n) ? answer(b, NULL, n) : -1;
+    forget_decision(b);
+    return k;
 }
 
 int bot_choose_text(bot *b, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     if (b->ext) return ext_choose(b, st, NULL, texts, n);
-    if (!run_decision(b, st, NULL, texts, n)) return -1;
-    return answer(b, texts, n);
+    int k = run_decision(b, st, NULL, texts, n) ? answer(b, texts, n) : -1;
+    forget_decision(b);
+    return k;
 }
 
 bool bot_probe(bot *b, const void *st, const action_t *acts, int n) {
     if (b->ext) return ext_choose(b, st, acts, NULL, n) >= 0; /* its answer must be read all the same */
-    if (!run_decision(b, st, acts, NULL, n)) return false;
-    lua_pop(b->L, 1);
-    return true;
+    bool ok = run_decision(b, st, acts, NULL, n);
+    if (ok) lua_pop(b->L, 1);
+    forget_decision(b);
+    return ok;
 }
 
 void bot_end(bot *b, const int *scores, const int *winners, int nwinners) {

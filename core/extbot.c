@@ -359,7 +359,7 @@ extbot *extbot_new(const char *arg, const char *name, const game_def *def, const
     snprintf(x->arg, sizeof x->arg, "%s", arg);
     snprintf(x->name, sizeof x->name, "%s", name);
     x->def = def;
-    memcpy(x->params, params, sizeof x->params);
+    memcpy(x->params, params, sizeof *params * (size_t)def->num_params); /* the rest stays zero */
     x->ms = ms;
     x->echo = echo;
     return x;

@@ -144,6 +144,11 @@ typedef struct game_def {
      * parse_action knows the grammar; whether the action is legal is check()'s business. */
     void (*action_text)(const void *st, action_t a, char *out /* MEEPLE_ACTION_TEXT */);
     bool (*parse_action)(const void *st, const char *text, action_t *out, reason *why);
+    /* The text of `a` at `st` is a function of text_key(st, a) alone, and distinct keys have distinct
+     * texts: hosts intern one string per key instead of formatting a text per decision. The key folds
+     * in what of the position a text shows (Babel's "@2"). NULL: the text depends on `a` alone. The
+     * conformance test holds every game to this. */
+    uint32_t (*text_key)(const void *st, action_t a);
     /* Every well-formed action of the grammar that could be meant in this position, legal or not
      * (for the conformance test: check() must accept exactly legal()'s subset of these). */
     int (*action_space)(const void *st, action_t *out);

@@ -1,8 +1,11 @@
 /* lmeeple.c — the `meeple` Lua module: states as userdata over a session, generic over every game. */
 #include "lmeeple.h"
+#include "action_texts.h"
 #include "luajson.h"
 #include "paths.h"
 
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,13 +148,7 @@ void meeple_fill_table(lua_State *L, int idx, const game_def *def, const void *s
 void meeple_push_legal(lua_State *L, const game_def *def, const void *st) {
     action_t acts[MEEPLE_MAX_ACTIONS];
     int n = def->is_over(st) ? 0 : def->legal(st, acts);
-    lua_createtable(L, n, 0);
-    for (int i = 0; i < n; i++) {
-        char text[MEEPLE_ACTION_TEXT];
-        def->action_text(st, acts[i], text);
-        lua_pushstring(L, text);
-        lua_rawseti(L, -2, i + 1);
-    }
+    action_texts_push(L, def, st, acts, n, NULL);
 }
 
 /* =====================================================================================================
@@ -355,8 +352,22 @@ static const game_def *arg_game(lua_State *L, int idx, const char *fn) {
     return def;
 }
 
+/* The registry key of the states' metatable, besides its name: a search bot calls a state method
+ * per node, and finding the metatable by name hashed that name every time. */
+static const char state_mt_key = 'm';
+
+/* luaL_testudata for states, by the metatable's address. */
+static void *test_state(lua_State *L, int idx) {
+    void *u = lua_touserdata(L, idx);
+    if (!u || !lua_getmetatable(L, idx)) return NULL;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &state_mt_key);
+    bool ours = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return ours ? u : NULL;
+}
+
 static session *arg_state(lua_State *L, const char *fn) {
-    session **u = luaL_testudata(L, 1, STATE_MT);
+    session **u = test_state(L, 1);
     if (!u)
         luaL_error(L, "%s: expected a meeple state (call it as s:%s(...)), got %s", fn, fn, describe(L, 1));
     if (!*u) luaL_error(L, "%s: this state has been freed", fn);
@@ -400,10 +411,13 @@ static int raise_refusal(lua_State *L, const reason *why) {
  * The state userdata
  * ===================================================================================================== */
 
-/* The userdata: the session first, so a `session **` reads it, then what was charged for it. */
+/* The userdata: the session first, so a `session **` reads it, then what was charged for it; a clone
+ * keeps its session in the userdata itself (session_clone_into), one allocation in all. */
 typedef struct state_box {
     session *s;
     size_t charged;
+    bool metered; /* its lua_State has a charge hook: what the session holds in the heap is charged */
+    alignas(max_align_t) unsigned char block[];
 } state_box;
 
 /* The registry key of a lua_State's charge hook (a full userdata holding a charge_hook). */
@@ -431,38 +445,42 @@ static void charge(lua_State *L, long long bytes) {
     h.fn(L, h.ud, bytes);
 }
 
-/* What a session holds in malloc'd memory. */
-static size_t session_bytes(const session *s) {
-    return sizeof *s + 2 * s->def->state_size + (size_t)s->history_cap * sizeof *s->history;
-}
-
-/* Pushes an empty state userdata, so that a session made after it cannot leak if pushing fails. */
-static state_box *push_box(lua_State *L) {
-    state_box *u = lua_newuserdatauv(L, sizeof *u, 0);
-    *u = (state_box){NULL, 0};
-    luaL_setmetatable(L, STATE_MT);
+/* Pushes an empty state userdata with room for a session block of `block` bytes, so that a session
+ * made after it cannot leak if pushing fails. */
+static state_box *push_box(lua_State *L, size_t block) {
+    state_box *u = lua_newuserdatauv(L, offsetof(state_box, block) + block, 0);
+    u->s = NULL;
+    u->charged = 0;
+    u->metered = false;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &state_mt_key);
+    lua_setmetatable(L, -2);
     return u;
 }
 
-/* The box owns `s` from now on. */
+/* The box owns `s` from now on (in its block, or in the heap). */
 static void box_own(lua_State *L, state_box *u, session *s) {
     u->s = s;
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &charge_key) != LUA_TNIL) {
-        lua_pop(L, 1);
-        u->charged = session_bytes(s);
-        charge(L, (long long)u->charged); /* may raise: the collector then frees s and uncharges */
-    } else {
-        lua_pop(L, 1);
-    }
+    u->metered = lua_rawgetp(L, LUA_REGISTRYINDEX, &charge_key) != LUA_TNIL;
+    lua_pop(L, 1);
+    u->charged = u->metered ? session_heap_bytes(s) : 0;
+    if (u->charged) charge(L, (long long)u->charged); /* may raise: the collector then frees s and uncharges */
+}
+
+/* Pushes a clone of `s` in a state userdata of its own: one allocation, in the lua_State's heap. */
+static session *push_clone(lua_State *L, const session *s) {
+    state_box *u = push_box(L, session_clone_size(s));
+    session *c = session_clone_into(s, u->block);
+    box_own(L, u, c);
+    return c;
 }
 
 void meeple_push_state(lua_State *L, session *s) {
-    box_own(L, push_box(L), s);
+    box_own(L, push_box(L, 0), s);
 }
 
 /* The box of the state at `idx` (a plain state, or the plain state under a variant's table), or NULL. */
 static state_box *to_box(lua_State *L, int idx) {
-    state_box *u = luaL_testudata(L, idx, STATE_MT);
+    state_box *u = test_state(L, idx);
     if (u) return u;
     /* A state under a variant (scripts/variant.lua) is a table over a plain state, its `_raw`. */
     if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return NULL;
@@ -471,7 +489,7 @@ static state_box *to_box(lua_State *L, int idx) {
     if (!wrapper) return NULL;
     lua_pushstring(L, "_raw");
     lua_rawget(L, idx < 0 && idx > LUA_REGISTRYINDEX ? idx - 1 : idx);
-    u = luaL_testudata(L, -1, STATE_MT);
+    u = test_state(L, -1);
     lua_pop(L, 1);
     return u;
 }
@@ -485,8 +503,8 @@ session *meeple_to_session(lua_State *L, int idx) {
  * state was. The charge may raise; the box then holds it all, and its collection gives it back. */
 static void charge_growth(lua_State *L, int idx) {
     state_box *u = to_box(L, idx);
-    if (!u || !u->s || !u->charged) return;
-    size_t held = session_bytes(u->s);
+    if (!u || !u->s || !u->metered) return;
+    size_t held = session_heap_bytes(u->s);
     if (held <= u->charged) return;
     long long more = (long long)(held - u->charged);
     u->charged = held;
@@ -648,11 +666,7 @@ static int s_cards(lua_State *L) {
 }
 
 static int s_clone(lua_State *L) {
-    session *s = arg_state(L, "clone");
-    state_box *u = push_box(L);
-    session *c = session_clone(s);
-    if (!c) luaL_error(L, "clone: out of memory");
-    box_own(L, u, c);
+    push_clone(L, arg_state(L, "clone"));
     return 1;
 }
 
@@ -662,10 +676,7 @@ static int s_sample(lua_State *L) {
     session *s = arg_state(L, "sample");
     int p = arg_player(L, 2, s, "sample");
     lua_Integer seed = arg_opt_int(L, 3, "sample", "seed", 1);
-    state_box *u = push_box(L);
-    session *c = session_clone(s);
-    if (!c) luaL_error(L, "sample: out of memory");
-    box_own(L, u, c); /* owned by Lua from here, so an error below cannot leak it */
+    session *c = push_clone(L, s);
     rng r;
     rng_seed(&r, (uint64_t)seed, 0x5a3d1e);
     s->def->sample(c->now, p, &r);
@@ -748,7 +759,7 @@ static int s_tostring(lua_State *L) {
 }
 
 static int s_gc(lua_State *L) {
-    state_box *u = luaL_testudata(L, 1, STATE_MT);
+    state_box *u = test_state(L, 1);
     if (u && u->s) {
         session_free(u->s);
         u->s = NULL;
@@ -789,7 +800,7 @@ static void register_state_type(lua_State *L) {
     lua_setfield(L, -2, "__tostring");
     lua_pushcfunction(L, s_gc);
     lua_setfield(L, -2, "__gc");
-    lua_pop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &state_mt_key);
 }
 
 /* =====================================================================================================

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,16 +249,29 @@ void params_value_text(const game_def *def, int index, const param_value *v, cha
 
 /* ==================================================================== lifetime */
 
+/* A session's block: the session, its parameters, the start state, the state now, then `history`
+ * entries. Parameters take the game's count, not MEEPLE_MAX_PARAMS: a clone copies the block. */
+static size_t align_up(size_t n) { return (n + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t); }
+
+static size_t params_size(const game_def *def) { return align_up(sizeof(param_value) * (size_t)def->num_params); }
+
+static size_t block_size(const game_def *def, int history) {
+    return align_up(sizeof(session)) + params_size(def) + 2 * align_up(def->state_size) +
+           (size_t)history * sizeof(history_entry);
+}
+
+static void lay_out(session *s, const game_def *def) {
+    unsigned char *base = (unsigned char *)s;
+    s->params = (param_value *)(base + align_up(sizeof *s));
+    s->start = (unsigned char *)s->params + params_size(def);
+    s->now = (unsigned char *)s->start + align_up(def->state_size);
+}
+
 static session *session_alloc(const game_def *def) {
-    session *s = calloc(1, sizeof *s);
+    session *s = calloc(1, block_size(def, 0));
     if (!s) return NULL;
     s->def = def;
-    s->start = calloc(1, def->state_size);
-    s->now = calloc(1, def->state_size);
-    if (!s->start || !s->now) {
-        session_free(s);
-        return NULL;
-    }
+    lay_out(s, def);
     return s;
 }
 
@@ -269,7 +283,7 @@ static session *session_begin(const game_def *def, const param_value *params, ui
         deny(why, "out of memory");
         return NULL;
     }
-    memcpy(s->params, params, sizeof s->params);
+    memcpy(s->params, params, sizeof *s->params * (size_t)def->num_params);
     s->seed = seed;
     return s;
 }
@@ -305,35 +319,40 @@ session *session_from_table(const game_def *def, tree_reader *r, const param_val
     return s;
 }
 
-session *session_clone(const session *s) {
-    session *c = session_alloc(s->def);
-    if (!c) return NULL;
-    void *start = c->start, *now = c->now;
+size_t session_clone_size(const session *s) { return block_size(s->def, s->history_len); }
+
+session *session_clone_into(const session *s, void *block) {
+    session *c = block;
     *c = *s;
-    c->start = start;
-    c->now = now;
+    lay_out(c, s->def);
+    memcpy(c->params, s->params, sizeof *c->params * (size_t)s->def->num_params);
     memcpy(c->start, s->start, s->def->state_size);
     memcpy(c->now, s->now, s->def->state_size);
-    c->history = NULL;
-    c->history_cap = 0;
-    if (s->history_len) {
-        c->history = malloc(sizeof *c->history * (size_t)s->history_len);
-        if (!c->history) {
-            session_free(c);
-            return NULL;
-        }
-        memcpy(c->history, s->history, sizeof *c->history * (size_t)s->history_len);
-        c->history_cap = s->history_len;
-    }
+    c->history = (history_entry *)((unsigned char *)c->now + align_up(s->def->state_size));
+    c->history_cap = s->history_len;
+    c->history_in_block = true;
+    c->block_is_callers = true;
+    if (s->history_len) memcpy(c->history, s->history, sizeof *c->history * (size_t)s->history_len);
+    return c;
+}
+
+session *session_clone(const session *s) {
+    void *block = malloc(session_clone_size(s));
+    if (!block) return NULL;
+    session *c = session_clone_into(s, block);
+    c->block_is_callers = false;
     return c;
 }
 
 void session_free(session *s) {
     if (!s) return;
-    free(s->start);
-    free(s->now);
-    free(s->history);
-    free(s);
+    if (!s->history_in_block) free(s->history);
+    if (!s->block_is_callers) free(s);
+}
+
+size_t session_heap_bytes(const session *s) {
+    size_t own = s->block_is_callers ? 0 : block_size(s->def, s->history_in_block ? s->history_cap : 0);
+    return own + (s->history_in_block ? 0 : (size_t)s->history_cap * sizeof *s->history);
 }
 
 void session_rebase(session *s) {
@@ -346,11 +365,14 @@ void session_rebase(session *s) {
 
 static bool history_push(session *s, action_t a, int player) {
     if (s->history_len == s->history_cap) {
-        int cap = s->history_cap ? s->history_cap * 2 : 64;
-        history_entry *grown = realloc(s->history, sizeof *grown * (size_t)cap);
+        int cap = s->history_cap > 32 ? s->history_cap * 2 : 64;
+        /* A history in the block moves out to grow (the block cannot). */
+        history_entry *grown = realloc(s->history_in_block ? NULL : s->history, sizeof *grown * (size_t)cap);
         if (!grown) return false;
+        if (s->history_in_block) memcpy(grown, s->history, sizeof *grown * (size_t)s->history_len);
         s->history = grown;
         s->history_cap = cap;
+        s->history_in_block = false;
     }
     s->history[s->history_len++] = (history_entry){a, player};
     return true;

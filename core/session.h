@@ -12,7 +12,7 @@ typedef struct history_entry {
 
 typedef struct session {
     const game_def *def;
-    param_value params[MEEPLE_MAX_PARAMS];
+    param_value *params;     /* def->num_params values, in the session's block */
     char variant[64];        /* "" under the base rules */
     uint64_t seed;
     int players;
@@ -21,6 +21,11 @@ typedef struct session {
     void *now;
     history_entry *history;
     int history_len, history_cap;
+    /* Where the memory lies (session.c): the session, its states and its first history are one block,
+     * which session_free frees unless it is the caller's (session_clone_into); a history that outgrew
+     * its block is the session's own. */
+    bool block_is_callers;
+    bool history_in_block;
 } session;
 
 /* ---- Parameters ---- */
@@ -40,7 +45,14 @@ session *session_new(const game_def *def, int players, const param_value *params
 session *session_from_table(const game_def *def, tree_reader *r, const param_value *params,
                             uint64_t seed, reason *why);
 session *session_clone(const session *s);
+/* A clone in memory the caller gives (session_clone_size(s) bytes, aligned for any type): the
+ * session, both states and the history in that one block, as a search bot clones by the million.
+ * session_free then frees only what the clone grew beyond it. */
+size_t session_clone_size(const session *s);
+session *session_clone_into(const session *s, void *block);
 void session_free(session *s);
+/* Bytes the session holds in the host's heap (nothing of a block the caller gave). */
+size_t session_heap_bytes(const session *s);
 
 /* The position now becomes the start and the history is dropped (a sample, a position reached by
  * other means): its save then carries the position's bytes. */

@@ -6,19 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tw_key_str(tree_writer *w, const char *key, const char *value) {
+bool tw_key(tree_writer *w, const char *key) {
+    if (w->wants && !w->wants(w, key)) return false;
     w->key(w, key);
-    w->str(w, value);
+    return true;
+}
+
+void tw_key_str(tree_writer *w, const char *key, const char *value) {
+    if (tw_key(w, key)) w->str(w, value);
 }
 
 void tw_key_num(tree_writer *w, const char *key, int64_t value) {
-    w->key(w, key);
-    w->num(w, value);
+    if (tw_key(w, key)) w->num(w, value);
 }
 
 void tw_key_bool(tree_writer *w, const char *key, bool value) {
-    w->key(w, key);
-    w->boolean(w, value);
+    if (tw_key(w, key)) w->boolean(w, value);
 }
 
 static void text_append(text_writer *t, const char *s, size_t n) {

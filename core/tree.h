@@ -20,9 +20,18 @@ struct tree_writer {
     void (*str)(tree_writer *w, const char *value);
     void (*num)(tree_writer *w, int64_t value);
     void (*boolean)(tree_writer *w, bool value);
+    /* Optional (NULL: every key is wanted): whether the value of `key`, a key of the root map, is
+     * wanted. A lazy view fills its fields one by one and declines the others (lazy_view.c). */
+    bool (*wants)(tree_writer *w, const char *key);
 };
 
-/* Shorthands for the common "key = value" pairs. */
+/* Writes `key` if its value is wanted, and says so: the game then writes the value, and skips it
+ * otherwise. A game asks for every top-level value that takes work to write (a list of players, a
+ * deck); a writer that declines a key drops whatever value follows it anyway, so asking is only ever
+ * a saving. */
+bool tw_key(tree_writer *w, const char *key);
+
+/* Shorthands for the common "key = value" pairs (asking tw_key first). */
 void tw_key_str(tree_writer *w, const char *key, const char *value);
 void tw_key_num(tree_writer *w, const char *key, int64_t value);
 void tw_key_bool(tree_writer *w, const char *key, bool value);

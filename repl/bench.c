@@ -314,6 +314,72 @@ static void lua_chooser_free(lua_chooser *lc) {
     for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) bot_free(lc->bots[seat]);
 }
 
+/* ================================================================== the Lua API a search bot uses */
+
+static int compare_doubles(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+typedef struct lua_api_figures {
+    double clone_ns, legal_ns;
+} lua_api_figures;
+
+/* A mid-game position of the bench's first game (20 decisions in), and a loop over one method. */
+static const char lua_api_position[] =
+    "local game, players, seed = ...\n"
+    "local s = meeple.new(game, { seed = seed, players = players })\n"
+    "for _ = 1, 20 do\n"
+    "  if s:is_over() then break end\n"
+    "  local legal = s:legal()\n"
+    "  s:play(legal[#legal // 2 + 1])\n"
+    "end\n"
+    "return s\n";
+static const char lua_api_clones[] = "local s, n = ... for _ = 1, n do local c = s:clone() end";
+static const char lua_api_legals[] = "local s, n = ... for _ = 1, n do local l = s:legal() end";
+
+enum { LUA_API_CALLS = 50000 };
+
+/* ns per call of `loop` on the position at `pos`: the median of `rounds` timings. */
+static double time_lua_loop(lua_State *L, const char *loop, int pos, long long rounds) {
+    double ns[BENCH_MAX_ROUNDS];
+    for (long long r = 0; r < rounds; r++) {
+        if (luaL_loadstring(L, loop) != LUA_OK) return 0;
+        lua_pushvalue(L, pos);
+        lua_pushinteger(L, LUA_API_CALLS);
+        double t0 = now_seconds();
+        if (lua_pcall(L, 2, 0, 0) != LUA_OK) return 0;
+        ns[r] = (now_seconds() - t0) * 1e9 / LUA_API_CALLS;
+        lua_gc(L, LUA_GCCOLLECT, 0); /* each round starts with the same heap */
+    }
+    qsort(ns, (size_t)rounds, sizeof ns[0], compare_doubles);
+    return ns[(rounds - 1) / 2];
+}
+
+/* What s:clone() and s:legal() cost a script or a search bot, in a plain lua_State with the module. */
+static bool bench_lua_api(const bench_args *a, lua_api_figures *out) {
+    lua_State *L = cli_new_lua();
+    bool ok = L && luaL_loadstring(L, lua_api_position) == LUA_OK;
+    if (ok) {
+        lua_pushstring(L, a->def->name);
+        lua_pushinteger(L, (lua_Integer)a->players);
+        lua_pushinteger(L, (lua_Integer)a->seed);
+        ok = lua_pcall(L, 3, 1, 0) == LUA_OK;
+    }
+    long long rounds = a->rounds < 3 ? 3 : a->rounds;
+    if (ok) {
+        out->clone_ns = time_lua_loop(L, lua_api_clones, lua_gettop(L), rounds);
+        out->legal_ns = time_lua_loop(L, lua_api_legals, lua_gettop(L), rounds);
+        ok = out->clone_ns > 0 && out->legal_ns > 0;
+    }
+    if (!ok) {
+        const char *why = L ? lua_tostring(L, -1) : "out of memory";
+        fprintf(stderr, "meeple bench: the Lua API timing failed: %s\n", why ? why : "(no message)");
+    }
+    if (L) lua_close(L);
+    return ok;
+}
+
 /* ====================================================================================== report */
 
 /* One figure of the report: `name` on a terminal, `key` in --json (snake_case). */
@@ -351,13 +417,9 @@ static void print_figures(const figure *f, int n, bool json) {
 
 static double per(double a, double b) { return b > 0 ? a / b : 0; }
 
-/* The host's overhead per Lua decision (bench_overhead): the view unread, one field read, all walked. */
-enum { PROBE_UNREAD, PROBE_FIELD, PROBE_WALK, PROBES };
-
-static int compare_doubles(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
+/* The host's overhead per Lua decision (bench_overhead): the view unread, one field read, all walked,
+ * and the same walk over a plain copy of a view (the walk's own Lua, to take out of the figure). */
+enum { PROBE_UNREAD, PROBE_FIELD, PROBE_WALK, PROBE_WALK_PLAIN, PROBES };
 
 /* The spread of the rounds' ns per decision: median, lowest, highest. */
 typedef struct spread {
@@ -381,8 +443,8 @@ static spread spread_of(const bench_run *runs, int rounds) {
 
 /* `runs` holds a->rounds rounds of the same games: the figures are the median round's, with the spread
  * of ns per decision over all of them. */
-static void bench_report(const bench_args *a, const bench_run *runs, double clone_ns, const char *bot,
-                         const double *overhead_ns) {
+static void bench_report(const bench_args *a, const bench_run *runs, double clone_ns, const lua_api_figures *api,
+                         const char *bot, const double *overhead_ns) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     spread ns = spread_of(runs, (int)a->rounds);
@@ -407,6 +469,14 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
         f[n++] = (figure){"ns host overhead per decision", "host_overhead_ns", NULL, overhead_ns[PROBE_UNREAD], 1};
         f[n++] = (figure){"ns host overhead per decision, one view field read", "host_overhead_field_ns", NULL, overhead_ns[PROBE_FIELD], 1};
         f[n++] = (figure){"ns host overhead per decision, whole view walked", "host_overhead_walk_ns", NULL, overhead_ns[PROBE_WALK], 1};
+        /* The walk's own Lua is what walking a plain copy costs beyond the unread view. */
+        double walk_lua = overhead_ns[PROBE_WALK_PLAIN] - overhead_ns[PROBE_UNREAD];
+        f[n++] = (figure){"ns host overhead per decision, whole view walked, less the walk's own Lua",
+                          "host_overhead_walk_net_ns", NULL, overhead_ns[PROBE_WALK] - walk_lua, 1};
+    }
+    if (api) {
+        f[n++] = (figure){"ns per s:clone() from Lua", "lua_clone_ns", NULL, api->clone_ns, 1};
+        f[n++] = (figure){"ns per s:legal() from Lua", "lua_legal_ns", NULL, api->legal_ns, 1};
     }
     f[n++] = (figure){"state bytes", "state_bytes", NULL, (double)a->def->state_size, 0};
     f[n++] = (figure){"peak memory KiB", "peak_memory_kib", NULL, (double)ru.ru_maxrss, 0};
@@ -416,15 +486,22 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
 /* ======================================================================================== main */
 
 /* The host's cost per decision: a no-op Lua bot's pipeline against pure C, with the view left unread
- * (`choose = function() end`), one field read (which records the view and fills its top level), and
- * every table of it walked with pairs (the walk's own Lua is counted too: an upper bound). It does
- * not depend on the bot, so it runs 200..1000 games however few the bot played: fewer are mostly noise. */
+ * (`choose = function() end`), one field read (which writes that field alone), and every table of it
+ * walked with pairs (the walk's own Lua is counted too: an upper bound; the plain walk probe measures
+ * that Lua, to take out). It does not depend on the bot, so it runs 200..1000 games however few the
+ * bot played: fewer are mostly noise. */
 static bool bench_overhead(const bench_args *a, void *st, const cli_options *opts, double *overhead_ns) {
     static const char *const probes[PROBES] = {
         [PROBE_UNREAD] = "return { name = 'probe', choose = function() end }",
         [PROBE_FIELD] = "return { name = 'probe', choose = function(view) local _ = view.turn end }",
         [PROBE_WALK] = ("local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
                         "return { name = 'probe', choose = function(view) walk(view) end }"),
+        /* A copy of the game's first view, walked at every decision: the same Lua on plain tables. */
+        [PROBE_WALK_PLAIN] = ("local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
+                              "local function copy(t) local c = {} for k, v in pairs(t) do c[k] = type(v) == 'table' and copy(v) or v end return c end\n"
+                              "local plain\n"
+                              "return { name = 'probe', init = function() plain = nil end,\n"
+                              "         choose = function(view) plain = plain or copy(view); walk(plain) end }"),
     };
     long long games = a->games < 200 ? 200 : a->games > 1000 ? 1000 : a->games;
     random_chooser rc = random_chooser_new(a);
@@ -457,12 +534,14 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     lua_chooser lc = {0};
     static bench_run runs[BENCH_MAX_ROUNDS];
     double clone_ns = 0, overhead_ns[PROBES] = {0};
-    bool ok = lua_chooser_init(&lc, a, code, false, opts) && bench_play_rounds(a, &lc.base, NULL, st, runs);
-    if (ok) clone_ns = bench_clone(a->def, st, &ok);
+    lua_api_figures api;
+    bool ok = bench_lua_api(a, &api) && lua_chooser_init(&lc, a, code, false, opts) &&
+              bench_play_rounds(a, &lc.base, NULL, st, runs);
     if (ok) ok = bench_overhead(a, st, opts, overhead_ns);
+    if (ok) clone_ns = bench_clone(a->def, st, &ok);
     char name[48];
     text_bot_name(name, sizeof name, code->name);
-    if (ok) bench_report(a, runs, clone_ns, name, overhead_ns);
+    if (ok) bench_report(a, runs, clone_ns, &api, name, overhead_ns);
     lua_chooser_free(&lc);
     bot_code_free(code);
     return ok ? 0 : 1;
@@ -525,7 +604,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
     bench_run plain;
     ok = bench_play(a, 1, &rc.base, st, &plain, false); /* a state to time clones on */
     double clone_ns = ok ? bench_clone(a->def, st, &ok) : 0;
-    if (ok) bench_report(a, runs, clone_ns, NULL, NULL);
+    if (ok) bench_report(a, runs, clone_ns, NULL, NULL, NULL);
     return ok ? 0 : 1;
 }
 
@@ -547,9 +626,11 @@ int bench_main(int argc, char **argv, const cli_options *opts) {
         random_chooser rc = random_chooser_new(&a);
         static bench_run runs[BENCH_MAX_ROUNDS];
         double clone_ns = 0;
-        bool ok = bench_play_rounds(&a, &rc.base, &rc.pick, st, runs);
+        /* The Lua API first, in a heap the C clones' big buffers have not churned. */
+        lua_api_figures api;
+        bool ok = bench_lua_api(&a, &api) && bench_play_rounds(&a, &rc.base, &rc.pick, st, runs);
         if (ok) clone_ns = bench_clone(a.def, st, &ok);
-        if (ok) bench_report(&a, runs, clone_ns, NULL, NULL);
+        if (ok) bench_report(&a, runs, clone_ns, &api, NULL, NULL);
         status = ok ? 0 : 1;
     }
     free(st);

@@ -2,7 +2,7 @@
  * which, after every decision, the game's invariants hold (every card exactly once), check() accepts
  * exactly what legal() lists (in every position: legal() is each game's own direct generator, check()
  * the rules' authority) and refuses the rest with a reason and without touching the state,
- * action text round-trips, clone equals original, same seed and actions give the same game, views
+ * action text round-trips (and each text key always means one text), clone equals original, same seed and actions give the same game, views
  * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
  * restores the exact state, save/load round-trips, a finished game has no legal actions, and playouts
  * (random games played in C for search bots) are games like any other.
@@ -110,11 +110,65 @@ static void check_agrees_with_legal(const run_context *c, void *st, const action
     free(before);
 }
 
-/* Every legal action prints to a distinct text that parses back to itself. */
+/* Every text key (game.h text_key) met in a game's runs, with its text, both ways: hosts intern one
+ * string per key (core/action_texts.h), so a key must always mean the same text and a text one key. */
+#define TEXT_SLOTS (1 << 17) /* a power of two; filled at most half */
+typedef struct text_keys {
+    const game_def *def;
+    int count;
+    bool used[TEXT_SLOTS], text_used[TEXT_SLOTS];
+    uint32_t key[TEXT_SLOTS], text_key[TEXT_SLOTS]; /* text_key[j]: the key of the text hashed to j */
+    char text[TEXT_SLOTS][MEEPLE_ACTION_TEXT];       /* text[i]: the text of key[i] */
+} text_keys;
+
+static text_keys seen_texts;
+
+static size_t key_slot(const text_keys *t, uint32_t key) {
+    size_t i = (size_t)((key * 2654435761u) >> 15) & (TEXT_SLOTS - 1);
+    while (t->used[i] && t->key[i] != key) i = (i + 1) & (TEXT_SLOTS - 1);
+    return i;
+}
+
+static size_t text_slot(const text_keys *t, const char *text) {
+    uint32_t h = 2166136261u;
+    for (const char *p = text; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+    size_t i = h & (TEXT_SLOTS - 1);
+    while (t->text_used[i] && strcmp(t->text[key_slot(t, t->text_key[i])], text) != 0) i = (i + 1) & (TEXT_SLOTS - 1);
+    return i;
+}
+
+static void text_key_holds(const run_context *c, const void *st, action_t a, const char *text) {
+    text_keys *t = &seen_texts;
+    if (t->def != c->def) {
+        memset(t, 0, sizeof *t);
+        t->def = c->def;
+    }
+    uint32_t key = c->def->text_key ? c->def->text_key(st, a) : a;
+    size_t k = key_slot(t, key), j = text_slot(t, text);
+    if (t->used[k])
+        CHECK(strcmp(t->text[k], text) == 0, WHERE "text key %#x means '%s' here and '%s' elsewhere", AT(c), key,
+              text, t->text[k]);
+    if (t->text_used[j])
+        CHECK(t->text_key[j] == key, WHERE "'%s' has text keys %#x and %#x", AT(c), text, key, t->text_key[j]);
+    if (t->used[k] || t->count >= TEXT_SLOTS / 2) return;
+    t->used[k] = true;
+    t->key[k] = key;
+    size_t len = strlen(text); /* action_text writes at most MEEPLE_ACTION_TEXT bytes */
+    if (len >= MEEPLE_ACTION_TEXT) len = MEEPLE_ACTION_TEXT - 1;
+    memcpy(t->text[k], text, len);
+    t->text[k][len] = '\0';
+    t->text_used[j] = true;
+    t->text_key[j] = key;
+    t->count++;
+}
+
+/* Every legal action prints to a distinct text that parses back to itself, and its text key stands
+ * for that text alone. */
 static void action_text_round_trips(const run_context *c, const void *st, const action_t *legal, int n) {
     char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
     for (int i = 0; i < n; i++) {
         c->def->action_text(st, legal[i], texts[i]);
+        text_key_holds(c, st, legal[i], texts[i]);
         action_t back;
         reason why;
         CHECK(c->def->parse_action(st, texts[i], &back, &why), WHERE "'%s' does not parse: %s", AT(c),

@@ -885,6 +885,14 @@ static void babel_action_text(const void *st, action_t a, char *out) {
         snprintf(out + len, (size_t)(MEEPLE_ACTION_TEXT - len), " @%d", act_pos(a));
 }
 
+/* An ability's position shows in its text only where needs_position says so: the key keeps it then
+ * (and says so in bit 31, above every action), and drops it otherwise. */
+static uint32_t babel_text_key(const void *st, action_t a) {
+    if (!is_ability(act_kind(a))) return a;
+    if (needs_position(st, ability_people(a), act_pos(a))) return a | 1u << 31;
+    return a & ~(action_t)(0xff << 12);
+}
+
 static bool parse_people(const char *word, int *out, reason *why) {
     *out = word ? table_name_index(word, people_name, NUM_PEOPLES) : -1;
     if (*out < 0)
@@ -1017,21 +1025,22 @@ static void babel_write_table(const void *st, int viewer, tree_writer *w) {
     tw_key_bool(w, "migrated", g->migrated);
     tw_key_bool(w, "end_phase", g->end_phase);
     tw_key_num(w, "halve_left", g->halve_left);
-    w->key(w, "players");
-    w->open_list(w);
-    for (int who = 0; who < 2; who++) write_player(g, who, viewer, w);
-    w->close(w);
+    if (tw_key(w, "players")) {
+        w->open_list(w);
+        for (int who = 0; who < 2; who++) write_player(g, who, viewer, w);
+        w->close(w);
+    }
     const temple_pile *deck = &g->temple_deck;
-    w->key(w, "temple_deck");
-    if (viewer < 0) write_levels(w, deck->card, deck->n);
-    else w->num(w, deck->n);
-    w->key(w, "temple_top");
-    write_levels(w, deck->card + deck->n - g->temple_known, g->temple_known);
-    w->key(w, "people_deck");
-    if (viewer < 0) write_people(w, &g->people_deck);
-    else w->num(w, g->people_deck.n);
-    w->key(w, "discard");
-    write_people(w, &g->discard);
+    if (tw_key(w, "temple_deck")) {
+        if (viewer < 0) write_levels(w, deck->card, deck->n);
+        else w->num(w, deck->n);
+    }
+    if (tw_key(w, "temple_top")) write_levels(w, deck->card + deck->n - g->temple_known, g->temple_known);
+    if (tw_key(w, "people_deck")) {
+        if (viewer < 0) write_people(w, &g->people_deck);
+        else w->num(w, g->people_deck.n);
+    }
+    if (tw_key(w, "discard")) write_people(w, &g->discard);
     w->close(w);
 }
 
@@ -1701,6 +1710,7 @@ const game_def babel_game = {
     .scores = babel_scores,
     .winners = babel_winners,
     .action_text = babel_action_text,
+    .text_key = babel_text_key,
     .parse_action = babel_parse_action,
     .action_space = babel_action_space,
     .write_table = babel_write_table,

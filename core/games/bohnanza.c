@@ -1144,8 +1144,7 @@ void bean_write_names(const bean_game *bg, tree_writer *w, const uint8_t *cards,
 }
 
 static void write_zone(const bean_game *bg, const bean_table *g, tree_writer *w, const char *key, int zone) {
-    w->key(w, key);
-    bean_write_names(bg, w, bean_zone(g, zone), bean_zone_len(g, zone));
+    if (tw_key(w, key)) bean_write_names(bg, w, bean_zone(g, zone), bean_zone_len(g, zone));
 }
 
 /* Deal items as the table writes them: "hand 2", "up blue". Writers may keep the strings they are
@@ -1174,7 +1173,7 @@ static const char *const stage_names[] = {"none", "build", "answer", "pick"};
 
 static void write_deal(const bean_game *bg, const bean_table *g, tree_writer *w) {
     const bean_deal *d = &g->deal;
-    w->key(w, "proposal");
+    if (!tw_key(w, "proposal")) return;
     w->open_map(w);
     tw_key_num(w, "from", d->from + 1);
     tw_key_num(w, "to", d->to + 1);
@@ -1242,10 +1241,11 @@ void bean_write_table(const bean_game *bg, const void *st, int viewer, tree_writ
     if (g->invited != BEAN_NOBODY) tw_key_num(w, "invited", g->invited + 1);
     if (g->deal.stage != DEAL_NONE) write_deal(bg, g, w);
     if (bg->write_extra) bg->write_extra(g, viewer, w);
-    w->key(w, "players");
-    w->open_list(w);
-    for (int seat = 0; seat < g->players; seat++) write_player(bg, g, seat, viewer, w);
-    w->close(w);
+    if (tw_key(w, "players")) {
+        w->open_list(w);
+        for (int seat = 0; seat < g->players; seat++) write_player(bg, g, seat, viewer, w);
+        w->close(w);
+    }
     if (viewer < 0) write_zone(bg, g, w, "deck", ZONE_DECK);
     else tw_key_num(w, "deck", bean_zone_len(g, ZONE_DECK));
     write_zone(bg, g, w, "discard", ZONE_DISCARD);

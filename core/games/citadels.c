@@ -1204,15 +1204,16 @@ static void write_turn(const citadels *g, int viewer, tree_writer *w) {
     tw_key_bool(w, "lab_used", g->lab_used);
     tw_key_bool(w, "smithy_used", g->smithy_used);
     tw_key_num(w, "builds_left", g->builds_left);
-    w->key(w, "drawn");
-    if (owner_sees) write_cards(w, g->drawn, g->drawn_n);
-    else w->num(w, g->drawn_n);
+    if (tw_key(w, "drawn")) {
+        if (owner_sees) write_cards(w, g->drawn, g->drawn_n);
+        else w->num(w, g->drawn_n);
+    }
     tw_key_num(w, "keep_left", g->keep_left);
-    w->key(w, "marked");
-    if (owner_sees) write_counts(w, g->marked);
-    else w->num(w, count_of(g->marked));
-    if (g->sub == SUB_GRAVEYARD) {
-        w->key(w, "pending");
+    if (tw_key(w, "marked")) {
+        if (owner_sees) write_counts(w, g->marked);
+        else w->num(w, count_of(g->marked));
+    }
+    if (g->sub == SUB_GRAVEYARD && tw_key(w, "pending")) {
         w->open_map(w);
         tw_key_str(w, "district", districts[g->grave_card].name);
         tw_key_num(w, "owner", g->grave_owner + 1);
@@ -1223,7 +1224,7 @@ static void write_turn(const citadels *g, int viewer, tree_writer *w) {
 /* The draft's record, in the order the characters were placed (the god view only: it says who took
  * what). */
 static void write_draft(const citadels *g, tree_writer *w) {
-    w->key(w, "draft");
+    if (!tw_key(w, "draft")) return;
     w->open_list(w);
     for (int step = STEP_BEFORE_DRAFT; step <= draft_length(g->players); step++)
         for (int c = 0; c < NUM_CHARACTERS; c++) {
@@ -1248,25 +1249,28 @@ static void citadels_write_table(const void *st, int viewer, tree_writer *w) {
     if (g->phase != PHASE_OVER) tw_key_num(w, "to_move", g->to_move + 1);
     if (g->killed != NONE) tw_key_str(w, "killed", character_name[g->killed]);
     if (g->robbed != NONE) tw_key_str(w, "robbed", character_name[g->robbed]);
-    w->key(w, "players");
-    w->open_list(w);
-    for (int seat = 0; seat < g->players; seat++) write_player(g, seat, viewer, w);
-    w->close(w);
-    w->key(w, "deck");
-    if (viewer < 0) write_cards(w, g->deck.card, g->deck.n);
-    else w->num(w, g->deck.n);
-    w->key(w, "aside_up");
-    write_characters(w, g->aside_up);
-    w->key(w, "aside_down");
-    if (viewer < 0) write_characters(w, g->aside_down);
-    else w->num(w, count_bits(g->aside_down));
+    if (tw_key(w, "players")) {
+        w->open_list(w);
+        for (int seat = 0; seat < g->players; seat++) write_player(g, seat, viewer, w);
+        w->close(w);
+    }
+    if (tw_key(w, "deck")) {
+        if (viewer < 0) write_cards(w, g->deck.card, g->deck.n);
+        else w->num(w, g->deck.n);
+    }
+    if (tw_key(w, "aside_up")) write_characters(w, g->aside_up);
+    if (tw_key(w, "aside_down")) {
+        if (viewer < 0) write_characters(w, g->aside_down);
+        else w->num(w, count_bits(g->aside_down));
+    }
     if (g->first_complete != NOBODY) tw_key_num(w, "first_complete", g->first_complete + 1);
     tw_key_num(w, "haunted_round", g->haunted_round);
     if (g->phase == PHASE_CHOOSE) {
         tw_key_num(w, "step", g->step + 1);
-        w->key(w, "pack");
-        if (viewer < 0 || viewer == g->to_move) write_characters(w, g->pack);
-        else w->num(w, count_bits(g->pack));
+        if (tw_key(w, "pack")) {
+            if (viewer < 0 || viewer == g->to_move) write_characters(w, g->pack);
+            else w->num(w, count_bits(g->pack));
+        }
     }
     if (g->phase == PHASE_TURNS) write_turn(g, viewer, w);
     if (viewer < 0) write_draft(g, w);

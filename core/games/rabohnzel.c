@@ -1357,6 +1357,17 @@ static int magic_places(const rabohnzel *g) {
     return n;
 }
 
+/* A power's or a cast's place (`@K`) shows in its text only where power_twice or magic_places say so:
+ * the key keeps the place then (and says so in bit 31, above every action), and drops it otherwise. */
+static uint32_t rabohnzel_text_key(const void *st, action_t a) {
+    const rabohnzel *g = st;
+    int kind = act_kind(a);
+    bool placed = kind >= ACT_PLUCK && kind <= ACT_SWORD;
+    if (!placed && kind != ACT_CAST) return a;
+    if (placed ? power_twice(g, act_y(a)) : magic_places(g) > 1) return a | 1u << 31;
+    return a & ~(action_t)(0xffu << 14);
+}
+
 static void rabohnzel_action_text(const void *st, action_t a, char *out) {
     const rabohnzel *g = st;
     int kind = act_kind(a), x = act_x(a), y = act_y(a), z = act_z(a);
@@ -1613,7 +1624,7 @@ static void rab_write_field(const void *st, int seat, int field, tree_writer *w)
 }
 
 static void write_attack(const rabohnzel *g, tree_writer *w) {
-    w->key(w, "attack");
+    if (!tw_key(w, "attack")) return;
     w->open_map(w);
     tw_key_num(w, "attacker", g->attacker + 1);
     tw_key_num(w, "defender", g->defender + 1);
@@ -1639,16 +1650,16 @@ static void rab_write_extra(const void *st, int viewer, tree_writer *w) {
     if (g->commerce) tw_key_num(w, "commerce_card", bean_zone_len(&g->b, ZONE_FACE_UP));
     /* A table-built game may start without one: then nobody's spells are known to be lower. */
     if (g->countdown != NO_SPELL) tw_key_str(w, "countdown", spells[g->countdown].name);
-    w->key(w, "spell_pile");
-    if (viewer < 0) {
-        w->open_list(w);
-        for (int i = 0; i < g->pile_n; i++) w->str(w, spells[g->pile[i]].name);
-        w->close(w);
-    } else {
-        w->num(w, g->pile_n);
+    if (tw_key(w, "spell_pile")) {
+        if (viewer < 0) {
+            w->open_list(w);
+            for (int i = 0; i < g->pile_n; i++) w->str(w, spells[g->pile[i]].name);
+            w->close(w);
+        } else {
+            w->num(w, g->pile_n);
+        }
     }
-    if (g->sub == SUB_PENDING) {
-        w->key(w, "pending");
+    if (g->sub == SUB_PENDING && tw_key(w, "pending")) {
         w->open_map(w);
         if (viewer < 0 || g->pending_from != FROM_WISE || viewer == g->pending_owner)
             tw_key_str(w, "card", beans[pending_type(g)].name);
@@ -2453,6 +2464,7 @@ const game_def rabohnzel_game = {
     .scores = rabohnzel_scores,
     .winners = rabohnzel_winners,
     .action_text = rabohnzel_action_text,
+    .text_key = rabohnzel_text_key,
     .parse_action = rabohnzel_parse_action,
     .action_space = rabohnzel_action_space,
     .write_table = rabohnzel_write_table,
