@@ -140,6 +140,19 @@ describe("clone, undo, history", function()
     assert.are_not.same(before, c:table())
   end)
 
+  it("a clone keeps its history in one block, and grows it past the block to the game's end", function()
+    for _, game in ipairs { "babel", "citadels", "bohnanza", "rabohnzel" } do
+      local s = advance(meeple.new(game, { seed = 13 }), 10)
+      local c = s:clone():clone()                         -- a clone of a clone, history and all
+      assert.same(s:history(), c:history())
+      while not c:is_over() do c:play(c:legal()[1]) end   -- hundreds of decisions past its block
+      assert.same(c:table(), meeple.load(c:save()):table(), game)
+      c:undo(#c:history() - 10)
+      assert.same(s:table(), c:table(), game)
+      assert.same(s:history(), c:history(), game)
+    end
+  end)
+
   it("undo restores the state before the decisions", function()
     local s = advance(meeple.new("babel", { seed = 12 }), 8)
     local t0, h0 = s:table(), s:history()

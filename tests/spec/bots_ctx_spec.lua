@@ -166,6 +166,35 @@ describe("ctx", function()
     ]]
   end)
 
+  it("writes the view field by field, and takes back a legal text however it was made", function()
+    assert_probe_ok [[
+      local partly, expected, n = nil, nil, 0
+      return { name = "probe", choose = function(view, legal, ctx)
+        n = n + 1
+        local truth = ctx.sample():view(ctx.seat)
+        if n == 1 then
+          assert(view.turn == truth.turn, "a field read alone")
+          partly, expected = view, ser(truth)                  -- kept partly read
+        elseif n == 2 then
+          view.turn = nil
+          assert(view.turn == nil, "a field removed stays removed")
+          view.mine = 1
+          assert(view.mine == 1 and view.phase == truth.phase and view.turn == nil, "a new key, then the rest")
+        elseif n == 3 then
+          assert(ser(partly) == expected, "a view kept partly read shows its own decision")
+          assert(ser(view) == ser(truth), "pairs writes every field")
+        elseif n == 4 then
+          local answer = legal[#legal]
+          legal[#legal] = "nonsense"                            -- the bot's own list, to spoil
+          return answer:sub(1, 2) .. answer:sub(3)              -- the same text, made anew
+        elseif n == 5 then
+          print("ok")
+        end
+        return legal[1]
+      end }
+    ]]
+  end)
+
   it("ismcts refuses an option it does not have, naming the ones it has, or what became of it", function()
     local out, code = probe([[return require("ismcts").bot { name = "odd", rollouts = 3 }]])
     assert.equal(2, code, out)
