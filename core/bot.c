@@ -263,7 +263,7 @@ static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
  * and pairs hands out nothing else: the stock next would show an unread table's hidden keys. */
 static int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
-    lazy_view_touch(L, 1);
+    lazy_view_touch(L, 1, true);
     if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pushvalue(L, 1);
         lua_call(L, 1, 3);
@@ -278,7 +278,7 @@ static int sb_pairs(lua_State *L) {
 /* rawget, rawset, rawlen, getmetatable: Lua's own (upvalue 1), once an unread part of a view given as
  * the first argument is filled. */
 static int sb_fill_first(lua_State *L) {
-    lazy_view_touch(L, 1);
+    lazy_view_touch(L, 1, false);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -288,7 +288,7 @@ static int sb_fill_first(lua_State *L) {
 /* setmetatable without finalizers: a __gc would run with hooks off, out of every limit. (A __gc
  * added to a metatable afterwards is never called: Lua marks objects when the metatable is set.) */
 static int sb_setmetatable(lua_State *L) {
-    lazy_view_touch(L, 1);
+    lazy_view_touch(L, 1, false);
     if (lua_type(L, 2) == LUA_TTABLE) {
         lua_pushliteral(L, "__gc");
         if (lua_rawget(L, 2) != LUA_TNIL)

@@ -223,6 +223,7 @@ static const view_token *record(lua_State *L, const snapshot *sn, const char *on
 typedef struct source {
     const view_token *tok;
     int n, rec, mt;
+    bool whole; /* every container filled at once: a walk is coming (pairs, next) */
 } source;
 
 static void fill_items(lua_State *L, int t, source *src, int k);
@@ -236,7 +237,7 @@ static void ensure_record(lua_State *L, source *src, int k) {
     if (k < 0) needed = src->n > 1 && tok[1].kind >= TOKEN_MAP && tok[1].nested;
     for (int i = k + 1; k >= 0 && i < tok[k].end && !needed; i = tok[i].kind >= TOKEN_MAP ? tok[i].end : i + 1)
         needed = tok[i].kind >= TOKEN_MAP && tok[i].nested;
-    if (!needed || src->rec) return;
+    if (!needed || src->rec || src->whole) return;
     view_token *copy = lua_newuserdatauv(L, sizeof *copy * (size_t)src->n, 0);
     set_type(L, &record_type);
     memcpy(copy, tok, sizeof *copy * (size_t)src->n);
@@ -245,7 +246,7 @@ static void ensure_record(lua_State *L, source *src, int k) {
 
 /* Pushes item `i`'s value: scalars as they are; a container of scalars filled at once (most of a
  * view is such lists, and an unread table costs more than a short one); a container of containers as
- * an unread table. */
+ * an unread table, unless the fill is whole. */
 static void push_item(lua_State *L, source *src, int i) {
     const view_token *t = &src->tok[i];
     switch (t->kind) {
@@ -255,7 +256,7 @@ static void push_item(lua_State *L, source *src, int i) {
     default: break;
     }
     bool list = t->kind == TOKEN_LIST;
-    if (!t->nested) {
+    if (!t->nested || src->whole) {
         lua_createtable(L, list ? t->items : 0, list ? 0 : t->items);
         fill_items(L, lua_gettop(L), src, i);
         return;
@@ -275,7 +276,7 @@ static void fill_items(lua_State *L, int t, source *src, int k) {
     const view_token *tok = src->tok;
     bool map = tok[k].kind == TOKEN_MAP;
     lua_Integer n = 0;
-    luaL_checkstack(L, 4, "view");
+    luaL_checkstack(L, 4, "view"); /* per level: a whole fill nests as deep as the view */
     for (int i = k + 1; i < tok[k].end; i = tok[i].kind >= TOKEN_MAP ? tok[i].end : i + 1) {
         if (map) {
             lua_pushstring(L, tok[i].key ? tok[i].key : "?");
@@ -300,39 +301,39 @@ static void make_plain(lua_State *L, int t) {
 }
 
 /* Fills the rest of the root at `t` (its snapshot at `data`, its metatable at `mt`). */
-static void fill_root(lua_State *L, int t, int data, int mt) {
+static void fill_root(lua_State *L, int t, int data, int mt, bool whole) {
     const snapshot *sn = lua_touserdata(L, data);
     view_token local[STACK_TOKENS];
     int n;
     bool pushed;
     const view_token *tok = record(L, sn, NULL, 0, local, &n, &pushed);
-    source src = {tok, n, pushed ? lua_gettop(L) : 0, mt};
+    source src = {tok, n, pushed ? lua_gettop(L) : 0, mt, whole};
     ensure_record(L, &src, 0);
     fill_items(L, t, &src, 0);
 }
 
 /* Fills the inner table at `t` from its record at `data`, if its index is one of the record's. */
-static void fill_inner(lua_State *L, int t, int data, int mt) {
+static void fill_inner(lua_State *L, int t, int data, int mt, bool whole) {
     const view_token *tok = lua_touserdata(L, data);
     lua_rawgetp(L, t, &index_key);
     int valid = 0;
     lua_Integer k = lua_tointegerx(L, -1, &valid);
     lua_Integer n = (lua_Integer)(lua_rawlen(L, data) / sizeof *tok);
     if (!valid || k < 0 || k >= n || tok[k].kind < TOKEN_MAP || tok[k].end > n) return;
-    source src = {tok, (int)n, data, mt};
+    source src = {tok, (int)n, data, mt, whole};
     fill_items(L, t, &src, (int)k);
 }
 
-/* Fills the unread table at `t` (root or inner) all at once and makes it plain; leaves any other
- * table alone. */
-static void fill(lua_State *L, int t) {
+/* Fills the unread table at `t` (root or inner) all at once and makes it plain, and with `whole`
+ * every table below it too; leaves any other table alone. */
+static void fill(lua_State *L, int t, bool whole) {
     t = lua_absindex(L, t);
     int top = lua_gettop(L);
     if (!lua_getmetatable(L, t)) return;
     int mt = top + 1, data = top + 2;
     lua_rawgetp(L, t, &data_key);
-    if (test_type(L, data, &snapshot_type)) fill_root(L, t, data, mt);
-    else if (test_type(L, data, &record_type)) fill_inner(L, t, data, mt);
+    if (test_type(L, data, &snapshot_type)) fill_root(L, t, data, mt, whole);
+    else if (test_type(L, data, &record_type)) fill_inner(L, t, data, mt, whole);
     else {
         lua_settop(L, top);
         return;
@@ -341,8 +342,16 @@ static void fill(lua_State *L, int t) {
     lua_settop(L, top);
 }
 
-void lazy_view_touch(lua_State *L, int idx) {
-    if (lua_type(L, idx) == LUA_TTABLE) fill(L, idx);
+/* Whether the table at `idx` may be an unread one: it has a metatable (most tables a bot walks have
+ * none, and this is asked at every step of every walk). */
+static bool may_be_unread(lua_State *L, int idx) {
+    if (!lua_getmetatable(L, idx)) return false;
+    lua_pop(L, 1);
+    return true;
+}
+
+void lazy_view_touch(lua_State *L, int idx, bool whole) {
+    if (lua_type(L, idx) == LUA_TTABLE && may_be_unread(L, idx)) fill(L, idx, whole);
 }
 
 /* ============================================================================== the metamethods */
@@ -354,7 +363,7 @@ static void read_field(lua_State *L, int t, int key, int data, int mt) {
     size_t len;
     const char *name = lua_tolstring(L, key, &len);
     if (sn->written == MAX_WRITTEN) { /* a bot reading field after field: the rest at once */
-        fill(L, t);
+        fill(L, t, false);
         lua_pushvalue(L, key);
         lua_rawget(L, t);
         return;
@@ -367,7 +376,7 @@ static void read_field(lua_State *L, int t, int key, int data, int mt) {
         lua_pushnil(L);
         return;
     }
-    source src = {tok, n, pushed ? lua_gettop(L) : 0, mt};
+    source src = {tok, n, pushed ? lua_gettop(L) : 0, mt, false};
     ensure_record(L, &src, -1);
     push_item(L, &src, 1);
     lua_pushvalue(L, key);
@@ -393,27 +402,27 @@ static int view_index(lua_State *L) {
         }
         lua_settop(L, 2);
     }
-    fill(L, 1);
+    fill(L, 1, false);
     lua_rawget(L, 1);
     return 1;
 }
 
 static int view_newindex(lua_State *L) {
-    fill(L, 1);
+    fill(L, 1, false);
     lua_settop(L, 3);
     lua_rawset(L, 1);
     return 0;
 }
 
 static int view_len(lua_State *L) {
-    fill(L, 1);
+    fill(L, 1, false);
     lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
     return 1;
 }
 
 int lazy_view_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    fill(L, 1);
+    if (may_be_unread(L, 1)) fill(L, 1, true);
     lua_settop(L, 2);
     if (lua_next(L, 1)) return 2;
     lua_pushnil(L);
@@ -421,7 +430,7 @@ int lazy_view_next(lua_State *L) {
 }
 
 static int view_pairs(lua_State *L) {
-    fill(L, 1);
+    fill(L, 1, true);
     lua_pushcfunction(L, lazy_view_next);
     lua_pushvalue(L, 1);
     lua_pushnil(L);
