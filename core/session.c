@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "registry.h"
 
@@ -249,41 +250,69 @@ void params_value_text(const game_def *def, int index, const param_value *v, cha
 
 /* ==================================================================== lifetime */
 
-/* A session's block: the session, its parameters, the start state, the state now, then `history`
- * entries. Parameters take the game's count, not MEEPLE_MAX_PARAMS: a clone copies the block. */
+/* A session's block: the session, its parameters unless they are its game's defaults, the start
+ * state, the state now, then `history` entries. A clone copies the block. */
 static size_t align_up(size_t n) { return (n + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t); }
 
-static size_t params_size(const game_def *def) { return align_up(sizeof(param_value) * (size_t)def->num_params); }
+static size_t params_size(const game_def *def, bool own) {
+    return own ? align_up(sizeof(param_value) * (size_t)def->num_params) : 0;
+}
 
-static size_t block_size(const game_def *def, int history) {
-    return align_up(sizeof(session)) + params_size(def) + 2 * align_up(def->state_size) +
+static size_t block_size(const game_def *def, bool own_params, int history) {
+    return align_up(sizeof(session)) + params_size(def, own_params) + 2 * align_up(def->state_size) +
            (size_t)history * sizeof(history_entry);
 }
 
-static void lay_out(session *s, const game_def *def) {
-    unsigned char *base = (unsigned char *)s;
-    s->params = (param_value *)(base + align_up(sizeof *s));
-    s->start = (unsigned char *)s->params + params_size(def);
+/* Points the session at its parts in its block (its parameters there too, when `own_params`). */
+static void lay_out(session *s, const game_def *def, bool own_params) {
+    unsigned char *base = (unsigned char *)s, *params = base + align_up(sizeof *s);
+    s->params_in_block = own_params;
+    if (own_params) s->params = (param_value *)params;
+    s->start = params + params_size(def, own_params);
     s->now = (unsigned char *)s->start + align_up(def->state_size);
 }
 
-static session *session_alloc(const game_def *def) {
-    session *s = calloc(1, block_size(def, 0));
+/* Every registered game's default parameters, made once: most sessions play them, and such a
+ * session, and each of its clones, points at them instead of carrying a copy (Babel's nine
+ * parameters take more bytes than its two states). */
+enum { MAX_SHARED_GAMES = 16 };
+static param_value shared_defaults[MAX_SHARED_GAMES][MEEPLE_MAX_PARAMS];
+static once_flag shared_defaults_made = ONCE_FLAG_INIT;
+
+static void make_shared_defaults(void) {
+    for (int g = 0; g < meeple_game_count && g < MAX_SHARED_GAMES; g++)
+        params_defaults(meeple_games[g], shared_defaults[g]);
+}
+
+/* `def`'s shared defaults if `params` are exactly they, else NULL. */
+static const param_value *shared_params(const game_def *def, const param_value *params) {
+    call_once(&shared_defaults_made, make_shared_defaults);
+    for (int g = 0; g < meeple_game_count && g < MAX_SHARED_GAMES; g++)
+        if (meeple_games[g] == def)
+            return memcmp(shared_defaults[g], params, sizeof *params * (size_t)def->num_params) == 0
+                       ? shared_defaults[g] : NULL;
+    return NULL;
+}
+
+static session *session_alloc(const game_def *def, const param_value *params) {
+    const param_value *shared = shared_params(def, params);
+    session *s = calloc(1, block_size(def, !shared, 0));
     if (!s) return NULL;
     s->def = def;
-    lay_out(s, def);
+    s->params = shared;
+    lay_out(s, def, !shared);
+    if (!shared) memcpy((param_value *)s->params, params, sizeof *params * (size_t)def->num_params);
     return s;
 }
 
 /* A session with its parameters and seed, before any state is put in it. */
 static session *session_begin(const game_def *def, const param_value *params, uint64_t seed,
                               reason *why) {
-    session *s = session_alloc(def);
+    session *s = session_alloc(def, params);
     if (!s) {
         deny(why, "out of memory");
         return NULL;
     }
-    memcpy(s->params, params, sizeof *s->params * (size_t)def->num_params);
     s->seed = seed;
     return s;
 }
@@ -319,13 +348,14 @@ session *session_from_table(const game_def *def, tree_reader *r, const param_val
     return s;
 }
 
-size_t session_clone_size(const session *s) { return block_size(s->def, s->history_len); }
+size_t session_clone_size(const session *s) { return block_size(s->def, s->params_in_block, s->history_len); }
 
 session *session_clone_into(const session *s, void *block) {
     session *c = block;
     *c = *s;
-    lay_out(c, s->def);
-    memcpy(c->params, s->params, sizeof *c->params * (size_t)s->def->num_params);
+    lay_out(c, s->def, s->params_in_block);
+    if (s->params_in_block)
+        memcpy((param_value *)c->params, s->params, sizeof *c->params * (size_t)s->def->num_params);
     memcpy(c->start, s->start, s->def->state_size);
     memcpy(c->now, s->now, s->def->state_size);
     c->history = (history_entry *)((unsigned char *)c->now + align_up(s->def->state_size));
@@ -351,7 +381,7 @@ void session_free(session *s) {
 }
 
 size_t session_heap_bytes(const session *s) {
-    size_t own = s->block_is_callers ? 0 : block_size(s->def, s->history_in_block ? s->history_cap : 0);
+    size_t own = s->block_is_callers ? 0 : block_size(s->def, s->params_in_block, s->history_in_block ? s->history_cap : 0);
     return own + (s->history_in_block ? 0 : (size_t)s->history_cap * sizeof *s->history);
 }
 

@@ -12,7 +12,7 @@ typedef struct history_entry {
 
 typedef struct session {
     const game_def *def;
-    param_value *params;     /* def->num_params values, in the session's block */
+    const param_value *params; /* def->num_params values: in the session's block, or its game's defaults */
     char variant[64];        /* "" under the base rules */
     uint64_t seed;
     int players;
@@ -26,6 +26,7 @@ typedef struct session {
      * its block is the session's own. */
     bool block_is_callers;
     bool history_in_block;
+    bool params_in_block;
 } session;
 
 /* ---- Parameters ---- */
