@@ -94,7 +94,7 @@ static const cli_command commands[] = {
      "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side",
      compare_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",
-     "speed: random playouts in C (or through a Lua bot), clones",
+     "speed: random playouts in C (or through a Lua bot), clones, and s:clone/s:legal from Lua",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
      "  --seed S     first seed (default 1)\n"
      "  --players N  player count (default: the game's)\n"
