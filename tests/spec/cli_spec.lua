@@ -168,7 +168,8 @@ describe("meeple bench", function()
     assert.equal(0, code)
     local _, ok = util.jq(out, [[.game == "babel" and .players == 2 and .games == 20 and .decisions > 0
       and .ns_per_decision > 0 and .games_per_s > 0 and .decisions_per_s > 0 and .clone_ns > 0
-      and .state_bytes == 992 and .peak_memory_kib > 0 and (keys | all(test("^[a-z_]+$")))]])
+      and .state_bytes == 992 and .peak_memory_kib > 0 and .lua_clone_ns > 0 and .lua_legal_ns > 0
+      and (keys | all(test("^[a-z_]+$")))]])
     assert.equal(0, ok, out)
   end)
 
@@ -188,7 +189,8 @@ describe("meeple bench", function()
     local out, code = stdout_of("bench babel --games 3 --bot random --json")
     assert.equal(0, code)
     local _, ok = util.jq(out, [[.bot == "random" and .host_overhead_ns > 0 and .host_overhead_field_ns > 0
-      and .host_overhead_walk_ns > 0]])
+      and .host_overhead_walk_ns > 0 and (.host_overhead_walk_net_ns | type) == "number"
+      and .lua_clone_ns > 0 and .lua_legal_ns > 0]])
     assert.equal(0, ok, out)
   end)
 
