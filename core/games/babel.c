@@ -245,19 +245,24 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
     rng_seed(&g->rng, seed, 0xba6e1);
-    for (int level = 1; level <= MAX_LEVEL; level++)
-        for (int c = 0; c < temple_copies[level]; c++) temple_push(&g->temple_deck, level);
-    /* The deck is built in level order, so its first two cards are the two level-1 cards set aside. */
+    temple_pile *temples = &g->temple_deck;
+    for (int level = 1; level <= MAX_LEVEL; level++) {
+        memset(temples->card + temples->n, level, (size_t)temple_copies[level]);
+        temples->n = (uint8_t)(temples->n + temple_copies[level]);
+    }
+    /* The deck is built in level order, so its first two cards are the two level-1 cards set aside
+     * (moved out as ever, so that the bytes past the deck's top stay what they always were). */
     for (int who = 0; who < 2; who++) {
         g->player[who].reserve.card[0] = 1;
         g->player[who].reserve.n = 1;
     }
-    memmove(g->temple_deck.card, g->temple_deck.card + 2, TEMPLE_CARDS - 2);
-    g->temple_deck.n = TEMPLE_CARDS - 2;
-    rng_shuffle_bytes(&g->rng, g->temple_deck.card, g->temple_deck.n);
+    memmove(temples->card, temples->card + 2, TEMPLE_CARDS - 2);
+    temples->n = TEMPLE_CARDS - 2;
+    rng_shuffle_bytes(&g->rng, temples->card, temples->n);
 
     for (int people = 0; people < NUM_PEOPLES; people++)
-        for (int c = 0; c < CARDS_PER_PEOPLE; c++) people_push(&g->people_deck, people);
+        memset(g->people_deck.card + people * CARDS_PER_PEOPLE, people, CARDS_PER_PEOPLE);
+    g->people_deck.n = PEOPLE_CARDS;
     rng_shuffle_bytes(&g->rng, g->people_deck.card, g->people_deck.n);
     for (int who = 0; who < 2; who++) {
         babel_player *p = &g->player[who];
@@ -333,10 +338,12 @@ static void check_end(babel *g) {
  * at once when the last temple card is drawn (end condition 3). */
 static void draw_temples(babel *g, int who) {
     temple_pile *deck = &g->temple_deck;
+    temple_pile *reserve = &g->player[who].reserve;
     int left = deck->n, count = g->rules.draw_temples < left ? g->rules.draw_temples : left;
-    uint8_t drawn[TEMPLE_CARDS];
-    for (int c = 0; c < count; c++) drawn[c] = deck->card[--left];
-    deck->n = (uint8_t)left;
+    uint8_t *drawn = reserve->card + reserve->n; /* straight onto the reserve, then put in order */
+    for (int c = 0; c < count; c++) drawn[c] = deck->card[left - 1 - c];
+    deck->n = (uint8_t)(left - count);
+    reserve->n = (uint8_t)(reserve->n + count);
     g->temple_known = g->temple_known > count ? (uint8_t)(g->temple_known - count) : 0;
     /* Highest first: a small insertion sort, as count is two by default. */
     for (int i = 1; i < count; i++)
@@ -345,10 +352,7 @@ static void draw_temples(babel *g, int who) {
             drawn[j] = drawn[j - 1];
             drawn[j - 1] = swap;
         }
-    temple_pile *reserve = &g->player[who].reserve;
-    memcpy(reserve->card + reserve->n, drawn, (size_t)count);
-    reserve->n = (uint8_t)(reserve->n + count);
-    if (left == 0) game_over(g);
+    if (left == count) game_over(g);
 }
 
 /* ==================================================================== actions */
@@ -807,22 +811,34 @@ static int emit_row(action_t *out, int n, const action_t *row, size_t width, int
     return n + count;
 }
 
-/* The peoples of which `hand` holds a card. A hand holds at most 60 cards, so adding 0x7f to a count
- * byte sets its high bit exactly when it is not zero, with no carry out of the byte; the product then
- * gathers bit 8p (those high bits shifted down) to bit 32 + p, every other partial product landing
- * elsewhere (8p + 32 - 7q is 32 + p only for q = p). */
+/* ---- five byte counts tested at once, as one word with count p in byte p ----
+ * Counts are at most 60, below 0x80, so a byte's high bit is free to carry each answer; gather_set
+ * then collects the five answers into a set. */
+#define BYTE_HIGH_BITS 0x8080808080u
+
+/* The set of p whose byte p of `answers` has its high bit set (the other bits are 0): the product
+ * moves bit 8p (once shifted down) to bit 32 + p, every other partial product landing elsewhere
+ * (8p + 32 - 7q is 32 + p only for q = p). */
+static unsigned gather_set(uint64_t answers) {
+    return (unsigned)(((answers >> 7) * 0x0102040810u) >> 32) & (PEOPLE_SETS - 1);
+}
+
+/* The peoples of which `hand` holds a card: adding 0x7f to a count sets its high bit exactly when
+ * it is not 0, with no carry out of the byte. */
 static unsigned held_set(const uint8_t hand[NUM_PEOPLES]) {
     uint64_t counts = (uint64_t)hand[0] | (uint64_t)hand[1] << 8 | (uint64_t)hand[2] << 16 |
                       (uint64_t)hand[3] << 24 | (uint64_t)hand[4] << 32;
-    uint64_t nonzero = ((counts + 0x7f7f7f7f7fu) & 0x8080808080u) >> 7;
-    return (unsigned)((nonzero * 0x0102040810u) >> 32) & (PEOPLE_SETS - 1);
+    return gather_set((counts + 0x7f7f7f7f7fu) & BYTE_HIGH_BITS);
 }
 
-/* The locations whose row holds at least `need` people. */
+/* The locations whose row holds at least `need` (1 to 12) people: with each byte's high bit set,
+ * taking `need` from every byte borrows across none and leaves the high bit set exactly when the
+ * count reached `need`. */
 static unsigned rows_holding(const babel_player *me, int need) {
     const people_pile *row = me->row;
-    return (unsigned)(row[0].n >= need) | (unsigned)(row[1].n >= need) << 1 | (unsigned)(row[2].n >= need) << 2 |
-           (unsigned)(row[3].n >= need) << 3 | (unsigned)(row[4].n >= need) << 4;
+    uint64_t sizes = (uint64_t)row[0].n | (uint64_t)row[1].n << 8 | (uint64_t)row[2].n << 16 |
+                     (uint64_t)row[3].n << 24 | (uint64_t)row[4].n << 32;
+    return gather_set(((sizes | BYTE_HIGH_BITS) - 0x0101010101u * (uint64_t)need) & BYTE_HIGH_BITS);
 }
 
 /* build_allowed's answer, for a pawn known to stand at a location whose own temple top is `top` and
