@@ -153,9 +153,10 @@ static int next_run(const people_pile *row, int from, int triple, int *len) {
 
 /* Whether `row` holds a run of `triple` or more identical cards: the generator's quick test, as most
  * rows hold none. A row of up to 8 cards is tested as one 64-bit word, byte i its card i: byte i of
- * `differ` is 0 when cards i .. i + triple - 1 are alike. Cards are below 8, so adding 0x7f to a byte
- * sets its high bit exactly when it is not 0, with no carry; only the positions where a whole run fits
- * in the row count (they never reach the zeros the shifts bring in, nor the stale bytes past the top). */
+ * `pairs` has its high bit set when cards i and i + 1 are alike (cards are below 8, so adding 0x7f
+ * to their difference sets the bit exactly when it is not 0, with no carry), and `runs` when cards
+ * i .. i + triple - 1 are. Only the positions where a whole run fits in the row count: they never
+ * reach the zero the shift brings in, nor the stale bytes past the top. */
 static bool has_run(const people_pile *row, int triple) {
     const uint8_t *card = row->card;
     int count = row->n, same = 1;
@@ -164,10 +165,10 @@ static bool has_run(const people_pile *row, int triple) {
         uint64_t cards = (uint64_t)card[0] | (uint64_t)card[1] << 8 | (uint64_t)card[2] << 16 |
                          (uint64_t)card[3] << 24 | (uint64_t)card[4] << 32 | (uint64_t)card[5] << 40 |
                          (uint64_t)card[6] << 48 | (uint64_t)card[7] << 56;
-        uint64_t differ = 0, high = 0x8080808080808080u;
-        for (int k = 1; k < triple; k++) differ |= cards ^ cards >> 8 * k;
-        uint64_t alike = ~(differ + 0x7f7f7f7f7f7f7f7fu) & high;
-        return (alike & high >> 8 * (7 - (count - triple))) != 0;
+        const uint64_t high = 0x8080808080808080u;
+        uint64_t pairs = ~((cards ^ cards >> 8) + 0x7f7f7f7f7f7f7f7fu) & high, runs = pairs;
+        for (int k = 1; k < triple - 1; k++) runs &= pairs >> 8 * k;
+        return (runs & high >> 8 * (7 - (count - triple))) != 0;
     }
     for (int i = 1; i < count; i++) {
         same = card[i] == card[i - 1] ? same + 1 : 1;
@@ -757,12 +758,12 @@ static void babel_apply(void *st, action_t a) {
  * walks is whole and long enough). test_conformance asserts on every position of many games that this
  * lists exactly what babel_check accepts. */
 
-/* Writes `a` at out[n] and counts it only if it is `legal`. The generator writes candidates and keeps
+/* Writes `a` at `at` and keeps it (returning the next free slot) only if it is `legal`. The generator writes candidates and keeps
  * the legal ones, so random play pays no mispredicted branch per candidate; the slots past the list
  * are scratch (callers give MEEPLE_MAX_ACTIONS slots, far more than a Babel position lists). */
-static int emit_if(action_t *out, int n, action_t a, bool legal) {
-    out[n] = a;
-    return n + legal;
+static action_t *emit_if(action_t *at, action_t a, bool legal) {
+    *at = a;
+    return at + legal;
 }
 
 /* ---- sets of peoples as 5-bit masks, and the actions of each set, tabled ----
@@ -805,10 +806,10 @@ static const action_t migrations_by_set[PEOPLE_SETS][MIGRATIONS] = BY_SET(MIGRAT
 #define SIZE_ROW(m) SET_SIZE(m)
 static const uint8_t set_size[PEOPLE_SETS] = BY_SET(SIZE_ROW);
 
-/* Copies a table's row of `width` actions and counts the first `count`. */
-static int emit_row(action_t *out, int n, const action_t *row, size_t width, int count) {
-    memcpy(out + n, row, width * sizeof *row);
-    return n + count;
+/* Copies a table's row of `width` actions and keeps the first `count`. */
+static action_t *emit_row(action_t *at, const action_t *row, size_t width, int count) {
+    memcpy(at, row, width * sizeof *row);
+    return at + count;
 }
 
 /* ---- five byte counts tested at once, as one word with count p in byte p ----
@@ -898,30 +899,29 @@ static NOT_INLINED int ability_actions(const babel *g, const people_pile *row, a
 static int babel_legal(const void *st, action_t *restrict out) {
     const babel *g = st;
     if (g->phase == PHASE_OVER) return 0;
-    int who = g->to_move;
-    const babel_player *me = &g->player[who], *opponent = &g->player[1 - who];
+    const babel_player *me = &g->player[g->to_move];
     unsigned held = held_set(me->hand);
-    if (g->phase == PHASE_HALVE) return emit_row(out, 0, discard_by_set[held], NUM_PEOPLES, set_size[held]);
-    int here = me->pawn;
-    unsigned destinations = held & ~(1u << here); /* the quarry's bit lies outside every set */
-    int n = emit_row(out, 0, travel_by_set[destinations], NUM_PEOPLES, set_size[destinations]);
-    const people_pile *row = &me->row[here == QUARRY ? 0 : here];
+    if (g->phase == PHASE_HALVE) return (int)(emit_row(out, discard_by_set[held], NUM_PEOPLES, set_size[held]) - out);
+    const temple_pile *their_reserve = &g->player[1 - g->to_move].reserve;
+    unsigned here = me->pawn, destinations = held & ~(1u << here); /* the quarry's bit lies outside every set */
+    action_t *at = emit_row(out, travel_by_set[destinations], NUM_PEOPLES, set_size[destinations]);
     bool build_own = false, at_location = here != QUARRY;
+    const people_pile *row = &me->row[at_location ? here : 0];
     if (at_location) {
-        n = emit_row(out, n, settle_by_set[held], NUM_PEOPLES, set_size[held]);
+        at = emit_row(at, settle_by_set[held], NUM_PEOPLES, set_size[held]);
         int top = site_top(&me->temple[here]), people = row->n;
         build_own = build_fits(&me->reserve, top, people);
-        n = emit_if(out, n, make_action(ACT_BUILD, OWN, 0, 0), build_own);
-        n = emit_if(out, n, make_action(ACT_BUILD, OPP, 0, 0), build_fits(&opponent->reserve, top, people));
+        at = emit_if(at, make_action(ACT_BUILD, OWN, 0, 0), build_own);
+        at = emit_if(at, make_action(ACT_BUILD, OPP, 0, 0), build_fits(their_reserve, top, people));
     }
     if (!g->migrated) {
         unsigned origins = rows_holding(me, g->rules.migrate_count);
-        n = emit_row(out, n, migrations_by_set[origins], MIGRATIONS, set_size[origins] * (NUM_PEOPLES - 1));
+        at = emit_row(at, migrations_by_set[origins], MIGRATIONS, set_size[origins] * (NUM_PEOPLES - 1));
     }
-    if (at_location && has_run(row, g->rules.triple)) n = ability_actions(g, row, out, n);
+    if (at_location && has_run(row, g->rules.triple)) at = out + ability_actions(g, row, out, (int)(at - out));
     /* end_allowed, with what is known already: the start-temple duty binds while the card can be built */
     bool duty = me->first_turn && me->reserve.n && (build_own || held);
-    return emit_if(out, n, make_action(ACT_END, 0, 0, 0), !duty);
+    return (int)(emit_if(at, make_action(ACT_END, 0, 0, 0), !duty) - out);
 }
 
 /* Every action of the grammar that could be meant here: each kind with each argument, abilities at
