@@ -180,7 +180,8 @@ static bool has_run(const people_pile *row, int triple) {
 /* Bottom indices of the runs of `people` at least `triple` long in `row`; returns how many. */
 static int qualifying_runs(const people_pile *row, int people, int triple, int *bottoms) {
     int count = 0, len;
-    for (int bottom = next_run(row, 0, triple, &len); bottom >= 0; bottom = next_run(row, bottom + len, triple, &len))
+    for (int bottom = next_run(row, 0, triple, &len); bottom >= 0;
+         bottom = next_run(row, bottom + len, triple, &len))
         if (row->card[bottom] == people) bottoms[count++] = bottom;
     return count;
 }
@@ -758,9 +759,10 @@ static void babel_apply(void *st, action_t a) {
  * walks is whole and long enough). test_conformance asserts on every position of many games that this
  * lists exactly what babel_check accepts. */
 
-/* Writes `a` at `at` and keeps it (returning the next free slot) only if it is `legal`. The generator writes candidates and keeps
- * the legal ones, so random play pays no mispredicted branch per candidate; the slots past the list
- * are scratch (callers give MEEPLE_MAX_ACTIONS slots, far more than a Babel position lists). */
+/* Writes `a` at `at` and keeps it (returns the slot after it) only if it is `legal`. The generator
+ * writes candidates and keeps the legal ones, so random play pays no mispredicted branch per
+ * candidate; the slots past the list are scratch (callers give MEEPLE_MAX_ACTIONS slots, far more
+ * than a Babel position lists). */
 static action_t *emit_if(action_t *at, action_t a, bool legal) {
     *at = a;
     return at + legal;
@@ -857,41 +859,42 @@ static unsigned peoples_in(const people_pile *row) {
     return mask;
 }
 
-/* The abilities one qualifying run of `people` (its bottom card at 1-based `pos`) pays for. */
-static int run_actions(const babel *g, int people, int pos, bool halve_ok, action_t *out, int n) {
+/* The abilities one qualifying run of `people` (its bottom card at 1-based `pos`) pays for, listed
+ * from `at`; returns the slot after them. */
+static action_t *run_actions(const babel *g, int people, int pos, bool halve_ok, action_t *at) {
     switch (people) {
     case ASSYRIANS:
-        if (collapse_allowed(g, NULL)) out[n++] = make_action(ACT_COLLAPSE, 0, 0, pos);
+        at = emit_if(at, make_action(ACT_COLLAPSE, 0, 0, pos), collapse_allowed(g, NULL));
         break;
     case HITTITES:
-        if (steal_allowed(g, NULL)) out[n++] = make_action(ACT_STEAL, 0, 0, pos);
+        at = emit_if(at, make_action(ACT_STEAL, 0, 0, pos), steal_allowed(g, NULL));
         break;
     case SUMERIANS:
-        if (switch_allowed(g, NULL)) out[n++] = make_action(ACT_SWITCH, 0, 0, pos);
+        at = emit_if(at, make_action(ACT_SWITCH, 0, 0, pos), switch_allowed(g, NULL));
         break;
     case MEDES: {
         unsigned theirs = peoples_in(&g->player[1 - g->active].row[g->player[g->active].pawn]);
         for (int q = 0; q < NUM_PEOPLES; q++)
-            if (theirs >> q & 1) out[n++] = make_action(ACT_EXPEL, q, 0, pos);
+            at = emit_if(at, make_action(ACT_EXPEL, q, 0, pos), theirs >> q & 1);
         break;
     }
     case PERSIANS:
-        if (leap_allowed(g, OWN, NULL)) out[n++] = make_action(ACT_LEAP, OWN, 0, pos);
-        if (leap_allowed(g, OPP, NULL)) out[n++] = make_action(ACT_LEAP, OPP, 0, pos);
+        at = emit_if(at, make_action(ACT_LEAP, OWN, 0, pos), leap_allowed(g, OWN, NULL));
+        at = emit_if(at, make_action(ACT_LEAP, OPP, 0, pos), leap_allowed(g, OPP, NULL));
         break;
     }
-    if (halve_ok) out[n++] = make_action(ACT_HALVE, people, 0, pos);
-    return n;
+    return emit_if(at, make_action(ACT_HALVE, people, 0, pos), halve_ok);
 }
 
-/* The abilities of every qualifying run in `row` (the mover's, under the pawn), bottom up; called
- * when has_run found one. */
-static NOT_INLINED int ability_actions(const babel *g, const people_pile *row, action_t *out, int n) {
+/* The abilities of every qualifying run in `row` (the mover's, under the pawn), bottom up, listed
+ * from `at` (called when has_run found one); returns the slot after them. */
+static NOT_INLINED action_t *ability_actions(const babel *g, const people_pile *row, action_t *at) {
     int triple = g->rules.triple, len;
     bool halve_ok = halve_allowed(g, NULL);
-    for (int bottom = next_run(row, 0, triple, &len); bottom >= 0; bottom = next_run(row, bottom + len, triple, &len))
-        n = run_actions(g, row->card[bottom], bottom + 1, halve_ok, out, n);
-    return n;
+    for (int bottom = next_run(row, 0, triple, &len); bottom >= 0;
+         bottom = next_run(row, bottom + len, triple, &len))
+        at = run_actions(g, row->card[bottom], bottom + 1, halve_ok, at);
+    return at;
 }
 
 /* `out` never overlaps the state: said with restrict, the state's bytes need no reloading after
@@ -901,9 +904,10 @@ static int babel_legal(const void *st, action_t *restrict out) {
     if (g->phase == PHASE_OVER) return 0;
     const babel_player *me = &g->player[g->to_move];
     unsigned held = held_set(me->hand);
-    if (g->phase == PHASE_HALVE) return (int)(emit_row(out, discard_by_set[held], NUM_PEOPLES, set_size[held]) - out);
+    if (g->phase == PHASE_HALVE)
+        return (int)(emit_row(out, discard_by_set[held], NUM_PEOPLES, set_size[held]) - out);
     const temple_pile *their_reserve = &g->player[1 - g->to_move].reserve;
-    unsigned here = me->pawn, destinations = held & ~(1u << here); /* the quarry's bit lies outside every set */
+    unsigned here = me->pawn, destinations = held & ~(1u << here); /* no set holds the quarry's bit */
     action_t *at = emit_row(out, travel_by_set[destinations], NUM_PEOPLES, set_size[destinations]);
     bool build_own = false, at_location = here != QUARRY;
     const people_pile *row = &me->row[at_location ? here : 0];
@@ -918,7 +922,7 @@ static int babel_legal(const void *st, action_t *restrict out) {
         unsigned origins = rows_holding(me, g->rules.migrate_count);
         at = emit_row(at, migrations_by_set[origins], MIGRATIONS, set_size[origins] * (NUM_PEOPLES - 1));
     }
-    if (at_location && has_run(row, g->rules.triple)) at = out + ability_actions(g, row, out, (int)(at - out));
+    if (at_location && has_run(row, g->rules.triple)) at = ability_actions(g, row, at);
     /* end_allowed, with what is known already: the start-temple duty binds while the card can be built */
     bool duty = me->first_turn && me->reserve.n && (build_own || held);
     return (int)(emit_if(at, make_action(ACT_END, 0, 0, 0), !duty) - out);
