@@ -5,11 +5,20 @@
  * tables, views, sampling) and the game_def. Players are 0 and 1 here. */
 #include "babel.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../table.h"
+
+/* Keeps a rare path out of a hot function that calls it once: inlined, its variables would cost the
+ * hot function register saves on every call. */
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
 
 /* ==================================================================== components */
 
@@ -87,7 +96,12 @@ static int hand_size(const babel_player *p) {
     return n;
 }
 
-static int site_top(const temple_site *site) { return site->n ? site->level[site->n - 1] : 0; }
+/* A stack's top card, 0 when it is empty, without a branch (random play cannot predict one): a
+ * stack's count byte lies just below its first card, so byte `n` of the stack is its top card, or the
+ * count itself, 0, when there is none. */
+_Static_assert(offsetof(temple_site, level) == 1 && offsetof(temple_pile, card) == 1,
+               "a stack's cards follow its count byte");
+static int site_top(const temple_site *site) { return ((const uint8_t *)site)[site->n]; }
 
 static int total(const babel *g, int who) {
     int sum = 0;
@@ -111,7 +125,7 @@ static void temple_push(temple_pile *pile, int level) { pile->card[pile->n++] = 
 
 static int temple_pop(temple_pile *pile) { return pile->card[--pile->n]; }
 
-static int temple_top(const temple_pile *pile) { return pile->n ? pile->card[pile->n - 1] : 0; }
+static int temple_top(const temple_pile *pile) { return ((const uint8_t *)pile)[pile->n]; }
 
 /* Length of the run of identical cards starting at index `bottom` and going up. */
 static int run_length(const people_pile *row, int bottom) {
@@ -120,14 +134,55 @@ static int run_length(const people_pile *row, int bottom) {
     return i - bottom;
 }
 
+/* The bottom index of the first run of `triple` or more identical cards that starts at or above
+ * index `from` (a run's bottom, or the row's end), and its length in *len; -1 when there is none. */
+static int next_run(const people_pile *row, int from, int triple, int *len) {
+    const uint8_t *card = row->card;
+    int count = row->n;
+    for (int bottom = from; bottom < count;) {
+        int top = bottom + 1;
+        while (top < count && card[top] == card[bottom]) top++;
+        if (top - bottom >= triple) {
+            *len = top - bottom;
+            return bottom;
+        }
+        bottom = top;
+    }
+    return -1;
+}
+
+/* Whether `row` holds a run of `triple` or more identical cards: the generator's quick test, as most
+ * rows hold none. A row of up to 8 cards is tested as one 64-bit word, byte i its card i: byte i of
+ * `pairs` has its high bit set when cards i and i + 1 are alike (cards are below 8, so adding 0x7f
+ * to their difference sets the bit exactly when it is not 0, with no carry), and `runs` when cards
+ * i .. i + triple - 1 are. Only the positions where a whole run fits in the row count: they never
+ * reach the zero the shift brings in, nor the stale bytes past the top. */
+static bool has_run(const people_pile *row, int triple) {
+    const uint8_t *card = row->card;
+    int count = row->n, same = 1;
+    if (count < triple) return false;
+    if (count <= 8) {
+        uint64_t cards = (uint64_t)card[0] | (uint64_t)card[1] << 8 | (uint64_t)card[2] << 16 |
+                         (uint64_t)card[3] << 24 | (uint64_t)card[4] << 32 | (uint64_t)card[5] << 40 |
+                         (uint64_t)card[6] << 48 | (uint64_t)card[7] << 56;
+        const uint64_t high = 0x8080808080808080u;
+        uint64_t pairs = ~((cards ^ cards >> 8) + 0x7f7f7f7f7f7f7f7fu) & high, runs = pairs;
+        for (int k = 1; k < triple - 1; k++) runs &= pairs >> 8 * k;
+        return (runs & high >> 8 * (7 - (count - triple))) != 0;
+    }
+    for (int i = 1; i < count; i++) {
+        same = card[i] == card[i - 1] ? same + 1 : 1;
+        if (same >= triple) return true;
+    }
+    return false;
+}
+
 /* Bottom indices of the runs of `people` at least `triple` long in `row`; returns how many. */
 static int qualifying_runs(const people_pile *row, int people, int triple, int *bottoms) {
-    int count = 0;
-    for (int i = 0; i < row->n;) {
-        int len = run_length(row, i);
-        if (row->card[i] == people && len >= triple) bottoms[count++] = i;
-        i += len;
-    }
+    int count = 0, len;
+    for (int bottom = next_run(row, 0, triple, &len); bottom >= 0;
+         bottom = next_run(row, bottom + len, triple, &len))
+        if (row->card[bottom] == people) bottoms[count++] = bottom;
     return count;
 }
 
@@ -192,19 +247,24 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
     rng_seed(&g->rng, seed, 0xba6e1);
-    for (int level = 1; level <= MAX_LEVEL; level++)
-        for (int c = 0; c < temple_copies[level]; c++) temple_push(&g->temple_deck, level);
-    /* The deck is built in level order, so its first two cards are the two level-1 cards set aside. */
+    temple_pile *temples = &g->temple_deck;
+    for (int level = 1; level <= MAX_LEVEL; level++) {
+        memset(temples->card + temples->n, level, (size_t)temple_copies[level]);
+        temples->n = (uint8_t)(temples->n + temple_copies[level]);
+    }
+    /* The deck is built in level order, so its first two cards are the two level-1 cards set aside
+     * (moved out as ever, so that the bytes past the deck's top stay what they always were). */
     for (int who = 0; who < 2; who++) {
         g->player[who].reserve.card[0] = 1;
         g->player[who].reserve.n = 1;
     }
-    memmove(g->temple_deck.card, g->temple_deck.card + 2, TEMPLE_CARDS - 2);
-    g->temple_deck.n = TEMPLE_CARDS - 2;
-    rng_shuffle_bytes(&g->rng, g->temple_deck.card, g->temple_deck.n);
+    memmove(temples->card, temples->card + 2, TEMPLE_CARDS - 2);
+    temples->n = TEMPLE_CARDS - 2;
+    rng_shuffle_bytes(&g->rng, temples->card, temples->n);
 
     for (int people = 0; people < NUM_PEOPLES; people++)
-        for (int c = 0; c < CARDS_PER_PEOPLE; c++) people_push(&g->people_deck, people);
+        memset(g->people_deck.card + people * CARDS_PER_PEOPLE, people, CARDS_PER_PEOPLE);
+    g->people_deck.n = PEOPLE_CARDS;
     rng_shuffle_bytes(&g->rng, g->people_deck.card, g->people_deck.n);
     for (int who = 0; who < 2; who++) {
         babel_player *p = &g->player[who];
@@ -222,14 +282,20 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
 
 /* 1. Draw people. An empty deck takes the shuffled discard; with both empty, what there is. */
 static void draw_people(babel *g, int who) {
-    for (int c = 0; c < g->rules.draw_people; c++) {
-        if (g->people_deck.n == 0) {
+    people_pile *deck = &g->people_deck;
+    uint8_t *hand = g->player[who].hand;
+    for (int wanted = g->rules.draw_people; wanted > 0;) {
+        if (deck->n == 0) {
             if (g->discard.n == 0) return;
-            g->people_deck = g->discard;
+            *deck = g->discard;
             g->discard.n = 0;
-            rng_shuffle_bytes(&g->rng, g->people_deck.card, g->people_deck.n);
+            rng_shuffle_bytes(&g->rng, deck->card, deck->n);
         }
-        g->player[who].hand[people_pop(&g->people_deck)]++;
+        /* What this deck can give, counted in a local: a byte store into the hand could alias it. */
+        int left = deck->n, take = wanted < left ? wanted : left;
+        for (int c = 0; c < take; c++) hand[deck->card[--left]]++;
+        deck->n = (uint8_t)left;
+        wanted -= take;
     }
 }
 
@@ -255,6 +321,7 @@ static void check_end(babel *g) {
     if (g->phase == PHASE_OVER) return;
     int t[2] = {total(g, 0), total(g, 1)};
     const babel_rules *r = &g->rules;
+    if (!g->end_phase && t[0] < r->end_total && t[1] < r->end_total) return; /* the usual answer */
     for (int who = 0; who < 2 && !g->end_phase; who++) {
         if (t[who] < r->end_total) continue;
         if (t[1 - who] < r->end_floor) {
@@ -273,9 +340,12 @@ static void check_end(babel *g) {
  * at once when the last temple card is drawn (end condition 3). */
 static void draw_temples(babel *g, int who) {
     temple_pile *deck = &g->temple_deck;
-    int count = g->rules.draw_temples < deck->n ? g->rules.draw_temples : deck->n;
-    uint8_t drawn[TEMPLE_CARDS];
-    for (int c = 0; c < count; c++) drawn[c] = (uint8_t)temple_pop(deck);
+    temple_pile *reserve = &g->player[who].reserve;
+    int left = deck->n, count = g->rules.draw_temples < left ? g->rules.draw_temples : left;
+    uint8_t *drawn = reserve->card + reserve->n; /* straight onto the reserve, then put in order */
+    for (int c = 0; c < count; c++) drawn[c] = deck->card[left - 1 - c];
+    deck->n = (uint8_t)(left - count);
+    reserve->n = (uint8_t)(reserve->n + count);
     g->temple_known = g->temple_known > count ? (uint8_t)(g->temple_known - count) : 0;
     /* Highest first: a small insertion sort, as count is two by default. */
     for (int i = 1; i < count; i++)
@@ -284,8 +354,7 @@ static void draw_temples(babel *g, int who) {
             drawn[j] = drawn[j - 1];
             drawn[j - 1] = swap;
         }
-    for (int c = 0; c < count; c++) temple_push(&g->player[who].reserve, drawn[c]);
-    if (deck->n == 0) game_over(g);
+    if (left == count) game_over(g);
 }
 
 /* ==================================================================== actions */
@@ -299,8 +368,11 @@ enum {
 };
 enum { OWN = 0, OPP = 1 };
 
+/* The encoding as a constant expression, for the generator's tables. */
+#define ACTION(kind, arg, dest) ((action_t)(kind) | (action_t)(arg) << 4 | (action_t)(dest) << 8)
+
 static action_t make_action(int kind, int arg, int dest, int pos) {
-    return (action_t)kind | (action_t)arg << 4 | (action_t)dest << 8 | (action_t)pos << 12;
+    return ACTION(kind, arg, dest) | (action_t)pos << 12;
 }
 static int act_kind(action_t a) { return (int)(a & 0xf); }
 static int act_arg(action_t a) { return (int)(a >> 4 & 0xf); }
@@ -396,13 +468,13 @@ static bool migrate_allowed(const babel *g, int from, int to, reason *why) {
     return true;
 }
 
-static void migrate(babel *g, int from, int to) {
+static NOT_INLINED void migrate(babel *g, int from, int to) {
     babel_player *me = &g->player[g->active];
     people_pile *src = &me->row[from], *dst = &me->row[to];
-    int count = g->rules.migrate_count;
-    memcpy(&dst->card[dst->n], &src->card[src->n - count], (size_t)count);
-    dst->n += count;
-    src->n -= count;
+    int count = g->rules.migrate_count, from_n = src->n - count, to_n = dst->n;
+    for (int c = 0; c < count; c++) dst->card[to_n + c] = src->card[from_n + c]; /* a few cards */
+    dst->n = (uint8_t)(to_n + count);
+    src->n = (uint8_t)from_n;
     g->migrated = true;
 }
 
@@ -585,7 +657,7 @@ static bool end_allowed(const babel *g, reason *why) {
     return true;
 }
 
-static void end_turn(babel *g) {
+static NOT_INLINED void end_turn(babel *g) {
     int who = g->active;
     draw_temples(g, who);
     if (g->phase == PHASE_OVER) return;
@@ -648,27 +720,36 @@ static bool babel_check(const void *st, action_t a, reason *why) {
     }
 }
 
-static void babel_apply(void *st, action_t a) {
-    babel *g = st;
-    int kind = act_kind(a), arg = act_arg(a);
-    if (is_ability(kind)) pay_with_run(g, act_pos(a)); /* after the check, which counted the card */
-    switch (kind) {
-    case ACT_TRAVEL: travel(g, arg); break;
-    case ACT_SETTLE: settle(g, arg); break;
-    case ACT_BUILD: build(g, arg); break;
-    case ACT_MIGRATE: migrate(g, arg, act_dest(a)); break;
+/* An ability: one card of its run paid (after the check, which counted it), then its effect. Apart
+ * from the hot actions, so that babel_apply stays small (see NOT_INLINED). */
+static NOT_INLINED void use_ability(babel *g, action_t a) {
+    pay_with_run(g, act_pos(a));
+    switch (act_kind(a)) {
     case ACT_COLLAPSE: collapse(g); break;
     case ACT_STEAL: steal(g); break;
-    case ACT_EXPEL: expel(g, arg); break;
-    case ACT_SWITCH: switch_sides(g); break;
-    case ACT_LEAP: build(g, arg); break; /* the level was checked: it is a build two up */
-    case ACT_HALVE: halve(g); break;
-    case ACT_DISCARD: discard_one(g, arg); break;
-    case ACT_END: end_turn(g); return; /* the draw checks its own end */
+    case ACT_EXPEL: expel(g, act_arg(a)); return;
+    case ACT_SWITCH: switch_sides(g); return;
+    case ACT_LEAP: build(g, act_arg(a)); break; /* the level was checked: it is a build two up */
+    default: halve(g); return;
     }
-    /* The end depends on the totals alone, and only these change a temple (setup, a loaded table and
-     * a variant's move check after themselves): after anything else the last check still holds. */
-    if (kind == ACT_BUILD || kind == ACT_LEAP || kind == ACT_STEAL || kind == ACT_COLLAPSE) check_end(g);
+    check_end(g);
+}
+
+static void babel_apply(void *st, action_t a) {
+    babel *g = st;
+    int arg = act_arg(a);
+    /* The end depends on the totals alone, and only a build or an ability on a temple changes one
+     * (setup, a loaded table and a variant's move check after themselves): after anything else the
+     * last check still holds. The draw at the end of a turn checks its own end. */
+    switch (act_kind(a)) {
+    case ACT_TRAVEL: travel(g, arg); return;
+    case ACT_SETTLE: settle(g, arg); return;
+    case ACT_BUILD: build(g, arg); check_end(g); return;
+    case ACT_MIGRATE: migrate(g, arg, act_dest(a)); return;
+    case ACT_DISCARD: discard_one(g, arg); return;
+    case ACT_END: end_turn(g); return;
+    default: use_ability(g, a); return;
+    }
 }
 
 /* ---- legal actions, generated directly ----
@@ -678,11 +759,97 @@ static void babel_apply(void *st, action_t a) {
  * walks is whole and long enough). test_conformance asserts on every position of many games that this
  * lists exactly what babel_check accepts. */
 
-/* build_allowed's answer, for a pawn known to stand at a location: the top of `reserve` is exactly one
- * level above the mover's temple here, and the row here holds that many people. */
-static bool build_fits(const babel_player *me, const temple_pile *reserve) {
+/* Writes `a` at `at` and keeps it (returns the slot after it) only if it is `legal`. The generator
+ * writes candidates and keeps the legal ones, so random play pays no mispredicted branch per
+ * candidate; the slots past the list are scratch (callers give MEEPLE_MAX_ACTIONS slots, far more
+ * than a Babel position lists). */
+static action_t *emit_if(action_t *at, action_t a, bool legal) {
+    *at = a;
+    return at + legal;
+}
+
+/* ---- sets of peoples as 5-bit masks, and the actions of each set, tabled ----
+ * Travel, settle and discard take one action per people held, migration four per row long enough: the
+ * generator makes the set's mask and copies the set's actions whole from a table built at compile time
+ * (the k-th member of a set is the number of p whose prefix of the set has k members or fewer). */
+#define PEOPLE_SETS (1 << NUM_PEOPLES)
+#define IN_SET(m, p) ((m) >> (p) & 1)
+#define PREFIX_SIZE(m, p) (IN_SET(m, 0) + ((p) >= 1) * IN_SET(m, 1) + ((p) >= 2) * IN_SET(m, 2) + \
+                           ((p) >= 3) * IN_SET(m, 3) + ((p) >= 4) * IN_SET(m, 4))
+#define SET_SIZE(m) PREFIX_SIZE(m, 4)
+#define MEMBER(m, k) ((PREFIX_SIZE(m, 0) <= (k)) + (PREFIX_SIZE(m, 1) <= (k)) + (PREFIX_SIZE(m, 2) <= (k)) + \
+                      (PREFIX_SIZE(m, 3) <= (k)) + (PREFIX_SIZE(m, 4) <= (k)))
+#define BY_SET_8(row, m) row(m), row(m + 1), row(m + 2), row(m + 3), row(m + 4), row(m + 5), row(m + 6), \
+                         row(m + 7)
+#define BY_SET(row) {BY_SET_8(row, 0), BY_SET_8(row, 8), BY_SET_8(row, 16), BY_SET_8(row, 24)}
+
+/* One action of `kind` for each people in the set, in people order (the rest of a row is scratch). */
+#define PEOPLE_ROW(kind, m) {ACTION(kind, MEMBER(m, 0), 0), ACTION(kind, MEMBER(m, 1), 0), \
+                             ACTION(kind, MEMBER(m, 2), 0), ACTION(kind, MEMBER(m, 3), 0), \
+                             ACTION(kind, MEMBER(m, 4), 0)}
+#define TRAVEL_ROW(m) PEOPLE_ROW(ACT_TRAVEL, m)
+#define SETTLE_ROW(m) PEOPLE_ROW(ACT_SETTLE, m)
+#define DISCARD_ROW(m) PEOPLE_ROW(ACT_DISCARD, m)
+static const action_t travel_by_set[PEOPLE_SETS][NUM_PEOPLES] = BY_SET(TRAVEL_ROW);
+static const action_t settle_by_set[PEOPLE_SETS][NUM_PEOPLES] = BY_SET(SETTLE_ROW);
+static const action_t discard_by_set[PEOPLE_SETS][NUM_PEOPLES] = BY_SET(DISCARD_ROW);
+
+/* The migrations from each location of the set, to every other location in order: slot j migrates
+ * from the set's (j / 4)-th location to the (j % 4)-th of the others. */
+#define MIGRATION_SLOT(m, j) \
+    ACTION(ACT_MIGRATE, MEMBER(m, (j) / 4), (j) % 4 + ((j) % 4 >= MEMBER(m, (j) / 4)))
+#define MIGRATION_ROW_4(m, j) MIGRATION_SLOT(m, j), MIGRATION_SLOT(m, j + 1), MIGRATION_SLOT(m, j + 2), \
+                              MIGRATION_SLOT(m, j + 3)
+#define MIGRATION_ROW(m) {MIGRATION_ROW_4(m, 0), MIGRATION_ROW_4(m, 4), MIGRATION_ROW_4(m, 8), \
+                          MIGRATION_ROW_4(m, 12), MIGRATION_ROW_4(m, 16)}
+#define MIGRATIONS (NUM_PEOPLES * (NUM_PEOPLES - 1))
+static const action_t migrations_by_set[PEOPLE_SETS][MIGRATIONS] = BY_SET(MIGRATION_ROW);
+
+#define SIZE_ROW(m) SET_SIZE(m)
+static const uint8_t set_size[PEOPLE_SETS] = BY_SET(SIZE_ROW);
+
+/* Copies a table's row of `width` actions and keeps the first `count`. */
+static action_t *emit_row(action_t *at, const action_t *row, size_t width, int count) {
+    memcpy(at, row, width * sizeof *row);
+    return at + count;
+}
+
+/* ---- five byte counts tested at once, as one word with count p in byte p ----
+ * Counts are at most 60, below 0x80, so a byte's high bit is free to carry each answer; gather_set
+ * then collects the five answers into a set. */
+#define BYTE_HIGH_BITS 0x8080808080u
+
+/* The set of p whose byte p of `answers` has its high bit set (the other bits are 0): the product
+ * moves bit 8p (once shifted down) to bit 32 + p, every other partial product landing elsewhere
+ * (8p + 32 - 7q is 32 + p only for q = p). */
+static unsigned gather_set(uint64_t answers) {
+    return (unsigned)(((answers >> 7) * 0x0102040810u) >> 32) & (PEOPLE_SETS - 1);
+}
+
+/* The peoples of which `hand` holds a card: adding 0x7f to a count sets its high bit exactly when
+ * it is not 0, with no carry out of the byte. */
+static unsigned held_set(const uint8_t hand[NUM_PEOPLES]) {
+    uint64_t counts = (uint64_t)hand[0] | (uint64_t)hand[1] << 8 | (uint64_t)hand[2] << 16 |
+                      (uint64_t)hand[3] << 24 | (uint64_t)hand[4] << 32;
+    return gather_set((counts + 0x7f7f7f7f7fu) & BYTE_HIGH_BITS);
+}
+
+/* The locations whose row holds at least `need` (1 to 12) people: with each byte's high bit set,
+ * taking `need` from every byte borrows across none and leaves the high bit set exactly when the
+ * count reached `need`. */
+static unsigned rows_holding(const babel_player *me, int need) {
+    const people_pile *row = me->row;
+    uint64_t sizes = (uint64_t)row[0].n | (uint64_t)row[1].n << 8 | (uint64_t)row[2].n << 16 |
+                     (uint64_t)row[3].n << 24 | (uint64_t)row[4].n << 32;
+    return gather_set(((sizes | BYTE_HIGH_BITS) - 0x0101010101u * (uint64_t)need) & BYTE_HIGH_BITS);
+}
+
+/* build_allowed's answer, for a pawn known to stand at a location whose own temple top is `top` and
+ * whose own row holds `people`: the top of `reserve` is exactly one level up (an empty reserve's top
+ * reads 0, never a level), and the row holds that many. */
+static bool build_fits(const temple_pile *reserve, int top, int people) {
     int level = temple_top(reserve);
-    return reserve->n && level == site_top(&me->temple[me->pawn]) + 1 && me->row[me->pawn].n >= level;
+    return (level == top + 1) & (people >= level);
 }
 
 /* Bits of the peoples present in `row`. */
@@ -692,75 +859,73 @@ static unsigned peoples_in(const people_pile *row) {
     return mask;
 }
 
-/* The abilities of every qualifying run in the mover's row here, bottom up. */
-static int ability_actions(const babel *g, action_t *out, int n) {
-    const babel_player *me = &g->player[g->active];
-    const people_pile *row = &me->row[me->pawn];
-    if (row->n < g->rules.triple) return n; /* no run can qualify */
-    bool halve_ok = halve_allowed(g, NULL);
-    for (int i = 0; i < row->n;) {
-        int len = run_length(row, i), people = row->card[i], pos = i + 1;
-        i += len;
-        if (len < g->rules.triple) continue;
-        switch (people) {
-        case ASSYRIANS:
-            if (collapse_allowed(g, NULL)) out[n++] = make_action(ACT_COLLAPSE, 0, 0, pos);
-            break;
-        case HITTITES:
-            if (steal_allowed(g, NULL)) out[n++] = make_action(ACT_STEAL, 0, 0, pos);
-            break;
-        case SUMERIANS:
-            if (switch_allowed(g, NULL)) out[n++] = make_action(ACT_SWITCH, 0, 0, pos);
-            break;
-        case MEDES: {
-            unsigned theirs = peoples_in(&g->player[1 - g->active].row[me->pawn]);
-            for (int q = 0; q < NUM_PEOPLES; q++)
-                if (theirs >> q & 1) out[n++] = make_action(ACT_EXPEL, q, 0, pos);
-            break;
-        }
-        case PERSIANS:
-            if (leap_allowed(g, OWN, NULL)) out[n++] = make_action(ACT_LEAP, OWN, 0, pos);
-            if (leap_allowed(g, OPP, NULL)) out[n++] = make_action(ACT_LEAP, OPP, 0, pos);
-            break;
-        }
-        if (halve_ok) out[n++] = make_action(ACT_HALVE, people, 0, pos);
+/* The abilities one qualifying run of `people` (its bottom card at 1-based `pos`) pays for, listed
+ * from `at`; returns the slot after them. */
+static action_t *run_actions(const babel *g, int people, int pos, bool halve_ok, action_t *at) {
+    switch (people) {
+    case ASSYRIANS:
+        at = emit_if(at, make_action(ACT_COLLAPSE, 0, 0, pos), collapse_allowed(g, NULL));
+        break;
+    case HITTITES:
+        at = emit_if(at, make_action(ACT_STEAL, 0, 0, pos), steal_allowed(g, NULL));
+        break;
+    case SUMERIANS:
+        at = emit_if(at, make_action(ACT_SWITCH, 0, 0, pos), switch_allowed(g, NULL));
+        break;
+    case MEDES: {
+        unsigned theirs = peoples_in(&g->player[1 - g->active].row[g->player[g->active].pawn]);
+        for (int q = 0; q < NUM_PEOPLES; q++)
+            at = emit_if(at, make_action(ACT_EXPEL, q, 0, pos), theirs >> q & 1);
+        break;
     }
-    return n;
+    case PERSIANS:
+        at = emit_if(at, make_action(ACT_LEAP, OWN, 0, pos), leap_allowed(g, OWN, NULL));
+        at = emit_if(at, make_action(ACT_LEAP, OPP, 0, pos), leap_allowed(g, OPP, NULL));
+        break;
+    }
+    return emit_if(at, make_action(ACT_HALVE, people, 0, pos), halve_ok);
 }
 
-static int babel_legal(const void *st, action_t *out) {
+/* The abilities of every qualifying run in `row` (the mover's, under the pawn), bottom up, listed
+ * from `at` (called when has_run found one); returns the slot after them. */
+static NOT_INLINED action_t *ability_actions(const babel *g, const people_pile *row, action_t *at) {
+    int triple = g->rules.triple, len;
+    bool halve_ok = halve_allowed(g, NULL);
+    for (int bottom = next_run(row, 0, triple, &len); bottom >= 0;
+         bottom = next_run(row, bottom + len, triple, &len))
+        at = run_actions(g, row->card[bottom], bottom + 1, halve_ok, at);
+    return at;
+}
+
+/* `out` never overlaps the state: said with restrict, the state's bytes need no reloading after
+ * each copy into the list. */
+static int babel_legal(const void *st, action_t *restrict out) {
     const babel *g = st;
-    int n = 0;
     if (g->phase == PHASE_OVER) return 0;
-    const babel_player *mover = &g->player[g->to_move];
-    if (g->phase == PHASE_HALVE) {
-        for (int p = 0; p < NUM_PEOPLES; p++)
-            if (mover->hand[p]) out[n++] = make_action(ACT_DISCARD, p, 0, 0);
-        return n;
+    const babel_player *me = &g->player[g->to_move];
+    unsigned held = held_set(me->hand);
+    if (g->phase == PHASE_HALVE)
+        return (int)(emit_row(out, discard_by_set[held], NUM_PEOPLES, set_size[held]) - out);
+    const temple_pile *their_reserve = &g->player[1 - g->to_move].reserve;
+    unsigned here = me->pawn, destinations = held & ~(1u << here); /* no set holds the quarry's bit */
+    action_t *at = emit_row(out, travel_by_set[destinations], NUM_PEOPLES, set_size[destinations]);
+    bool build_own = false, at_location = here != QUARRY;
+    const people_pile *row = &me->row[at_location ? here : 0];
+    if (at_location) {
+        at = emit_row(at, settle_by_set[held], NUM_PEOPLES, set_size[held]);
+        int top = site_top(&me->temple[here]), people = row->n;
+        build_own = build_fits(&me->reserve, top, people);
+        at = emit_if(at, make_action(ACT_BUILD, OWN, 0, 0), build_own);
+        at = emit_if(at, make_action(ACT_BUILD, OPP, 0, 0), build_fits(their_reserve, top, people));
     }
-    int held = 0;
-    for (int p = 0; p < NUM_PEOPLES; p++) {
-        held += mover->hand[p];
-        if (mover->hand[p] && mover->pawn != p) out[n++] = make_action(ACT_TRAVEL, p, 0, 0);
+    if (!g->migrated) {
+        unsigned origins = rows_holding(me, g->rules.migrate_count);
+        at = emit_row(at, migrations_by_set[origins], MIGRATIONS, set_size[origins] * (NUM_PEOPLES - 1));
     }
-    bool build_own = false;
-    if (mover->pawn != QUARRY) {
-        for (int p = 0; p < NUM_PEOPLES; p++)
-            if (mover->hand[p]) out[n++] = make_action(ACT_SETTLE, p, 0, 0);
-        build_own = build_fits(mover, &mover->reserve);
-        if (build_own) out[n++] = make_action(ACT_BUILD, OWN, 0, 0);
-        if (build_fits(mover, &g->player[1 - g->active].reserve)) out[n++] = make_action(ACT_BUILD, OPP, 0, 0);
-    }
-    if (!g->migrated)
-        for (int from = 0; from < NUM_PEOPLES; from++) {
-            if (mover->row[from].n < g->rules.migrate_count) continue;
-            for (int to = 0; to < NUM_PEOPLES; to++)
-                if (to != from) out[n++] = make_action(ACT_MIGRATE, from, to, 0);
-        }
-    if (mover->pawn != QUARRY) n = ability_actions(g, out, n);
+    if (at_location && has_run(row, g->rules.triple)) at = ability_actions(g, row, at);
     /* end_allowed, with what is known already: the start-temple duty binds while the card can be built */
-    if (!(mover->first_turn && mover->reserve.n && (held || build_own))) out[n++] = make_action(ACT_END, 0, 0, 0);
-    return n;
+    bool duty = me->first_turn && me->reserve.n && (build_own || held);
+    return (int)(emit_if(at, make_action(ACT_END, 0, 0, 0), !duty) - out);
 }
 
 /* Every action of the grammar that could be meant here: each kind with each argument, abilities at

@@ -958,3 +958,48 @@ describe("babel illegal actions", function()
     assert.equal(2, s:view(2).players[1].hand)
   end)
 end)
+
+-- Every action a position could mean, as text: each kind with each argument, and the abilities
+-- without a row position (such a text names the one qualifying run, when there is one).
+local function action_candidates()
+  local texts = { "build own", "build opp", "end", "collapse", "steal", "switch", "leap own", "leap opp" }
+  for _, p in ipairs { M, S, H, P, A } do
+    for _, verb in ipairs { "travel", "settle", "discard", "expel", "halve" } do
+      texts[#texts + 1] = verb .. " " .. p
+    end
+    for _, q in ipairs { M, S, H, P, A } do
+      if q ~= p then texts[#texts + 1] = "migrate " .. p .. " " .. q end
+    end
+  end
+  return texts
+end
+
+describe("babel's legal actions under house parameters", function()
+  -- The generator tests rows for runs and migration sizes word-wise, by the parameters: the default
+  -- games of the conformance tests never vary them.
+  it("lists exactly what check accepts, each once, whatever the triple and the migration size", function()
+    local candidates = action_candidates()
+    for _, params in ipairs {
+      { triple = 2, migrate_count = 1 }, { triple = 4, migrate_count = 5 },
+      { triple = 6, migrate_count = 12, draw_people = 8 }, { triple = 12, migrate_count = 2 },
+    } do
+      for seed = 1, 6 do
+        local s = meeple.new("babel", { seed = seed, params = params })
+        local pick = seed
+        while not s:is_over() do
+          local legal, listed = s:legal(), {}
+          for _, a in ipairs(legal) do
+            assert.is_nil(listed[a], a .. " is listed twice")
+            listed[a] = true
+            assert.is_true((s:check(a)), a .. " is listed but refused")
+          end
+          for _, a in ipairs(candidates) do
+            if s:check(a) then assert.is_true(listed[a], a .. " is accepted but not listed") end
+          end
+          pick = (pick * 1103515245 + 12345) % 2147483648
+          s:play(legal[pick % #legal + 1])
+        end
+      end
+    end
+  end)
+end)
