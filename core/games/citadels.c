@@ -62,6 +62,9 @@ typedef struct district_pile {
 } district_pile;
 
 typedef struct cit_player {
+    /* Bits of the districts in hand (hand[d] > 0) and in the city, for the generator and the rules'
+     * "owns": every change keeps them, validate checks them. */
+    uint32_t hand_types, city_types;
     uint16_t gold;
     uint8_t hand[NUM_TYPES];  /* cards of each district: a hand's order carries no information */
     uint8_t city_n;
@@ -122,16 +125,55 @@ static int hand_size(const cit_player *p) {
     return n;
 }
 
-static int city_index(const cit_player *p, int d) {
-    for (int i = 0; i < p->city_n; i++)
-        if (p->city[i] == d) return i;
-    return -1;
+static uint32_t type_bit(int d) { return 1u << d; }
+
+static bool owns(const cit_player *p, int d) { return p->city_types >> d & 1; }
+
+static void hand_add(cit_player *p, int d) {
+    p->hand[d]++;
+    p->hand_types |= type_bit(d);
 }
 
-static bool owns(const cit_player *p, int d) { return city_index(p, d) >= 0; }
+static void hand_take(cit_player *p, int d) {
+    if (!--p->hand[d]) p->hand_types &= ~type_bit(d);
+}
+
+static void city_add(cit_player *p, int d) {
+    p->city[p->city_n++] = (uint8_t)d;
+    p->city_types |= type_bit(d);
+}
+
+static void city_remove(cit_player *p, int d) {
+    int i = 0;
+    while (p->city[i] != d) i++;
+    memmove(&p->city[i], &p->city[i + 1], (size_t)(p->city_n - i - 1));
+    p->city_n--;
+    p->city_types &= ~type_bit(d);
+}
+
+/* The bits a hand and a city should have: to check them, and to set them after a hand or city was
+ * rewritten whole (a table read, a re-deal, a variant's move). Cities hold districts only here. */
+static uint32_t hand_types_of(const cit_player *p) {
+    uint32_t mask = 0;
+    for (int d = 0; d < NUM_TYPES; d++) mask |= (uint32_t)(p->hand[d] != 0) << d;
+    return mask;
+}
+
+static uint32_t city_types_of(const cit_player *p) {
+    uint32_t mask = 0;
+    for (int i = 0; i < p->city_n; i++) mask |= type_bit(p->city[i]);
+    return mask;
+}
+
+static void recount_types(citadels *g) {
+    for (int seat = 0; seat < g->players; seat++) {
+        g->player[seat].hand_types = hand_types_of(&g->player[seat]);
+        g->player[seat].city_types = city_types_of(&g->player[seat]);
+    }
+}
 
 static void deck_draw_into_hand(citadels *g, cit_player *p, int count) {
-    for (int i = 0; i < count && g->deck.n; i++) p->hand[g->deck.card[--g->deck.n]]++;
+    for (int i = 0; i < count && g->deck.n; i++) hand_add(p, g->deck.card[--g->deck.n]);
 }
 
 static void deck_put_under(citadels *g, int d) {
@@ -413,7 +455,7 @@ static void draw_districts(citadels *g) {
     while (g->drawn_n < draw && g->deck.n) g->drawn[g->drawn_n++] = g->deck.card[--g->deck.n];
     g->keep_left = (uint8_t)(keep < g->drawn_n ? keep : g->drawn_n);
     if (g->keep_left == g->drawn_n) { /* nothing to choose: keep them all */
-        for (int i = 0; i < g->drawn_n; i++) mover(g)->hand[g->drawn[i]]++;
+        for (int i = 0; i < g->drawn_n; i++) hand_add(mover(g), g->drawn[i]);
         g->drawn_n = g->keep_left = 0;
         after_action(g);
         return;
@@ -435,7 +477,7 @@ static bool keep_allowed(const citadels *g, int d, reason *why) {
 /* The cards not kept go under the deck, in the order drawn. */
 static void keep(citadels *g, int d) {
     int i = drawn_index(g, d);
-    mover(g)->hand[d]++;
+    hand_add(mover(g), d);
     g->drawn[i] = g->drawn[--g->drawn_n];
     if (--g->keep_left) return;
     for (int k = 0; k < g->drawn_n; k++) deck_put_under(g, g->drawn[k]);
@@ -486,9 +528,9 @@ static bool build_allowed(const citadels *g, int d, reason *why) {
 
 static void build(citadels *g, int d) {
     cit_player *p = mover(g);
-    p->hand[d]--;
+    hand_take(p, d);
     p->gold -= districts[d].cost;
-    p->city[p->city_n++] = (uint8_t)d;
+    city_add(p, d);
     g->builds_left--;
     if (d == HAUNTED_CITY) g->haunted_round = g->round;
     if (p->city_n >= g->rules.city_size && g->first_complete == NOBODY) g->first_complete = g->to_move;
@@ -540,10 +582,14 @@ static bool swap_allowed(const citadels *g, int seat, reason *why) {
 }
 
 static void swap_hands(citadels *g, int seat) {
+    cit_player *me = mover(g), *other = &g->player[seat];
     uint8_t mine[NUM_TYPES];
-    memcpy(mine, mover(g)->hand, NUM_TYPES);
-    memcpy(mover(g)->hand, g->player[seat].hand, NUM_TYPES);
-    memcpy(g->player[seat].hand, mine, NUM_TYPES);
+    uint32_t my_types = me->hand_types;
+    memcpy(mine, me->hand, NUM_TYPES);
+    memcpy(me->hand, other->hand, NUM_TYPES);
+    memcpy(other->hand, mine, NUM_TYPES);
+    me->hand_types = other->hand_types;
+    other->hand_types = my_types;
     g->power_used = true;
 }
 
@@ -554,7 +600,7 @@ static bool replace_allowed(const citadels *g, int d, reason *why) {
 }
 
 static void mark_for_replacing(citadels *g, int d) {
-    mover(g)->hand[d]--;
+    hand_take(mover(g), d);
     g->marked[d]++;
     g->power_used = true;
     g->sub = SUB_REPLACE;
@@ -609,9 +655,7 @@ static int graveyard_owner(const citadels *g) {
 static void destroy(citadels *g, int seat, int d) {
     cit_player *target = &g->player[seat];
     mover(g)->gold -= (uint16_t)destroy_cost(g, seat, d);
-    int i = city_index(target, d);
-    memmove(&target->city[i], &target->city[i + 1], (size_t)(target->city_n - i - 1));
-    target->city_n--;
+    city_remove(target, d);
     g->power_used = true;
     /* The graveyard saves any district the warlord destroys, another player's too (the card: "when the
      * Warlord destroys a district"); never for the warlord himself, and a destroyed graveyard is gone. */
@@ -631,7 +675,7 @@ static void graveyard_answer(citadels *g, bool buy) {
     cit_player *owner = &g->player[g->grave_owner];
     if (buy) {
         owner->gold -= 1;
-        owner->hand[g->grave_card]++;
+        hand_add(owner, g->grave_card);
     } else {
         deck_put_under(g, g->grave_card);
     }
@@ -650,7 +694,7 @@ static bool lab_allowed(const citadels *g, int d, reason *why) {
 }
 
 static void use_lab(citadels *g, int d) {
-    mover(g)->hand[d]--;
+    hand_take(mover(g), d);
     deck_put_under(g, d);
     gain_gold(mover(g), 1);
     g->lab_used = true;
@@ -842,11 +886,15 @@ static void citadels_apply(void *st, action_t a) {
  * instead of asked action by action. test_conformance asserts on every position of many games that this
  * lists exactly what citadels_check accepts. */
 
-/* Bits of the district types in a city (NUM_TYPES < 32). */
-static uint32_t city_types(const cit_player *p) {
-    uint32_t mask = 0;
-    for (int i = 0; i < p->city_n; i++) mask |= 1u << p->city[i];
-    return mask;
+/* The lowest set bit's index of a mask that is not 0. */
+static int lowest_bit(uint32_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctz(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
 }
 
 /* The keep actions: each district drawn, once per name. */
@@ -861,26 +909,36 @@ static int keep_actions(const citadels *g, action_t *out, int n) {
 
 /* While the magician replaces: another card from hand, or done. */
 static int replace_actions(const citadels *g, action_t *out, int n) {
-    const cit_player *p = mover_c(g);
-    for (int d = 0; d < NUM_TYPES; d++)
-        if (p->hand[d]) out[n++] = make_action(ACT_REPLACE, d, 0);
+    for (uint32_t hand = mover_c(g)->hand_types; hand; hand &= hand - 1)
+        out[n++] = make_action(ACT_REPLACE, lowest_bit(hand), 0);
     out[n++] = make_action(ACT_REPLACE_DONE, 0, 0);
     return n;
 }
 
 /* The warlord's targets: every district of a city not completed, not the keep, not a live bishop's,
- * that he can pay for. */
+ * that he can pay for (its cost minus 1, and 1 more for the great wall's owner's other districts). */
 static int destroy_actions(const citadels *g, action_t *out, int n) {
     int gold = mover_c(g)->gold;
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *target = &g->player[seat];
         if (target->city_n >= g->rules.city_size) continue;
         if (g->holder[BISHOP] == seat && g->killed != BISHOP) continue;
+        int wall = owns(target, GREAT_WALL);
         for (int i = 0; i < target->city_n; i++) {
             int d = target->city[i];
-            if (d != KEEP && gold >= destroy_cost(g, seat, d)) out[n++] = make_action(ACT_DESTROY, seat, d);
+            int cost = districts[d].cost - 1 + (d != GREAT_WALL ? wall : 0);
+            if (d != KEEP && gold >= cost) out[n++] = make_action(ACT_DESTROY, seat, d);
         }
     }
+    return n;
+}
+
+/* Characters as bits; none for NONE. */
+static uint8_t character_bit(int c) { return c < NUM_CHARACTERS ? bit(c) : 0; }
+
+/* Each character in `mask`, in rank order. */
+static int character_actions(int kind, uint8_t mask, action_t *out, int n) {
+    for (; mask; mask &= (uint8_t)(mask - 1)) out[n++] = make_action(kind, lowest_bit(mask), 0);
     return n;
 }
 
@@ -888,13 +946,10 @@ static int destroy_actions(const citadels *g, action_t *out, int n) {
 static int power_actions(const citadels *g, action_t *out, int n) {
     switch (g->current) {
     case ASSASSIN:
-        for (int c = THIEF; c < NUM_CHARACTERS; c++)
-            if (!has(g->aside_up, c)) out[n++] = make_action(ACT_KILL, c, 0);
-        break;
+        return character_actions(ACT_KILL, (uint8_t)(~bit(ASSASSIN) & ~g->aside_up), out, n);
     case THIEF:
-        for (int c = MAGICIAN; c < NUM_CHARACTERS; c++)
-            if (c != g->killed && !has(g->aside_up, c)) out[n++] = make_action(ACT_ROB, c, 0);
-        break;
+        return character_actions(ACT_ROB, (uint8_t)(~(bit(ASSASSIN) | bit(THIEF)) & ~g->aside_up & ~character_bit(g->killed)),
+                                 out, n);
     case MAGICIAN:
         for (int seat = 0; seat < g->players; seat++)
             if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
@@ -906,37 +961,53 @@ static int power_actions(const citadels *g, action_t *out, int n) {
     return n;
 }
 
+/* Each district in hand, in catalogue order: build it, replace it, put it in the laboratory. Without
+ * the magician's power or the laboratory to offer, only the districts that can be built are visited. */
+static int hand_actions(const citadels *g, uint32_t owned, action_t *out, int n) {
+    const cit_player *p = mover_c(g);
+    uint32_t hand = p->hand_types;
+    uint32_t buildable = g->acted && g->builds_left ? hand & ~owned : 0;
+    bool can_replace = g->current == MAGICIAN && !g->power_used;
+    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
+    if (!can_replace && !can_lab) {
+        for (; buildable; buildable &= buildable - 1) {
+            int d = lowest_bit(buildable);
+            if (p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
+        }
+        return n;
+    }
+    for (; hand; hand &= hand - 1) {
+        int d = lowest_bit(hand);
+        if ((buildable >> d & 1) && p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
+        if (can_replace) out[n++] = make_action(ACT_REPLACE, d, 0);
+        if (can_lab) out[n++] = make_action(ACT_LAB, d, 0);
+    }
+    return n;
+}
+
 /* A character's turn with nothing pending. */
 static int turn_actions(const citadels *g, action_t *out, int n) {
     const cit_player *p = mover_c(g);
-    uint32_t owned = city_types(p);
+    uint32_t owned = p->city_types;
     if (!g->acted) {
         out[n++] = make_action(ACT_GOLD, 0, 0);
         out[n++] = make_action(ACT_DRAW, 0, 0);
     }
     if (character_colour[g->current] != NO_COLOUR && !g->income_taken) out[n++] = make_action(ACT_INCOME, 0, 0);
-    bool can_build = g->acted && g->builds_left;
-    bool can_replace = g->current == MAGICIAN && !g->power_used;
-    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
-    for (int d = 0; d < NUM_TYPES; d++) {
-        if (!p->hand[d]) continue;
-        if (can_build && !(owned >> d & 1) && p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
-        if (can_replace) out[n++] = make_action(ACT_REPLACE, d, 0);
-        if (can_lab) out[n++] = make_action(ACT_LAB, d, 0);
-    }
+    n = hand_actions(g, owned, out, n);
     if ((owned >> SMITHY & 1) && !g->smithy_used && p->gold >= 2) out[n++] = make_action(ACT_SMITHY, 0, 0);
     if (!g->power_used) n = power_actions(g, out, n);
     if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
     return n;
 }
 
-/* The draft: the characters this step may choose or bury. */
+/* The draft: the characters this step may choose or bury (the last of seven may also take the unseen
+ * card). */
 static int draft_actions(const citadels *g, action_t *out, int n) {
-    bool bury_step = draft_at(g->players, g->step).kind == STEP_BURY;
-    int extra = !bury_step && last_pick_of_seven(g) ? unseen_card(g) : NONE;
-    for (int c = 0; c < NUM_CHARACTERS; c++)
-        if (has(g->pack, c) || c == extra) out[n++] = make_action(bury_step ? ACT_BURY : ACT_CHOOSE, c, 0);
-    return n;
+    if (draft_at(g->players, g->step).kind == STEP_BURY) return character_actions(ACT_BURY, g->pack, out, n);
+    uint8_t choices = g->pack;
+    if (last_pick_of_seven(g)) choices |= character_bit(unseen_card(g));
+    return character_actions(ACT_CHOOSE, choices, out, n);
 }
 
 static int citadels_legal(const void *st, action_t *out) {
@@ -1463,7 +1534,7 @@ static bool deal_rest(citadels *g, table_cards *cards, reason *why) {
     wanted_total += cards->deck_wanted > 0 ? cards->deck_wanted : 0;
     if (wanted_total > n) return deny(why, "the table asks for %d more districts than are left (%d)", wanted_total, n);
     for (int seat = 0; seat < g->players; seat++)
-        for (int c = 0; c < cards->hand_wanted[seat]; c++) g->player[seat].hand[pool[--n]]++;
+        for (int c = 0; c < cards->hand_wanted[seat]; c++) hand_add(&g->player[seat], pool[--n]);
     for (int c = 0; c < cards->drawn_wanted; c++) g->drawn[g->drawn_n++] = pool[--n];
     for (int c = 0; c < cards->marked_wanted; c++) g->marked[pool[--n]]++;
     int deck = cards->deck_wanted >= 0 ? cards->deck_wanted : cards->deck_named ? 0 : n;
@@ -1647,6 +1718,7 @@ static bool citadels_read_table(void *st, tree_reader *r, const param_value *par
                 break;
             }
         }
+    recount_types(g);
     return citadels_validate(g, why);
 }
 
@@ -1680,6 +1752,8 @@ static bool validate_districts(const citadels *g, reason *why) {
                     return deny(why, "player %d has two %s in the city", seat + 1, districts[p->city[i]].name);
             count[p->city[i]]++;
         }
+        if (p->hand_types != hand_types_of(p) || p->city_types != city_types_of(p))
+            return deny(why, "player %d's record of which districts are in hand and city is damaged", seat + 1);
     }
     for (int d = 0; d < NUM_TYPES; d++)
         if (count[d] != districts[d].copies)
@@ -1825,6 +1899,7 @@ static void sample_districts(citadels *g, int viewer, rng *r) {
         int size = hand_size(&g->player[seat]);
         memset(g->player[seat].hand, 0, NUM_TYPES);
         while (size--) g->player[seat].hand[pool[--n]]++;
+        g->player[seat].hand_types = hand_types_of(&g->player[seat]);
     }
     if (others_turn) {
         for (int i = 0; i < g->drawn_n; i++) g->drawn[i] = pool[--n];
@@ -2009,6 +2084,7 @@ static bool citadels_move(void *st, const char *from, const char *to, const card
         int d = zone_take(g, src, m->card, why);
         ok = d >= 0 && zone_put(g, dst, d, m->to_bottom, why);
     }
+    recount_types(g);
     if (ok) ok = citadels_validate(g, why);
     if (!ok) *g = before;
     return ok;
