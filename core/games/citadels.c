@@ -28,27 +28,47 @@ typedef struct district_def {
     uint8_t cost, copies, colour;
 } district_def;
 
-enum {
-    MANOR, CASTLE, PALACE,
-    TEMPLE, CHURCH, MONASTERY, CATHEDRAL,
-    TAVERN, MARKET, TRADING_POST, DOCKS, HARBOR, TOWN_HALL,
-    WATCHTOWER, PRISON, BATTLEFIELD, FORTRESS,
-    HAUNTED_CITY, KEEP, LABORATORY, SMITHY, OBSERVATORY, GRAVEYARD, DRAGON_GATE, UNIVERSITY,
-    LIBRARY, GREAT_WALL, SCHOOL_OF_MAGIC,
-    NUM_TYPES
-};
+/* Every district: its name, cost, copies and colour, in catalogue order. A list that expands X for
+ * each (with `arg` passed through), so that the enum, the table and the masks below are made from one
+ * source and cannot disagree. */
+#define DISTRICT_LIST(X, arg) \
+    X(arg, MANOR, "manor", 3, 5, YELLOW) X(arg, CASTLE, "castle", 4, 4, YELLOW) \
+    X(arg, PALACE, "palace", 5, 3, YELLOW) \
+    X(arg, TEMPLE, "temple", 1, 3, BLUE) X(arg, CHURCH, "church", 2, 3, BLUE) \
+    X(arg, MONASTERY, "monastery", 3, 3, BLUE) X(arg, CATHEDRAL, "cathedral", 5, 2, BLUE) \
+    X(arg, TAVERN, "tavern", 1, 5, GREEN) X(arg, MARKET, "market", 2, 4, GREEN) \
+    X(arg, TRADING_POST, "trading_post", 2, 3, GREEN) X(arg, DOCKS, "docks", 3, 3, GREEN) \
+    X(arg, HARBOR, "harbor", 4, 3, GREEN) X(arg, TOWN_HALL, "town_hall", 5, 2, GREEN) \
+    X(arg, WATCHTOWER, "watchtower", 1, 3, RED) X(arg, PRISON, "prison", 2, 3, RED) \
+    X(arg, BATTLEFIELD, "battlefield", 3, 3, RED) X(arg, FORTRESS, "fortress", 5, 2, RED) \
+    X(arg, HAUNTED_CITY, "haunted_city", 2, 1, PURPLE) X(arg, KEEP, "keep", 3, 2, PURPLE) \
+    X(arg, LABORATORY, "laboratory", 5, 1, PURPLE) X(arg, SMITHY, "smithy", 5, 1, PURPLE) \
+    X(arg, OBSERVATORY, "observatory", 5, 1, PURPLE) X(arg, GRAVEYARD, "graveyard", 5, 1, PURPLE) \
+    X(arg, DRAGON_GATE, "dragon_gate", 6, 1, PURPLE) X(arg, UNIVERSITY, "university", 6, 1, PURPLE) \
+    X(arg, LIBRARY, "library", 6, 1, PURPLE) X(arg, GREAT_WALL, "great_wall", 6, 1, PURPLE) \
+    X(arg, SCHOOL_OF_MAGIC, "school_of_magic", 6, 1, PURPLE)
 
-static const district_def districts[NUM_TYPES] = {
-    {"manor", 3, 5, YELLOW}, {"castle", 4, 4, YELLOW}, {"palace", 5, 3, YELLOW},
-    {"temple", 1, 3, BLUE}, {"church", 2, 3, BLUE}, {"monastery", 3, 3, BLUE}, {"cathedral", 5, 2, BLUE},
-    {"tavern", 1, 5, GREEN}, {"market", 2, 4, GREEN}, {"trading_post", 2, 3, GREEN},
-    {"docks", 3, 3, GREEN}, {"harbor", 4, 3, GREEN}, {"town_hall", 5, 2, GREEN},
-    {"watchtower", 1, 3, RED}, {"prison", 2, 3, RED}, {"battlefield", 3, 3, RED}, {"fortress", 5, 2, RED},
-    {"haunted_city", 2, 1, PURPLE}, {"keep", 3, 2, PURPLE}, {"laboratory", 5, 1, PURPLE},
-    {"smithy", 5, 1, PURPLE}, {"observatory", 5, 1, PURPLE}, {"graveyard", 5, 1, PURPLE},
-    {"dragon_gate", 6, 1, PURPLE}, {"university", 6, 1, PURPLE}, {"library", 6, 1, PURPLE},
-    {"great_wall", 6, 1, PURPLE}, {"school_of_magic", 6, 1, PURPLE},
-};
+#define DISTRICT_ID(arg, id, name, cost, copies, colour) id,
+enum { DISTRICT_LIST(DISTRICT_ID, 0) NUM_TYPES };
+
+#define DISTRICT_DEF(arg, id, name, cost, copies, colour) [id] = {name, cost, copies, colour},
+static const district_def districts[NUM_TYPES] = {DISTRICT_LIST(DISTRICT_DEF, 0)};
+
+/* Bits of the districts that cost at most `gold`, up to the dearest district's cost (for the
+ * generator: one mask instead of a cost compared per card in hand). */
+#define MAX_COST 6
+#define AFFORDABLE_BIT(gold, id, name, cost, copies, colour) | ((cost) <= (gold) ? 1u << (id) : 0u)
+#define AFFORDABLE(gold) (0u DISTRICT_LIST(AFFORDABLE_BIT, gold))
+static const uint32_t affordable_types[MAX_COST + 1] = {
+    AFFORDABLE(0), AFFORDABLE(1), AFFORDABLE(2), AFFORDABLE(3), AFFORDABLE(4), AFFORDABLE(5), AFFORDABLE(6)};
+#define MAX_COST_BIT(arg, id, name, cost, copies, colour) _Static_assert((cost) <= MAX_COST, "MAX_COST");
+DISTRICT_LIST(MAX_COST_BIT, 0)
+
+/* Bits of the districts of each colour (for income: one count of bits). */
+#define COLOUR_BIT(want, id, name, cost, copies, colour) | ((colour) == (want) ? 1u << (id) : 0u)
+#define COLOUR_TYPES(want) (0u DISTRICT_LIST(COLOUR_BIT, want))
+static const uint32_t colour_types[NUM_COLOURS] = {
+    COLOUR_TYPES(YELLOW), COLOUR_TYPES(BLUE), COLOUR_TYPES(GREEN), COLOUR_TYPES(RED), COLOUR_TYPES(PURPLE)};
 
 #define NUM_DISTRICTS 66
 #define MAX_SEATS 7
@@ -113,11 +133,25 @@ typedef struct citadels {
 
 static uint8_t bit(int c) { return (uint8_t)(1u << c); }
 static bool has(uint8_t mask, int c) { return mask >> c & 1; }
-static int count_bits(uint8_t mask) {
+static int count_bits(uint32_t mask) {
     int n = 0;
-    for (; mask; mask &= (uint8_t)(mask - 1)) n++;
+    for (; mask; mask &= mask - 1) n++;
     return n;
 }
+
+/* The lowest set bit's index of a mask that is not 0. */
+static int lowest_bit(uint32_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctz(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
+}
+
+/* Characters as bits; none for NONE. */
+static uint8_t character_bit(int c) { return c < NUM_CHARACTERS ? bit(c) : 0; }
 
 static int hand_size(const cit_player *p) {
     int n = 0;
@@ -176,10 +210,17 @@ static void deck_draw_into_hand(citadels *g, cit_player *p, int count) {
     for (int i = 0; i < count && g->deck.n; i++) hand_add(p, g->deck.card[--g->deck.n]);
 }
 
+/* Puts cards[0..k) under the deck one by one, so the last ends at the bottom; one move of the deck
+ * for them all. */
+static void deck_put_under_each(citadels *g, const uint8_t *cards, int k) {
+    memmove(g->deck.card + k, g->deck.card, g->deck.n);
+    for (int i = 0; i < k; i++) g->deck.card[k - 1 - i] = cards[i];
+    g->deck.n = (uint8_t)(g->deck.n + k);
+}
+
 static void deck_put_under(citadels *g, int d) {
-    memmove(g->deck.card + 1, g->deck.card, g->deck.n);
-    g->deck.card[0] = (uint8_t)d;
-    g->deck.n++;
+    uint8_t card = (uint8_t)d;
+    deck_put_under_each(g, &card, 1);
 }
 
 /* A gold counter stops at GOLD_MAX: no position, however built, makes it wrap. */
@@ -187,6 +228,15 @@ static void deck_put_under(citadels *g, int d) {
 static void gain_gold(cit_player *p, int amount) {
     p->gold = (uint16_t)(p->gold + amount > GOLD_MAX ? GOLD_MAX : p->gold + amount);
 }
+
+/* The effects apply dispatches to, and the generator's rarer parts, stay out of line: inlined all into
+ * one function they made each of its calls save and restore six registers (callgrind: a tenth of
+ * apply's cost), and apply becomes a jump to the effect. */
+#if defined(__GNUC__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
 
 /* ==================================================================== parameters */
 
@@ -235,13 +285,20 @@ static const draft_step two_player_draft[] = {
 
 static int draft_length(int players) { return players == 2 ? 6 : players == 3 ? 6 : players; }
 
+/* x modulo the player count, for the small x of the draft (a step, a seat plus an offset): a
+ * division would cost more than the rest of a draft step. */
+static int wrap_seat(int x, int players) {
+    while (x >= players) x -= players;
+    return x;
+}
+
 static draft_step draft_at(int players, int step) {
     if (players == 2) return two_player_draft[step];
-    return (draft_step){(uint8_t)(step % players), STEP_CHOOSE};
+    return (draft_step){(uint8_t)wrap_seat(step, players), STEP_CHOOSE};
 }
 
 static int seat_of_step(const citadels *g, int step) {
-    return (g->crown + draft_at(g->players, step).seat_offset) % g->players;
+    return wrap_seat(g->crown + draft_at(g->players, step).seat_offset, g->players);
 }
 
 /* With seven players the last chooser may take the face-down card instead of the one passed on. */
@@ -262,6 +319,18 @@ static void place(citadels *g, int c, int kind, int by) {
     g->pack &= (uint8_t)~bit(c);
 }
 
+/* `seat` puts character c face down. */
+static void put_down(citadels *g, int c, int seat) {
+    place(g, c, PLACED_DOWN, seat);
+    g->aside_down |= bit(c);
+    g->player[seat].buried |= bit(c);
+}
+
+/* The characters left in the pack, put face down by `seat`. */
+static void put_down_pack(citadels *g, int seat) {
+    for (uint8_t left = g->pack; left; left &= (uint8_t)(left - 1)) put_down(g, lowest_bit(left), seat);
+}
+
 /* The chooser of this step sees the pack (and, the last of seven, the face-down card). */
 static void begin_step(citadels *g) {
     int seat = seat_of_step(g, g->step);
@@ -280,12 +349,7 @@ static void next_step(citadels *g) {
     }
     int last = seat_of_step(g, g->step - 1);
     g->step = (uint8_t)draft_length(g->players);
-    for (int c = 0; c < NUM_CHARACTERS; c++)
-        if (has(g->pack, c)) {
-            place(g, c, PLACED_DOWN, last);
-            g->aside_down |= bit(c);
-            g->player[last].buried |= bit(c);
-        }
+    put_down_pack(g, last);
     start_turns(g);
 }
 
@@ -298,12 +362,10 @@ static void start_round(citadels *g) {
     g->pack = 0xff;
     g->aside_up = g->aside_down = 0;
     g->current = g->killed = g->robbed = NONE;
-    for (int c = 0; c < NUM_CHARACTERS; c++) {
-        g->holder[c] = NOBODY;
-        g->placed_kind[c] = PLACED_NOT;
-        g->placed_by[c] = NOBODY;
-        g->placed_step[c] = STEP_UNPLACED;
-    }
+    memset(g->holder, NOBODY, sizeof g->holder);
+    memset(g->placed_kind, PLACED_NOT, sizeof g->placed_kind);
+    memset(g->placed_by, NOBODY, sizeof g->placed_by);
+    memset(g->placed_step, STEP_UNPLACED, sizeof g->placed_step);
     for (int p = 0; p < g->players; p++) g->player[p].passed = g->player[p].buried = 0;
     int unseen = (int)rng_below(&g->rng, NUM_CHARACTERS);
     place(g, unseen, PLACED_UNSEEN, NOBODY);
@@ -311,12 +373,12 @@ static void start_round(citadels *g) {
     int room = NUM_CHARACTERS - 1 - draft_length(g->players);
     int up = g->rules.face_up[g->players] < room ? g->rules.face_up[g->players] : room;
     for (int i = 0; i < up; i++) {
-        uint8_t candidates[NUM_CHARACTERS];
-        int n = 0;
-        for (int c = 0; c < NUM_CHARACTERS; c++)
-            if (has(g->pack, c) && c != KING) candidates[n++] = (uint8_t)c;
-        if (!n) break;
-        int c = candidates[rng_below(&g->rng, (uint32_t)n)];
+        uint8_t candidates = g->pack & (uint8_t)~bit(KING);
+        if (!candidates) break;
+        /* The k-th candidate in rank order. */
+        for (uint32_t k = rng_below(&g->rng, (uint32_t)count_bits(candidates)); k; k--)
+            candidates &= (uint8_t)(candidates - 1);
+        int c = lowest_bit(candidates);
         place(g, c, PLACED_UP, NOBODY);
         g->aside_up |= bit(c);
     }
@@ -355,17 +417,12 @@ static bool choose_allowed(const citadels *g, int c, reason *why) {
     return deny(why, "the %s is not among the characters passed to you", character_name[c]);
 }
 
-static void choose(citadels *g, int c) {
+OUT_OF_LINE static void choose(citadels *g, int c) {
     int seat = g->to_move;
     if (last_pick_of_seven(g) && c == unseen_card(g)) {
         /* The passed card takes the face-down card's place. */
         g->aside_down &= (uint8_t)~bit(c);
-        for (int other = 0; other < NUM_CHARACTERS; other++)
-            if (has(g->pack, other)) {
-                place(g, other, PLACED_DOWN, seat);
-                g->aside_down |= bit(other);
-                g->player[seat].buried |= bit(other);
-            }
+        put_down_pack(g, seat);
     }
     place(g, c, PLACED_PICK, seat);
     g->holder[c] = (uint8_t)seat;
@@ -377,11 +434,8 @@ static bool bury_allowed(const citadels *g, int c, reason *why) {
     return true;
 }
 
-static void bury(citadels *g, int c) {
-    int seat = g->to_move;
-    place(g, c, PLACED_DOWN, seat);
-    g->aside_down |= bit(c);
-    g->player[seat].buried |= bit(c);
+OUT_OF_LINE static void bury(citadels *g, int c) {
+    put_down(g, c, g->to_move);
     next_step(g);
 }
 
@@ -393,10 +447,12 @@ static void end_round(citadels *g);
  * misses its turn; the thief's take happens as the victim is revealed, before it acts; the king takes
  * the crown when called. A character nobody holds is skipped. */
 static void call_from(citadels *g, int from) {
-    for (int c = from; c < NUM_CHARACTERS; c++) {
+    /* In a character's turn every character is held or lies aside (validate: each is in one place). */
+    uint8_t held = (uint8_t)~(g->aside_up | g->aside_down);
+    uint8_t callable = held & (uint8_t)~character_bit(g->killed) & (uint8_t)(0xffu << from);
+    if (callable) {
+        int c = lowest_bit(callable), seat = g->holder[c];
         g->current = (uint8_t)c;
-        int seat = g->holder[c];
-        if (seat == NOBODY || c == g->killed) continue;
         cit_player *p = &g->player[seat];
         if (c == g->robbed && g->holder[THIEF] != NOBODY) {
             gain_gold(&g->player[g->holder[THIEF]], p->gold);
@@ -417,7 +473,7 @@ static void start_turns(citadels *g) {
     call_from(g, 0);
 }
 
-static void end_turn(citadels *g) {
+OUT_OF_LINE static void end_turn(citadels *g) {
     g->sub = SUB_NONE;
     call_from(g, g->current + 1);
 }
@@ -446,7 +502,7 @@ static void take_gold(citadels *g) {
     after_action(g);
 }
 
-static void draw_districts(citadels *g) {
+OUT_OF_LINE static void draw_districts(citadels *g) {
     const cit_player *p = mover_c(g);
     bool observatory = owns(p, OBSERVATORY), library = owns(p, LIBRARY);
     int draw = observatory ? 3 : 2;
@@ -475,12 +531,12 @@ static bool keep_allowed(const citadels *g, int d, reason *why) {
 }
 
 /* The cards not kept go under the deck, in the order drawn. */
-static void keep(citadels *g, int d) {
+OUT_OF_LINE static void keep(citadels *g, int d) {
     int i = drawn_index(g, d);
     hand_add(mover(g), d);
     g->drawn[i] = g->drawn[--g->drawn_n];
     if (--g->keep_left) return;
-    for (int k = 0; k < g->drawn_n; k++) deck_put_under(g, g->drawn[k]);
+    deck_put_under_each(g, g->drawn, g->drawn_n);
     g->drawn_n = 0;
     g->sub = SUB_NONE;
     after_action(g);
@@ -490,11 +546,8 @@ static void keep(citadels *g, int d) {
  * once a turn, at any time, all at once ---- */
 
 static int income_of(const citadels *g, int seat, int character) {
-    int colour = character_colour[character], n = 0;
-    const cit_player *p = &g->player[seat];
-    for (int i = 0; i < p->city_n; i++)
-        n += districts[p->city[i]].colour == colour || p->city[i] == SCHOOL_OF_MAGIC;
-    return n;
+    uint32_t paying = colour_types[character_colour[character]] | type_bit(SCHOOL_OF_MAGIC);
+    return count_bits(g->player[seat].city_types & paying);
 }
 
 static bool income_allowed(const citadels *g, reason *why) {
@@ -504,7 +557,7 @@ static bool income_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-static void take_income(citadels *g) {
+OUT_OF_LINE static void take_income(citadels *g) {
     gain_gold(mover(g), income_of(g, g->to_move, g->current));
     g->income_taken = true;
 }
@@ -526,7 +579,7 @@ static bool build_allowed(const citadels *g, int d, reason *why) {
     return true;
 }
 
-static void build(citadels *g, int d) {
+OUT_OF_LINE static void build(citadels *g, int d) {
     cit_player *p = mover(g);
     hand_take(p, d);
     p->gold -= districts[d].cost;
@@ -581,7 +634,7 @@ static bool swap_allowed(const citadels *g, int seat, reason *why) {
     return true;
 }
 
-static void swap_hands(citadels *g, int seat) {
+OUT_OF_LINE static void swap_hands(citadels *g, int seat) {
     cit_player *me = mover(g), *other = &g->player[seat];
     uint8_t mine[NUM_TYPES];
     uint32_t my_types = me->hand_types;
@@ -611,10 +664,12 @@ static bool replace_done_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-static void replace_marked(citadels *g) {
+OUT_OF_LINE static void replace_marked(citadels *g) {
+    uint8_t cards[NUM_DISTRICTS];
     int count = 0;
     for (int d = 0; d < NUM_TYPES; d++)
-        for (; g->marked[d]; g->marked[d]--, count++) deck_put_under(g, d);
+        for (; g->marked[d]; g->marked[d]--) cards[count++] = (uint8_t)d;
+    deck_put_under_each(g, cards, count);
     deck_draw_into_hand(g, mover(g), count);
     g->sub = SUB_NONE;
 }
@@ -652,7 +707,7 @@ static int graveyard_owner(const citadels *g) {
     return NONE;
 }
 
-static void destroy(citadels *g, int seat, int d) {
+OUT_OF_LINE static void destroy(citadels *g, int seat, int d) {
     cit_player *target = &g->player[seat];
     mover(g)->gold -= (uint16_t)destroy_cost(g, seat, d);
     city_remove(target, d);
@@ -671,7 +726,7 @@ static void destroy(citadels *g, int seat, int d) {
     end_turn(g);
 }
 
-static void graveyard_answer(citadels *g, bool buy) {
+OUT_OF_LINE static void graveyard_answer(citadels *g, bool buy) {
     cit_player *owner = &g->player[g->grave_owner];
     if (buy) {
         owner->gold -= 1;
@@ -693,7 +748,7 @@ static bool lab_allowed(const citadels *g, int d, reason *why) {
     return true;
 }
 
-static void use_lab(citadels *g, int d) {
+OUT_OF_LINE static void use_lab(citadels *g, int d) {
     hand_take(mover(g), d);
     deck_put_under(g, d);
     gain_gold(mover(g), 1);
@@ -708,7 +763,7 @@ static bool smithy_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-static void use_smithy(citadels *g) {
+OUT_OF_LINE static void use_smithy(citadels *g) {
     mover(g)->gold -= 2;
     deck_draw_into_hand(g, mover(g), 3);
     g->smithy_used = true;
@@ -886,17 +941,6 @@ static void citadels_apply(void *st, action_t a) {
  * instead of asked action by action. test_conformance asserts on every position of many games that this
  * lists exactly what citadels_check accepts. */
 
-/* The lowest set bit's index of a mask that is not 0. */
-static int lowest_bit(uint32_t mask) {
-#if defined(__GNUC__)
-    return __builtin_ctz(mask);
-#else
-    int i = 0;
-    while (!(mask >> i & 1)) i++;
-    return i;
-#endif
-}
-
 /* The keep actions: each district drawn, once per name. */
 static int keep_actions(const citadels *g, action_t *out, int n) {
     for (int i = 0; i < g->drawn_n; i++) {
@@ -933,59 +977,52 @@ static int destroy_actions(const citadels *g, action_t *out, int n) {
     return n;
 }
 
-/* Characters as bits; none for NONE. */
-static uint8_t character_bit(int c) { return c < NUM_CHARACTERS ? bit(c) : 0; }
-
 /* Each character in `mask`, in rank order. */
 static int character_actions(int kind, uint8_t mask, action_t *out, int n) {
     for (; mask; mask &= (uint8_t)(mask - 1)) out[n++] = make_action(kind, lowest_bit(mask), 0);
     return n;
 }
 
-/* The power of the character called, once a turn. */
-static int power_actions(const citadels *g, action_t *out, int n) {
-    switch (g->current) {
-    case ASSASSIN:
-        return character_actions(ACT_KILL, (uint8_t)(~bit(ASSASSIN) & ~g->aside_up), out, n);
-    case THIEF:
-        return character_actions(ACT_ROB, (uint8_t)(~(bit(ASSASSIN) | bit(THIEF)) & ~g->aside_up & ~character_bit(g->killed)),
-                                 out, n);
-    case MAGICIAN:
-        for (int seat = 0; seat < g->players; seat++)
-            if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
-        break;
-    case WARLORD:
-        if (g->acted) n = destroy_actions(g, out, n);
-        break;
-    }
+/* The power of the character called, once a turn, then the end of the turn. Out of line, like the
+ * magician's and the laboratory's hand: turn_actions, which calls each last, then keeps nothing in
+ * registers across a call and needs no stack frame. */
+OUT_OF_LINE static int power_and_end_actions(const citadels *g, action_t *out, int n) {
+    if (!g->power_used) switch (g->current) {
+        case ASSASSIN:
+            n = character_actions(ACT_KILL, (uint8_t)(~bit(ASSASSIN) & ~g->aside_up), out, n);
+            break;
+        case THIEF:
+            n = character_actions(ACT_ROB, (uint8_t)(~(bit(ASSASSIN) | bit(THIEF)) & ~g->aside_up & ~character_bit(g->killed)),
+                                  out, n);
+            break;
+        case MAGICIAN:
+            for (int seat = 0; seat < g->players; seat++)
+                if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
+            break;
+        case WARLORD:
+            if (g->acted) n = destroy_actions(g, out, n);
+            break;
+        }
+    if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
     return n;
 }
 
-/* Each district in hand, in catalogue order: build it, replace it, put it in the laboratory. Without
- * the magician's power or the laboratory to offer, only the districts that can be built are visited. */
-static int hand_actions(const citadels *g, uint32_t owned, action_t *out, int n) {
-    const cit_player *p = mover_c(g);
-    uint32_t hand = p->hand_types;
-    uint32_t buildable = g->acted && g->builds_left ? hand & ~owned : 0;
-    bool can_replace = g->current == MAGICIAN && !g->power_used;
-    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
-    if (!can_replace && !can_lab) {
-        for (; buildable; buildable &= buildable - 1) {
-            int d = lowest_bit(buildable);
-            if (p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
-        }
-        return n;
-    }
-    for (; hand; hand &= hand - 1) {
+/* Each district in hand, in catalogue order: build it, replace it (the magician), put it in the
+ * laboratory. */
+OUT_OF_LINE static int hand_actions(const citadels *g, uint32_t buildable, bool can_replace, bool can_lab,
+                                    action_t *out, int n) {
+    for (uint32_t hand = mover_c(g)->hand_types; hand; hand &= hand - 1) {
         int d = lowest_bit(hand);
-        if ((buildable >> d & 1) && p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
+        if (buildable >> d & 1) out[n++] = make_action(ACT_BUILD, d, 0);
         if (can_replace) out[n++] = make_action(ACT_REPLACE, d, 0);
         if (can_lab) out[n++] = make_action(ACT_LAB, d, 0);
     }
     return n;
 }
 
-/* A character's turn with nothing pending. */
+/* A character's turn with nothing pending: the action, income, the hand, the smithy, the power, end.
+ * Without the magician's power or the laboratory to offer, only the districts that can be built (in
+ * hand, not in the city, paid for) are visited. */
 static int turn_actions(const citadels *g, action_t *out, int n) {
     const cit_player *p = mover_c(g);
     uint32_t owned = p->city_types;
@@ -994,11 +1031,17 @@ static int turn_actions(const citadels *g, action_t *out, int n) {
         out[n++] = make_action(ACT_DRAW, 0, 0);
     }
     if (character_colour[g->current] != NO_COLOUR && !g->income_taken) out[n++] = make_action(ACT_INCOME, 0, 0);
-    n = hand_actions(g, owned, out, n);
+    uint32_t affordable = affordable_types[p->gold < MAX_COST ? p->gold : MAX_COST];
+    uint32_t buildable = g->acted && g->builds_left ? p->hand_types & ~owned & affordable : 0;
+    bool can_replace = g->current == MAGICIAN && !g->power_used;
+    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
+    if (can_replace || can_lab) {
+        n = hand_actions(g, buildable, can_replace, can_lab, out, n);
+    } else {
+        for (; buildable; buildable &= buildable - 1) out[n++] = make_action(ACT_BUILD, lowest_bit(buildable), 0);
+    }
     if ((owned >> SMITHY & 1) && !g->smithy_used && p->gold >= 2) out[n++] = make_action(ACT_SMITHY, 0, 0);
-    if (!g->power_used) n = power_actions(g, out, n);
-    if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
-    return n;
+    return power_and_end_actions(g, out, n);
 }
 
 /* The draft: the characters this step may choose or bury (the last of seven may also take the unseen
