@@ -983,26 +983,29 @@ static int character_actions(int kind, uint8_t mask, action_t *out, int n) {
     return n;
 }
 
-/* The power of the character called, once a turn, then the end of the turn. Out of line, like the
- * magician's and the laboratory's hand: turn_actions, which calls each last, then keeps nothing in
- * registers across a call and needs no stack frame. */
+/* The power of the character called, once a turn. */
+static int power_actions(const citadels *g, action_t *out, int n) {
+    switch (g->current) {
+    case ASSASSIN:
+        return character_actions(ACT_KILL, (uint8_t)(~bit(ASSASSIN) & ~g->aside_up), out, n);
+    case THIEF:
+        return character_actions(ACT_ROB, (uint8_t)(~(bit(ASSASSIN) | bit(THIEF)) & ~g->aside_up & ~character_bit(g->killed)),
+                                 out, n);
+    case MAGICIAN:
+        for (int seat = 0; seat < g->players; seat++)
+            if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
+        break;
+    case WARLORD:
+        if (g->acted) n = destroy_actions(g, out, n);
+        break;
+    }
+    return n;
+}
+
+/* The power, then the end of the turn. Out of line, like the magician's and the laboratory's hand:
+ * turn_actions, which calls each last, then keeps nothing in registers across a call. */
 OUT_OF_LINE static int power_and_end_actions(const citadels *g, action_t *out, int n) {
-    if (!g->power_used) switch (g->current) {
-        case ASSASSIN:
-            n = character_actions(ACT_KILL, (uint8_t)(~bit(ASSASSIN) & ~g->aside_up), out, n);
-            break;
-        case THIEF:
-            n = character_actions(ACT_ROB, (uint8_t)(~(bit(ASSASSIN) | bit(THIEF)) & ~g->aside_up & ~character_bit(g->killed)),
-                                  out, n);
-            break;
-        case MAGICIAN:
-            for (int seat = 0; seat < g->players; seat++)
-                if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
-            break;
-        case WARLORD:
-            if (g->acted) n = destroy_actions(g, out, n);
-            break;
-        }
+    if (!g->power_used) n = power_actions(g, out, n);
     if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
     return n;
 }
@@ -2082,10 +2085,10 @@ static int zone_take(citadels *g, zone z, const char *card, reason *why) {
     int wanted = card ? table_name_index(card, district_names, NUM_TYPES) : -1;
     if (card && wanted < 0) return deny(why, "'%.40s' is not a district", card), -1;
     if (z.kind == ZONE_HAND) {
-        uint8_t *hand = g->player[z.seat].hand;
+        cit_player *p = &g->player[z.seat];
         if (wanted < 0) return deny(why, "say which card: a hand has no top"), -1;
-        if (!hand[wanted]) return deny(why, "there is no %s there", districts[wanted].name), -1;
-        hand[wanted]--;
+        if (!p->hand[wanted]) return deny(why, "there is no %s there", districts[wanted].name), -1;
+        hand_take(p, wanted);
         return wanted;
     }
     uint8_t *cards = z.kind == ZONE_DECK ? g->deck.card : g->player[z.seat].city;
@@ -2095,6 +2098,7 @@ static int zone_take(citadels *g, zone z, const char *card, reason *why) {
             int d = cards[i];
             memmove(&cards[i], &cards[i + 1], (size_t)(*n - i - 1));
             (*n)--;
+            if (z.kind == ZONE_CITY) g->player[z.seat].city_types &= ~type_bit(d);
             return d;
         }
     return deny(why, wanted < 0 ? "the zone is empty" : "there is no such district there"), -1;
@@ -2102,7 +2106,7 @@ static int zone_take(citadels *g, zone z, const char *card, reason *why) {
 
 static bool zone_put(citadels *g, zone z, int d, bool to_bottom, reason *why) {
     if (z.kind == ZONE_HAND) {
-        g->player[z.seat].hand[d]++;
+        hand_add(&g->player[z.seat], d);
         return true;
     }
     if (z.kind == ZONE_DECK) {
@@ -2115,6 +2119,7 @@ static bool zone_put(citadels *g, zone z, int d, bool to_bottom, reason *why) {
     if (to_bottom) memmove(p->city + 1, p->city, p->city_n);
     p->city[to_bottom ? 0 : p->city_n] = (uint8_t)d;
     p->city_n++;
+    p->city_types |= type_bit(d);
     if (p->city_n >= g->rules.city_size && g->first_complete == NOBODY) g->first_complete = (uint8_t)z.seat;
     return true;
 }
@@ -2127,7 +2132,6 @@ static bool citadels_move(void *st, const char *from, const char *to, const card
         int d = zone_take(g, src, m->card, why);
         ok = d >= 0 && zone_put(g, dst, d, m->to_bottom, why);
     }
-    recount_types(g);
     if (ok) ok = citadels_validate(g, why);
     if (!ok) *g = before;
     return ok;
