@@ -28,27 +28,47 @@ typedef struct district_def {
     uint8_t cost, copies, colour;
 } district_def;
 
-enum {
-    MANOR, CASTLE, PALACE,
-    TEMPLE, CHURCH, MONASTERY, CATHEDRAL,
-    TAVERN, MARKET, TRADING_POST, DOCKS, HARBOR, TOWN_HALL,
-    WATCHTOWER, PRISON, BATTLEFIELD, FORTRESS,
-    HAUNTED_CITY, KEEP, LABORATORY, SMITHY, OBSERVATORY, GRAVEYARD, DRAGON_GATE, UNIVERSITY,
-    LIBRARY, GREAT_WALL, SCHOOL_OF_MAGIC,
-    NUM_TYPES
-};
+/* Every district: its name, cost, copies and colour, in catalogue order. A list that expands X for
+ * each (with `arg` passed through), so that the enum, the table and the masks below are made from one
+ * source and cannot disagree. */
+#define DISTRICT_LIST(X, arg) \
+    X(arg, MANOR, "manor", 3, 5, YELLOW) X(arg, CASTLE, "castle", 4, 4, YELLOW) \
+    X(arg, PALACE, "palace", 5, 3, YELLOW) \
+    X(arg, TEMPLE, "temple", 1, 3, BLUE) X(arg, CHURCH, "church", 2, 3, BLUE) \
+    X(arg, MONASTERY, "monastery", 3, 3, BLUE) X(arg, CATHEDRAL, "cathedral", 5, 2, BLUE) \
+    X(arg, TAVERN, "tavern", 1, 5, GREEN) X(arg, MARKET, "market", 2, 4, GREEN) \
+    X(arg, TRADING_POST, "trading_post", 2, 3, GREEN) X(arg, DOCKS, "docks", 3, 3, GREEN) \
+    X(arg, HARBOR, "harbor", 4, 3, GREEN) X(arg, TOWN_HALL, "town_hall", 5, 2, GREEN) \
+    X(arg, WATCHTOWER, "watchtower", 1, 3, RED) X(arg, PRISON, "prison", 2, 3, RED) \
+    X(arg, BATTLEFIELD, "battlefield", 3, 3, RED) X(arg, FORTRESS, "fortress", 5, 2, RED) \
+    X(arg, HAUNTED_CITY, "haunted_city", 2, 1, PURPLE) X(arg, KEEP, "keep", 3, 2, PURPLE) \
+    X(arg, LABORATORY, "laboratory", 5, 1, PURPLE) X(arg, SMITHY, "smithy", 5, 1, PURPLE) \
+    X(arg, OBSERVATORY, "observatory", 5, 1, PURPLE) X(arg, GRAVEYARD, "graveyard", 5, 1, PURPLE) \
+    X(arg, DRAGON_GATE, "dragon_gate", 6, 1, PURPLE) X(arg, UNIVERSITY, "university", 6, 1, PURPLE) \
+    X(arg, LIBRARY, "library", 6, 1, PURPLE) X(arg, GREAT_WALL, "great_wall", 6, 1, PURPLE) \
+    X(arg, SCHOOL_OF_MAGIC, "school_of_magic", 6, 1, PURPLE)
 
-static const district_def districts[NUM_TYPES] = {
-    {"manor", 3, 5, YELLOW}, {"castle", 4, 4, YELLOW}, {"palace", 5, 3, YELLOW},
-    {"temple", 1, 3, BLUE}, {"church", 2, 3, BLUE}, {"monastery", 3, 3, BLUE}, {"cathedral", 5, 2, BLUE},
-    {"tavern", 1, 5, GREEN}, {"market", 2, 4, GREEN}, {"trading_post", 2, 3, GREEN},
-    {"docks", 3, 3, GREEN}, {"harbor", 4, 3, GREEN}, {"town_hall", 5, 2, GREEN},
-    {"watchtower", 1, 3, RED}, {"prison", 2, 3, RED}, {"battlefield", 3, 3, RED}, {"fortress", 5, 2, RED},
-    {"haunted_city", 2, 1, PURPLE}, {"keep", 3, 2, PURPLE}, {"laboratory", 5, 1, PURPLE},
-    {"smithy", 5, 1, PURPLE}, {"observatory", 5, 1, PURPLE}, {"graveyard", 5, 1, PURPLE},
-    {"dragon_gate", 6, 1, PURPLE}, {"university", 6, 1, PURPLE}, {"library", 6, 1, PURPLE},
-    {"great_wall", 6, 1, PURPLE}, {"school_of_magic", 6, 1, PURPLE},
-};
+#define DISTRICT_ID(arg, id, name, cost, copies, colour) id,
+enum { DISTRICT_LIST(DISTRICT_ID, 0) NUM_TYPES };
+
+#define DISTRICT_DEF(arg, id, name, cost, copies, colour) [id] = {name, cost, copies, colour},
+static const district_def districts[NUM_TYPES] = {DISTRICT_LIST(DISTRICT_DEF, 0)};
+
+/* Bits of the districts that cost at most `gold`, up to the dearest district's cost (for the
+ * generator: one mask instead of a cost compared per card in hand). */
+#define MAX_COST 6
+#define AFFORDABLE_BIT(gold, id, name, cost, copies, colour) | ((cost) <= (gold) ? 1u << (id) : 0u)
+#define AFFORDABLE(gold) (0u DISTRICT_LIST(AFFORDABLE_BIT, gold))
+static const uint32_t affordable_types[MAX_COST + 1] = {
+    AFFORDABLE(0), AFFORDABLE(1), AFFORDABLE(2), AFFORDABLE(3), AFFORDABLE(4), AFFORDABLE(5), AFFORDABLE(6)};
+#define MAX_COST_BIT(arg, id, name, cost, copies, colour) _Static_assert((cost) <= MAX_COST, "MAX_COST");
+DISTRICT_LIST(MAX_COST_BIT, 0)
+
+/* Bits of the districts of each colour (for income: one count of bits). */
+#define COLOUR_BIT(want, id, name, cost, copies, colour) | ((colour) == (want) ? 1u << (id) : 0u)
+#define COLOUR_TYPES(want) (0u DISTRICT_LIST(COLOUR_BIT, want))
+static const uint32_t colour_types[NUM_COLOURS] = {
+    COLOUR_TYPES(YELLOW), COLOUR_TYPES(BLUE), COLOUR_TYPES(GREEN), COLOUR_TYPES(RED), COLOUR_TYPES(PURPLE)};
 
 #define NUM_DISTRICTS 66
 #define MAX_SEATS 7
@@ -62,6 +82,9 @@ typedef struct district_pile {
 } district_pile;
 
 typedef struct cit_player {
+    /* Bits of the districts in hand (hand[d] > 0) and in the city, for the generator and the rules'
+     * "owns": every change keeps them, validate checks them. */
+    uint32_t hand_types, city_types;
     uint16_t gold;
     uint8_t hand[NUM_TYPES];  /* cards of each district: a hand's order carries no information */
     uint8_t city_n;
@@ -110,11 +133,25 @@ typedef struct citadels {
 
 static uint8_t bit(int c) { return (uint8_t)(1u << c); }
 static bool has(uint8_t mask, int c) { return mask >> c & 1; }
-static int count_bits(uint8_t mask) {
+static int count_bits(uint32_t mask) {
     int n = 0;
-    for (; mask; mask &= (uint8_t)(mask - 1)) n++;
+    for (; mask; mask &= mask - 1) n++;
     return n;
 }
+
+/* The lowest set bit's index of a mask that is not 0. */
+static int lowest_bit(uint32_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctz(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
+}
+
+/* Characters as bits; none for NONE. */
+static uint8_t character_bit(int c) { return c < NUM_CHARACTERS ? bit(c) : 0; }
 
 static int hand_size(const cit_player *p) {
     int n = 0;
@@ -122,22 +159,68 @@ static int hand_size(const cit_player *p) {
     return n;
 }
 
-static int city_index(const cit_player *p, int d) {
-    for (int i = 0; i < p->city_n; i++)
-        if (p->city[i] == d) return i;
-    return -1;
+static uint32_t type_bit(int d) { return 1u << d; }
+
+static bool owns(const cit_player *p, int d) { return p->city_types >> d & 1; }
+
+static void hand_add(cit_player *p, int d) {
+    p->hand[d]++;
+    p->hand_types |= type_bit(d);
 }
 
-static bool owns(const cit_player *p, int d) { return city_index(p, d) >= 0; }
+static void hand_take(cit_player *p, int d) {
+    if (!--p->hand[d]) p->hand_types &= ~type_bit(d);
+}
+
+static void city_add(cit_player *p, int d) {
+    p->city[p->city_n++] = (uint8_t)d;
+    p->city_types |= type_bit(d);
+}
+
+static void city_remove(cit_player *p, int d) {
+    int i = 0;
+    while (p->city[i] != d) i++;
+    memmove(&p->city[i], &p->city[i + 1], (size_t)(p->city_n - i - 1));
+    p->city_n--;
+    p->city_types &= ~type_bit(d);
+}
+
+/* The bits a hand and a city should have: to check them, and to set them after a hand or city was
+ * rewritten whole (a table read, a re-deal, a variant's move). Cities hold districts only here. */
+static uint32_t hand_types_of(const cit_player *p) {
+    uint32_t mask = 0;
+    for (int d = 0; d < NUM_TYPES; d++) mask |= (uint32_t)(p->hand[d] != 0) << d;
+    return mask;
+}
+
+static uint32_t city_types_of(const cit_player *p) {
+    uint32_t mask = 0;
+    for (int i = 0; i < p->city_n; i++) mask |= type_bit(p->city[i]);
+    return mask;
+}
+
+static void recount_types(citadels *g) {
+    for (int seat = 0; seat < g->players; seat++) {
+        g->player[seat].hand_types = hand_types_of(&g->player[seat]);
+        g->player[seat].city_types = city_types_of(&g->player[seat]);
+    }
+}
 
 static void deck_draw_into_hand(citadels *g, cit_player *p, int count) {
-    for (int i = 0; i < count && g->deck.n; i++) p->hand[g->deck.card[--g->deck.n]]++;
+    for (int i = 0; i < count && g->deck.n; i++) hand_add(p, g->deck.card[--g->deck.n]);
+}
+
+/* Puts cards[0..k) under the deck one by one, so the last ends at the bottom; one move of the deck
+ * for them all. */
+static void deck_put_under_each(citadels *g, const uint8_t *cards, int k) {
+    memmove(g->deck.card + k, g->deck.card, g->deck.n);
+    for (int i = 0; i < k; i++) g->deck.card[k - 1 - i] = cards[i];
+    g->deck.n = (uint8_t)(g->deck.n + k);
 }
 
 static void deck_put_under(citadels *g, int d) {
-    memmove(g->deck.card + 1, g->deck.card, g->deck.n);
-    g->deck.card[0] = (uint8_t)d;
-    g->deck.n++;
+    uint8_t card = (uint8_t)d;
+    deck_put_under_each(g, &card, 1);
 }
 
 /* A gold counter stops at GOLD_MAX: no position, however built, makes it wrap. */
@@ -145,6 +228,15 @@ static void deck_put_under(citadels *g, int d) {
 static void gain_gold(cit_player *p, int amount) {
     p->gold = (uint16_t)(p->gold + amount > GOLD_MAX ? GOLD_MAX : p->gold + amount);
 }
+
+/* The effects apply dispatches to, and the generator's rarer parts, stay out of line: inlined all into
+ * one function they made each of its calls save and restore six registers (callgrind: a tenth of
+ * apply's cost), and apply becomes a jump to the effect. */
+#if defined(__GNUC__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
 
 /* ==================================================================== parameters */
 
@@ -193,13 +285,20 @@ static const draft_step two_player_draft[] = {
 
 static int draft_length(int players) { return players == 2 ? 6 : players == 3 ? 6 : players; }
 
+/* x modulo the player count, for the small x of the draft (a step, a seat plus an offset): a
+ * division would cost more than the rest of a draft step. */
+static int wrap_seat(int x, int players) {
+    while (x >= players) x -= players;
+    return x;
+}
+
 static draft_step draft_at(int players, int step) {
     if (players == 2) return two_player_draft[step];
-    return (draft_step){(uint8_t)(step % players), STEP_CHOOSE};
+    return (draft_step){(uint8_t)wrap_seat(step, players), STEP_CHOOSE};
 }
 
 static int seat_of_step(const citadels *g, int step) {
-    return (g->crown + draft_at(g->players, step).seat_offset) % g->players;
+    return wrap_seat(g->crown + draft_at(g->players, step).seat_offset, g->players);
 }
 
 /* With seven players the last chooser may take the face-down card instead of the one passed on. */
@@ -220,6 +319,18 @@ static void place(citadels *g, int c, int kind, int by) {
     g->pack &= (uint8_t)~bit(c);
 }
 
+/* `seat` puts character c face down. */
+static void put_down(citadels *g, int c, int seat) {
+    place(g, c, PLACED_DOWN, seat);
+    g->aside_down |= bit(c);
+    g->player[seat].buried |= bit(c);
+}
+
+/* The characters left in the pack, put face down by `seat`. */
+static void put_down_pack(citadels *g, int seat) {
+    for (uint8_t left = g->pack; left; left &= (uint8_t)(left - 1)) put_down(g, lowest_bit(left), seat);
+}
+
 /* The chooser of this step sees the pack (and, the last of seven, the face-down card). */
 static void begin_step(citadels *g) {
     int seat = seat_of_step(g, g->step);
@@ -238,12 +349,7 @@ static void next_step(citadels *g) {
     }
     int last = seat_of_step(g, g->step - 1);
     g->step = (uint8_t)draft_length(g->players);
-    for (int c = 0; c < NUM_CHARACTERS; c++)
-        if (has(g->pack, c)) {
-            place(g, c, PLACED_DOWN, last);
-            g->aside_down |= bit(c);
-            g->player[last].buried |= bit(c);
-        }
+    put_down_pack(g, last);
     start_turns(g);
 }
 
@@ -256,12 +362,10 @@ static void start_round(citadels *g) {
     g->pack = 0xff;
     g->aside_up = g->aside_down = 0;
     g->current = g->killed = g->robbed = NONE;
-    for (int c = 0; c < NUM_CHARACTERS; c++) {
-        g->holder[c] = NOBODY;
-        g->placed_kind[c] = PLACED_NOT;
-        g->placed_by[c] = NOBODY;
-        g->placed_step[c] = STEP_UNPLACED;
-    }
+    memset(g->holder, NOBODY, sizeof g->holder);
+    memset(g->placed_kind, PLACED_NOT, sizeof g->placed_kind);
+    memset(g->placed_by, NOBODY, sizeof g->placed_by);
+    memset(g->placed_step, STEP_UNPLACED, sizeof g->placed_step);
     for (int p = 0; p < g->players; p++) g->player[p].passed = g->player[p].buried = 0;
     int unseen = (int)rng_below(&g->rng, NUM_CHARACTERS);
     place(g, unseen, PLACED_UNSEEN, NOBODY);
@@ -269,12 +373,12 @@ static void start_round(citadels *g) {
     int room = NUM_CHARACTERS - 1 - draft_length(g->players);
     int up = g->rules.face_up[g->players] < room ? g->rules.face_up[g->players] : room;
     for (int i = 0; i < up; i++) {
-        uint8_t candidates[NUM_CHARACTERS];
-        int n = 0;
-        for (int c = 0; c < NUM_CHARACTERS; c++)
-            if (has(g->pack, c) && c != KING) candidates[n++] = (uint8_t)c;
-        if (!n) break;
-        int c = candidates[rng_below(&g->rng, (uint32_t)n)];
+        uint8_t candidates = g->pack & (uint8_t)~bit(KING);
+        if (!candidates) break;
+        /* The k-th candidate in rank order. */
+        for (uint32_t k = rng_below(&g->rng, (uint32_t)count_bits(candidates)); k; k--)
+            candidates &= (uint8_t)(candidates - 1);
+        int c = lowest_bit(candidates);
         place(g, c, PLACED_UP, NOBODY);
         g->aside_up |= bit(c);
     }
@@ -313,17 +417,12 @@ static bool choose_allowed(const citadels *g, int c, reason *why) {
     return deny(why, "the %s is not among the characters passed to you", character_name[c]);
 }
 
-static void choose(citadels *g, int c) {
+OUT_OF_LINE static void choose(citadels *g, int c) {
     int seat = g->to_move;
     if (last_pick_of_seven(g) && c == unseen_card(g)) {
         /* The passed card takes the face-down card's place. */
         g->aside_down &= (uint8_t)~bit(c);
-        for (int other = 0; other < NUM_CHARACTERS; other++)
-            if (has(g->pack, other)) {
-                place(g, other, PLACED_DOWN, seat);
-                g->aside_down |= bit(other);
-                g->player[seat].buried |= bit(other);
-            }
+        put_down_pack(g, seat);
     }
     place(g, c, PLACED_PICK, seat);
     g->holder[c] = (uint8_t)seat;
@@ -335,11 +434,8 @@ static bool bury_allowed(const citadels *g, int c, reason *why) {
     return true;
 }
 
-static void bury(citadels *g, int c) {
-    int seat = g->to_move;
-    place(g, c, PLACED_DOWN, seat);
-    g->aside_down |= bit(c);
-    g->player[seat].buried |= bit(c);
+OUT_OF_LINE static void bury(citadels *g, int c) {
+    put_down(g, c, g->to_move);
     next_step(g);
 }
 
@@ -351,10 +447,12 @@ static void end_round(citadels *g);
  * misses its turn; the thief's take happens as the victim is revealed, before it acts; the king takes
  * the crown when called. A character nobody holds is skipped. */
 static void call_from(citadels *g, int from) {
-    for (int c = from; c < NUM_CHARACTERS; c++) {
+    /* In a character's turn every character is held or lies aside (validate: each is in one place). */
+    uint8_t held = (uint8_t)~(g->aside_up | g->aside_down);
+    uint8_t callable = held & (uint8_t)~character_bit(g->killed) & (uint8_t)(0xffu << from);
+    if (callable) {
+        int c = lowest_bit(callable), seat = g->holder[c];
         g->current = (uint8_t)c;
-        int seat = g->holder[c];
-        if (seat == NOBODY || c == g->killed) continue;
         cit_player *p = &g->player[seat];
         if (c == g->robbed && g->holder[THIEF] != NOBODY) {
             gain_gold(&g->player[g->holder[THIEF]], p->gold);
@@ -375,7 +473,7 @@ static void start_turns(citadels *g) {
     call_from(g, 0);
 }
 
-static void end_turn(citadels *g) {
+OUT_OF_LINE static void end_turn(citadels *g) {
     g->sub = SUB_NONE;
     call_from(g, g->current + 1);
 }
@@ -404,7 +502,7 @@ static void take_gold(citadels *g) {
     after_action(g);
 }
 
-static void draw_districts(citadels *g) {
+OUT_OF_LINE static void draw_districts(citadels *g) {
     const cit_player *p = mover_c(g);
     bool observatory = owns(p, OBSERVATORY), library = owns(p, LIBRARY);
     int draw = observatory ? 3 : 2;
@@ -413,7 +511,7 @@ static void draw_districts(citadels *g) {
     while (g->drawn_n < draw && g->deck.n) g->drawn[g->drawn_n++] = g->deck.card[--g->deck.n];
     g->keep_left = (uint8_t)(keep < g->drawn_n ? keep : g->drawn_n);
     if (g->keep_left == g->drawn_n) { /* nothing to choose: keep them all */
-        for (int i = 0; i < g->drawn_n; i++) mover(g)->hand[g->drawn[i]]++;
+        for (int i = 0; i < g->drawn_n; i++) hand_add(mover(g), g->drawn[i]);
         g->drawn_n = g->keep_left = 0;
         after_action(g);
         return;
@@ -433,12 +531,12 @@ static bool keep_allowed(const citadels *g, int d, reason *why) {
 }
 
 /* The cards not kept go under the deck, in the order drawn. */
-static void keep(citadels *g, int d) {
+OUT_OF_LINE static void keep(citadels *g, int d) {
     int i = drawn_index(g, d);
-    mover(g)->hand[d]++;
+    hand_add(mover(g), d);
     g->drawn[i] = g->drawn[--g->drawn_n];
     if (--g->keep_left) return;
-    for (int k = 0; k < g->drawn_n; k++) deck_put_under(g, g->drawn[k]);
+    deck_put_under_each(g, g->drawn, g->drawn_n);
     g->drawn_n = 0;
     g->sub = SUB_NONE;
     after_action(g);
@@ -448,11 +546,8 @@ static void keep(citadels *g, int d) {
  * once a turn, at any time, all at once ---- */
 
 static int income_of(const citadels *g, int seat, int character) {
-    int colour = character_colour[character], n = 0;
-    const cit_player *p = &g->player[seat];
-    for (int i = 0; i < p->city_n; i++)
-        n += districts[p->city[i]].colour == colour || p->city[i] == SCHOOL_OF_MAGIC;
-    return n;
+    uint32_t paying = colour_types[character_colour[character]] | type_bit(SCHOOL_OF_MAGIC);
+    return count_bits(g->player[seat].city_types & paying);
 }
 
 static bool income_allowed(const citadels *g, reason *why) {
@@ -462,7 +557,7 @@ static bool income_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-static void take_income(citadels *g) {
+OUT_OF_LINE static void take_income(citadels *g) {
     gain_gold(mover(g), income_of(g, g->to_move, g->current));
     g->income_taken = true;
 }
@@ -484,11 +579,11 @@ static bool build_allowed(const citadels *g, int d, reason *why) {
     return true;
 }
 
-static void build(citadels *g, int d) {
+OUT_OF_LINE static void build(citadels *g, int d) {
     cit_player *p = mover(g);
-    p->hand[d]--;
+    hand_take(p, d);
     p->gold -= districts[d].cost;
-    p->city[p->city_n++] = (uint8_t)d;
+    city_add(p, d);
     g->builds_left--;
     if (d == HAUNTED_CITY) g->haunted_round = g->round;
     if (p->city_n >= g->rules.city_size && g->first_complete == NOBODY) g->first_complete = g->to_move;
@@ -539,11 +634,15 @@ static bool swap_allowed(const citadels *g, int seat, reason *why) {
     return true;
 }
 
-static void swap_hands(citadels *g, int seat) {
+OUT_OF_LINE static void swap_hands(citadels *g, int seat) {
+    cit_player *me = mover(g), *other = &g->player[seat];
     uint8_t mine[NUM_TYPES];
-    memcpy(mine, mover(g)->hand, NUM_TYPES);
-    memcpy(mover(g)->hand, g->player[seat].hand, NUM_TYPES);
-    memcpy(g->player[seat].hand, mine, NUM_TYPES);
+    uint32_t my_types = me->hand_types;
+    memcpy(mine, me->hand, NUM_TYPES);
+    memcpy(me->hand, other->hand, NUM_TYPES);
+    memcpy(other->hand, mine, NUM_TYPES);
+    me->hand_types = other->hand_types;
+    other->hand_types = my_types;
     g->power_used = true;
 }
 
@@ -554,7 +653,7 @@ static bool replace_allowed(const citadels *g, int d, reason *why) {
 }
 
 static void mark_for_replacing(citadels *g, int d) {
-    mover(g)->hand[d]--;
+    hand_take(mover(g), d);
     g->marked[d]++;
     g->power_used = true;
     g->sub = SUB_REPLACE;
@@ -565,10 +664,12 @@ static bool replace_done_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-static void replace_marked(citadels *g) {
+OUT_OF_LINE static void replace_marked(citadels *g) {
+    uint8_t cards[NUM_DISTRICTS];
     int count = 0;
     for (int d = 0; d < NUM_TYPES; d++)
-        for (; g->marked[d]; g->marked[d]--, count++) deck_put_under(g, d);
+        for (; g->marked[d]; g->marked[d]--) cards[count++] = (uint8_t)d;
+    deck_put_under_each(g, cards, count);
     deck_draw_into_hand(g, mover(g), count);
     g->sub = SUB_NONE;
 }
@@ -606,12 +707,10 @@ static int graveyard_owner(const citadels *g) {
     return NONE;
 }
 
-static void destroy(citadels *g, int seat, int d) {
+OUT_OF_LINE static void destroy(citadels *g, int seat, int d) {
     cit_player *target = &g->player[seat];
     mover(g)->gold -= (uint16_t)destroy_cost(g, seat, d);
-    int i = city_index(target, d);
-    memmove(&target->city[i], &target->city[i + 1], (size_t)(target->city_n - i - 1));
-    target->city_n--;
+    city_remove(target, d);
     g->power_used = true;
     /* The graveyard saves any district the warlord destroys, another player's too (the card: "when the
      * Warlord destroys a district"); never for the warlord himself, and a destroyed graveyard is gone. */
@@ -627,11 +726,11 @@ static void destroy(citadels *g, int seat, int d) {
     end_turn(g);
 }
 
-static void graveyard_answer(citadels *g, bool buy) {
+OUT_OF_LINE static void graveyard_answer(citadels *g, bool buy) {
     cit_player *owner = &g->player[g->grave_owner];
     if (buy) {
         owner->gold -= 1;
-        owner->hand[g->grave_card]++;
+        hand_add(owner, g->grave_card);
     } else {
         deck_put_under(g, g->grave_card);
     }
@@ -649,8 +748,8 @@ static bool lab_allowed(const citadels *g, int d, reason *why) {
     return true;
 }
 
-static void use_lab(citadels *g, int d) {
-    mover(g)->hand[d]--;
+OUT_OF_LINE static void use_lab(citadels *g, int d) {
+    hand_take(mover(g), d);
     deck_put_under(g, d);
     gain_gold(mover(g), 1);
     g->lab_used = true;
@@ -664,7 +763,7 @@ static bool smithy_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-static void use_smithy(citadels *g) {
+OUT_OF_LINE static void use_smithy(citadels *g) {
     mover(g)->gold -= 2;
     deck_draw_into_hand(g, mover(g), 3);
     g->smithy_used = true;
@@ -842,13 +941,6 @@ static void citadels_apply(void *st, action_t a) {
  * instead of asked action by action. test_conformance asserts on every position of many games that this
  * lists exactly what citadels_check accepts. */
 
-/* Bits of the district types in a city (NUM_TYPES < 32). */
-static uint32_t city_types(const cit_player *p) {
-    uint32_t mask = 0;
-    for (int i = 0; i < p->city_n; i++) mask |= 1u << p->city[i];
-    return mask;
-}
-
 /* The keep actions: each district drawn, once per name. */
 static int keep_actions(const citadels *g, action_t *out, int n) {
     for (int i = 0; i < g->drawn_n; i++) {
@@ -861,26 +953,33 @@ static int keep_actions(const citadels *g, action_t *out, int n) {
 
 /* While the magician replaces: another card from hand, or done. */
 static int replace_actions(const citadels *g, action_t *out, int n) {
-    const cit_player *p = mover_c(g);
-    for (int d = 0; d < NUM_TYPES; d++)
-        if (p->hand[d]) out[n++] = make_action(ACT_REPLACE, d, 0);
+    for (uint32_t hand = mover_c(g)->hand_types; hand; hand &= hand - 1)
+        out[n++] = make_action(ACT_REPLACE, lowest_bit(hand), 0);
     out[n++] = make_action(ACT_REPLACE_DONE, 0, 0);
     return n;
 }
 
 /* The warlord's targets: every district of a city not completed, not the keep, not a live bishop's,
- * that he can pay for. */
+ * that he can pay for (its cost minus 1, and 1 more for the great wall's owner's other districts). */
 static int destroy_actions(const citadels *g, action_t *out, int n) {
     int gold = mover_c(g)->gold;
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *target = &g->player[seat];
         if (target->city_n >= g->rules.city_size) continue;
         if (g->holder[BISHOP] == seat && g->killed != BISHOP) continue;
+        int wall = owns(target, GREAT_WALL);
         for (int i = 0; i < target->city_n; i++) {
             int d = target->city[i];
-            if (d != KEEP && gold >= destroy_cost(g, seat, d)) out[n++] = make_action(ACT_DESTROY, seat, d);
+            int cost = districts[d].cost - 1 + (d != GREAT_WALL ? wall : 0);
+            if (d != KEEP && gold >= cost) out[n++] = make_action(ACT_DESTROY, seat, d);
         }
     }
+    return n;
+}
+
+/* Each character in `mask`, in rank order. */
+static int character_actions(int kind, uint8_t mask, action_t *out, int n) {
+    for (; mask; mask &= (uint8_t)(mask - 1)) out[n++] = make_action(kind, lowest_bit(mask), 0);
     return n;
 }
 
@@ -888,13 +987,10 @@ static int destroy_actions(const citadels *g, action_t *out, int n) {
 static int power_actions(const citadels *g, action_t *out, int n) {
     switch (g->current) {
     case ASSASSIN:
-        for (int c = THIEF; c < NUM_CHARACTERS; c++)
-            if (!has(g->aside_up, c)) out[n++] = make_action(ACT_KILL, c, 0);
-        break;
+        return character_actions(ACT_KILL, (uint8_t)(~bit(ASSASSIN) & ~g->aside_up), out, n);
     case THIEF:
-        for (int c = MAGICIAN; c < NUM_CHARACTERS; c++)
-            if (c != g->killed && !has(g->aside_up, c)) out[n++] = make_action(ACT_ROB, c, 0);
-        break;
+        return character_actions(ACT_ROB, (uint8_t)(~(bit(ASSASSIN) | bit(THIEF)) & ~g->aside_up & ~character_bit(g->killed)),
+                                 out, n);
     case MAGICIAN:
         for (int seat = 0; seat < g->players; seat++)
             if (seat != g->to_move) out[n++] = make_action(ACT_SWAP, seat, 0);
@@ -906,37 +1002,58 @@ static int power_actions(const citadels *g, action_t *out, int n) {
     return n;
 }
 
-/* A character's turn with nothing pending. */
-static int turn_actions(const citadels *g, action_t *out, int n) {
-    const cit_player *p = mover_c(g);
-    uint32_t owned = city_types(p);
-    if (!g->acted) {
-        out[n++] = make_action(ACT_GOLD, 0, 0);
-        out[n++] = make_action(ACT_DRAW, 0, 0);
-    }
-    if (character_colour[g->current] != NO_COLOUR && !g->income_taken) out[n++] = make_action(ACT_INCOME, 0, 0);
-    bool can_build = g->acted && g->builds_left;
-    bool can_replace = g->current == MAGICIAN && !g->power_used;
-    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
-    for (int d = 0; d < NUM_TYPES; d++) {
-        if (!p->hand[d]) continue;
-        if (can_build && !(owned >> d & 1) && p->gold >= districts[d].cost) out[n++] = make_action(ACT_BUILD, d, 0);
-        if (can_replace) out[n++] = make_action(ACT_REPLACE, d, 0);
-        if (can_lab) out[n++] = make_action(ACT_LAB, d, 0);
-    }
-    if ((owned >> SMITHY & 1) && !g->smithy_used && p->gold >= 2) out[n++] = make_action(ACT_SMITHY, 0, 0);
+/* The power, then the end of the turn. Out of line, like the magician's and the laboratory's hand:
+ * turn_actions, which calls each last, then keeps nothing in registers across a call. */
+OUT_OF_LINE static int power_and_end_actions(const citadels *g, action_t *out, int n) {
     if (!g->power_used) n = power_actions(g, out, n);
     if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
     return n;
 }
 
-/* The draft: the characters this step may choose or bury. */
-static int draft_actions(const citadels *g, action_t *out, int n) {
-    bool bury_step = draft_at(g->players, g->step).kind == STEP_BURY;
-    int extra = !bury_step && last_pick_of_seven(g) ? unseen_card(g) : NONE;
-    for (int c = 0; c < NUM_CHARACTERS; c++)
-        if (has(g->pack, c) || c == extra) out[n++] = make_action(bury_step ? ACT_BURY : ACT_CHOOSE, c, 0);
+/* Each district in hand, in catalogue order: build it, replace it (the magician), put it in the
+ * laboratory. */
+OUT_OF_LINE static int hand_actions(const citadels *g, uint32_t buildable, bool can_replace, bool can_lab,
+                                    action_t *out, int n) {
+    for (uint32_t hand = mover_c(g)->hand_types; hand; hand &= hand - 1) {
+        int d = lowest_bit(hand);
+        if (buildable >> d & 1) out[n++] = make_action(ACT_BUILD, d, 0);
+        if (can_replace) out[n++] = make_action(ACT_REPLACE, d, 0);
+        if (can_lab) out[n++] = make_action(ACT_LAB, d, 0);
+    }
     return n;
+}
+
+/* A character's turn with nothing pending: the action, income, the hand, the smithy, the power, end.
+ * Without the magician's power or the laboratory to offer, only the districts that can be built (in
+ * hand, not in the city, paid for) are visited. */
+static int turn_actions(const citadels *g, action_t *out, int n) {
+    const cit_player *p = mover_c(g);
+    uint32_t owned = p->city_types;
+    if (!g->acted) {
+        out[n++] = make_action(ACT_GOLD, 0, 0);
+        out[n++] = make_action(ACT_DRAW, 0, 0);
+    }
+    if (character_colour[g->current] != NO_COLOUR && !g->income_taken) out[n++] = make_action(ACT_INCOME, 0, 0);
+    uint32_t affordable = affordable_types[p->gold < MAX_COST ? p->gold : MAX_COST];
+    uint32_t buildable = g->acted && g->builds_left ? p->hand_types & ~owned & affordable : 0;
+    bool can_replace = g->current == MAGICIAN && !g->power_used;
+    bool can_lab = (owned >> LABORATORY & 1) && !g->lab_used;
+    if (can_replace || can_lab) {
+        n = hand_actions(g, buildable, can_replace, can_lab, out, n);
+    } else {
+        for (; buildable; buildable &= buildable - 1) out[n++] = make_action(ACT_BUILD, lowest_bit(buildable), 0);
+    }
+    if ((owned >> SMITHY & 1) && !g->smithy_used && p->gold >= 2) out[n++] = make_action(ACT_SMITHY, 0, 0);
+    return power_and_end_actions(g, out, n);
+}
+
+/* The draft: the characters this step may choose or bury (the last of seven may also take the unseen
+ * card). */
+static int draft_actions(const citadels *g, action_t *out, int n) {
+    if (draft_at(g->players, g->step).kind == STEP_BURY) return character_actions(ACT_BURY, g->pack, out, n);
+    uint8_t choices = g->pack;
+    if (last_pick_of_seven(g)) choices |= character_bit(unseen_card(g));
+    return character_actions(ACT_CHOOSE, choices, out, n);
 }
 
 static int citadels_legal(const void *st, action_t *out) {
@@ -1467,7 +1584,7 @@ static bool deal_rest(citadels *g, table_cards *cards, reason *why) {
     wanted_total += cards->deck_wanted > 0 ? cards->deck_wanted : 0;
     if (wanted_total > n) return deny(why, "the table asks for %d more districts than are left (%d)", wanted_total, n);
     for (int seat = 0; seat < g->players; seat++)
-        for (int c = 0; c < cards->hand_wanted[seat]; c++) g->player[seat].hand[pool[--n]]++;
+        for (int c = 0; c < cards->hand_wanted[seat]; c++) hand_add(&g->player[seat], pool[--n]);
     for (int c = 0; c < cards->drawn_wanted; c++) g->drawn[g->drawn_n++] = pool[--n];
     for (int c = 0; c < cards->marked_wanted; c++) g->marked[pool[--n]]++;
     int deck = cards->deck_wanted >= 0 ? cards->deck_wanted : cards->deck_named ? 0 : n;
@@ -1651,6 +1768,7 @@ static bool citadels_read_table(void *st, tree_reader *r, const param_value *par
                 break;
             }
         }
+    recount_types(g);
     return citadels_validate(g, why);
 }
 
@@ -1684,6 +1802,8 @@ static bool validate_districts(const citadels *g, reason *why) {
                     return deny(why, "player %d has two %s in the city", seat + 1, districts[p->city[i]].name);
             count[p->city[i]]++;
         }
+        if (p->hand_types != hand_types_of(p) || p->city_types != city_types_of(p))
+            return deny(why, "player %d's record of which districts are in hand and city is damaged", seat + 1);
     }
     for (int d = 0; d < NUM_TYPES; d++)
         if (count[d] != districts[d].copies)
@@ -1829,6 +1949,7 @@ static void sample_districts(citadels *g, int viewer, rng *r) {
         int size = hand_size(&g->player[seat]);
         memset(g->player[seat].hand, 0, NUM_TYPES);
         while (size--) g->player[seat].hand[pool[--n]]++;
+        g->player[seat].hand_types = hand_types_of(&g->player[seat]);
     }
     if (others_turn) {
         for (int i = 0; i < g->drawn_n; i++) g->drawn[i] = pool[--n];
@@ -1968,10 +2089,10 @@ static int zone_take(citadels *g, zone z, const char *card, reason *why) {
     int wanted = card ? table_name_index(card, district_names, NUM_TYPES) : -1;
     if (card && wanted < 0) return deny(why, "'%.40s' is not a district", card), -1;
     if (z.kind == ZONE_HAND) {
-        uint8_t *hand = g->player[z.seat].hand;
+        cit_player *p = &g->player[z.seat];
         if (wanted < 0) return deny(why, "say which card: a hand has no top"), -1;
-        if (!hand[wanted]) return deny(why, "there is no %s there", districts[wanted].name), -1;
-        hand[wanted]--;
+        if (!p->hand[wanted]) return deny(why, "there is no %s there", districts[wanted].name), -1;
+        hand_take(p, wanted);
         return wanted;
     }
     uint8_t *cards = z.kind == ZONE_DECK ? g->deck.card : g->player[z.seat].city;
@@ -1981,6 +2102,7 @@ static int zone_take(citadels *g, zone z, const char *card, reason *why) {
             int d = cards[i];
             memmove(&cards[i], &cards[i + 1], (size_t)(*n - i - 1));
             (*n)--;
+            if (z.kind == ZONE_CITY) g->player[z.seat].city_types &= ~type_bit(d);
             return d;
         }
     return deny(why, wanted < 0 ? "the zone is empty" : "there is no such district there"), -1;
@@ -1988,7 +2110,7 @@ static int zone_take(citadels *g, zone z, const char *card, reason *why) {
 
 static bool zone_put(citadels *g, zone z, int d, bool to_bottom, reason *why) {
     if (z.kind == ZONE_HAND) {
-        g->player[z.seat].hand[d]++;
+        hand_add(&g->player[z.seat], d);
         return true;
     }
     if (z.kind == ZONE_DECK) {
@@ -2001,6 +2123,7 @@ static bool zone_put(citadels *g, zone z, int d, bool to_bottom, reason *why) {
     if (to_bottom) memmove(p->city + 1, p->city, p->city_n);
     p->city[to_bottom ? 0 : p->city_n] = (uint8_t)d;
     p->city_n++;
+    p->city_types |= type_bit(d);
     if (p->city_n >= g->rules.city_size && g->first_complete == NOBODY) g->first_complete = (uint8_t)z.seat;
     return true;
 }

@@ -41,8 +41,10 @@ end
 -- A Citadels save at the start of round 1 with 4 players, from a table so it carries its bytes. The
 -- draft's record lies at bytes 45..52 (how each character left the pack: 0 not yet, 1 unseen, 2 up,
 -- 3 picked, 4 down), 53..60 (by whom) and 61..68 (at which step), counted from 0; byte 72 is the
--- bool `acted`.
+-- bool `acted`. Player 1's bits of the districts in hand and in the city (little-endian words) start at
+-- bytes 184 and 188.
 local KIND, BY, STEP, ACTED = 45, 53, 61, 72
+local HAND_TYPES, CITY_TYPES = 184, 188
 local function citadels_save()
   local save = meeple.new("citadels", { seed = 1, players = 4 }):sample(1, 1):save()
   local b = start_of(save)
@@ -73,6 +75,17 @@ describe("a crafted Citadels save", function()
       copy[d[1] + 1] = d[2]
       refused(pcall(meeple.load, with_start(save, copy)))
     end
+  end)
+
+  it("whose bits of the districts in a hand or a city disagree with the cards is refused", function()
+    local save, b = citadels_save()
+    for _, at in ipairs({ HAND_TYPES, HAND_TYPES + 3, CITY_TYPES, CITY_TYPES + 2 }) do
+      local copy = { table.unpack(b) }
+      copy[at + 1] = copy[at + 1] ~ 8 -- one district more or less than the cards say
+      local why = refused(pcall(meeple.load, with_start(save, copy)))
+      assert.matches("which districts are in hand and city", why)
+    end
+    assert.is_truthy(meeple.load(with_start(save, b)))
   end)
 
   it("with a yes-or-no byte other than 0 or 1 is refused", function()
