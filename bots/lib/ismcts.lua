@@ -6,8 +6,9 @@
 -- sees), walks down the tree choosing among the actions legal in *that* deal by UCB1 (with the
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
 -- node, and plays the game out with s:playout — in C, so thousands of games fit in a decision — at
--- random but for a `greedy` share of the decisions, which take the action that most raises the mover's
--- score (a little greed makes the imagined opponents build and score as real ones do). It scores the end
+-- random but for a `greedy` share of the decisions, which follow the game's own playout policy (a plain
+-- greedy player's choice: imagined opponents then build and score as real ones do), `playouts` times
+-- from the new node, the rewards averaged. It scores the end
 -- position for every player: 1 for a win (shared on a draw), or, where `playout_depth` stopped it short,
 -- a number from the score lead. The action tried most often at the root is played.
 --
@@ -22,7 +23,8 @@ ismcts.defaults = {
   c = 0.7,               -- UCB1 exploration constant
   playout_depth = false, -- decisions played after the tree at most (false: to the game's end)
   score_scale = 4,       -- where a playout stops short, a score lead this big is worth ~0.76 of a win
-  greedy = 0.2,          -- share of playout decisions that raise the mover's score where they can
+  greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout)
+  playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -44,6 +46,24 @@ local function rewards(s, players, scale)
     r[p] = 1 / (1 + math.exp(-(scores[p] - best_other) / scale * 1.15))
   end
   return r
+end
+
+-- The mean rewards of `o.playouts` playouts from `s` (the last one plays on `s` itself).
+local function playouts(s, ctx, o, players)
+  local depth, k = o.playout_depth or nil, o.playouts
+  if k == 1 then
+    s:playout(ctx.rng(0x7fffffff), depth, o.greedy)
+    return rewards(s, players, o.score_scale)
+  end
+  local mean = {}
+  for p = 1, players do mean[p] = 0 end
+  for i = 1, k do
+    local game = i < k and s:clone() or s
+    game:playout(ctx.rng(0x7fffffff), depth, o.greedy)
+    local r = rewards(game, players, o.score_scale)
+    for p = 1, players do mean[p] = mean[p] + r[p] / k end
+  end
+  return mean
 end
 
 local function new_node(parent, action, player)
@@ -84,11 +104,11 @@ local function iterate(root, ctx, o, players)
     s:play(best.action)
     node = best
   end
-  -- Playout: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
-  -- the decisions, which take the action that most raises the mover's score.
-  s:playout(ctx.rng(0x7fffffff), o.playout_depth or nil, o.greedy)
+  -- Playouts: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
+  -- the decisions, which follow the game's playout policy. A C playout costs a fraction of the Lua walk
+  -- down the tree, so several from one leaf give a steadier reward for little more time.
+  local r = playouts(s, ctx, o, players)
   -- Backpropagation: each node credits the seat that chose its action.
-  local r = rewards(s, players, o.score_scale)
   while node do
     node.visits = node.visits + 1
     if node.player then node.wins = node.wins + r[node.player] end
@@ -116,6 +136,9 @@ function ismcts.bot(options)
       error(("ismcts: no option '%s' (options: %s)"):format(tostring(k), table.concat(known, ", ")), 2)
     end
     o[k] = v
+  end
+  if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
+    error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end
   return {
     name = o.name,

@@ -175,6 +175,34 @@ describe("ctx", function()
     assert.truthy(out:find("ismcts: option 'rollout_depth' is now 'playout_depth'", 1, true), out)
   end)
 
+  it("ismcts refuses a playouts count that is not a whole number from 1 to 64", function()
+    for _, bad in ipairs { "0", "65", "1.5", "'4'" } do
+      local out, code = probe(("return require('ismcts').bot { name = 'odd', playouts = %s }"):format(bad))
+      assert.equal(2, code, out)
+      assert.truthy(out:find("ismcts: option 'playouts' must be a whole number from 1 to 64", 1, true), out)
+    end
+  end)
+
+  it("ismcts with several playouts a node plays the same game again from the same seed", function()
+    local function game()
+      local out, code = probe([[
+        local ismcts = require("ismcts").bot { name = "probe", iterations = 40, playouts = 3, greedy = 1 }
+        local choose = ismcts.choose
+        ismcts.choose = function(view, legal, ctx)
+          local a = choose(view, legal, ctx)
+          print(a)
+          return a
+        end
+        return ismcts
+      ]], "--games 1 --seed 21", quote(root .. "/bots/greedy_babel.lua"))
+      assert.equal(0, code, out)
+      return said(out)
+    end
+    local first = game()
+    assert.truthy(#first > 10)
+    assert.same(first, game())
+  end)
+
   it("requires the project's helper library, and nothing else", function()
     local out, code = probe([[
       local rules = require "rules"
