@@ -23,7 +23,8 @@ ismcts.defaults = {
   c = 0.7,               -- UCB1 exploration constant
   playout_depth = false, -- decisions played after the tree at most (false: to the game's end)
   score_scale = 4,       -- where a playout stops short, a score lead this big is worth ~0.76 of a win
-  greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout)
+  greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
+                         -- or a table of shares by game name with a `default` ({bohnanza = 1, default = 0.2})
   playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
@@ -52,14 +53,14 @@ end
 local function playouts(s, ctx, o, players)
   local depth, k = o.playout_depth or nil, o.playouts
   if k == 1 then
-    s:playout(ctx.rng(0x7fffffff), depth, o.greedy)
+    s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
     return rewards(s, players, o.score_scale)
   end
   local mean = {}
   for p = 1, players do mean[p] = 0 end
   for i = 1, k do
     local game = i < k and s:clone() or s
-    game:playout(ctx.rng(0x7fffffff), depth, o.greedy)
+    game:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
     local r = rewards(game, players, o.score_scale)
     for p = 1, players do mean[p] = mean[p] + r[p] / k end
   end
@@ -123,6 +124,18 @@ local RETIRED = {
   rollout_turns = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
 }
 
+local function is_share(v) return type(v) == "number" and v >= 0 and v <= 1 end
+
+-- `greedy` is a share, or a table of shares by game name that has a default.
+local function check_greedy(greedy)
+  local bad = "ismcts: option 'greedy' must be a share from 0 to 1, or a table of them by game name with a default"
+  if is_share(greedy) then return end
+  if type(greedy) ~= "table" or not is_share(greedy.default) then error(bad, 3) end
+  for game, share in pairs(greedy) do
+    if type(game) ~= "string" or not is_share(share) then error(bad, 3) end
+  end
+end
+
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
 function ismcts.bot(options)
   local o = {}
@@ -137,6 +150,7 @@ function ismcts.bot(options)
     end
     o[k] = v
   end
+  check_greedy(o.greedy)
   if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
     error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end
@@ -147,6 +161,7 @@ function ismcts.bot(options)
       local root = new_node(nil, nil, nil)
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
+      o.greedy_now = type(o.greedy) == "number" and o.greedy or o.greedy[view.game] or o.greedy.default
       repeat
         iterate(root, ctx, o, players)
         n = n + 1

@@ -183,6 +183,43 @@ describe("ctx", function()
     end
   end)
 
+  it("ismcts refuses a greedy share outside 0..1, or a table of them without a default", function()
+    for _, bad in ipairs { "1.5", "-0.1", "'all'", "{ babel = 1 }", "{ default = 2 }", "{ default = 0.2, 1 }" } do
+      local out, code = probe(("return require('ismcts').bot { name = 'odd', greedy = %s }"):format(bad))
+      assert.equal(2, code, out)
+      assert.truthy(out:find("ismcts: option 'greedy' must be a share from 0 to 1", 1, true), out)
+    end
+  end)
+
+  it("ismcts takes its greedy share by game name, else the default", function()
+    local out, code = probe([[
+      local bot = require("ismcts").bot { name = "probe", iterations = 5, greedy = { babel = 0, default = 1 } }
+      local choose = bot.choose
+      bot.choose = function(view, legal, ctx)
+        local sample = ctx.sample
+        ctx.sample = function()
+          local s = sample()
+          local playout = s.playout
+          return setmetatable({}, { __index = function(_, k)
+            if k == "playout" then
+              return function(_, seed, n, greedy) print(greedy) return playout(s, seed, n, greedy) end
+            end
+            local v = s[k]
+            return type(v) == "function" and function(_, ...) return v(s, ...) end or v
+          end })
+        end
+        local a = choose(view, legal, ctx)
+        ctx.sample = sample
+        return a
+      end
+      return bot
+    ]], "--games 1 --seed 4")
+    assert.equal(0, code, out)
+    local shares = said(out)
+    assert.truthy(#shares > 0, out)
+    for _, share in ipairs(shares) do assert.equal("0", share) end
+  end)
+
   it("ismcts with several playouts a node plays the same game again from the same seed", function()
     local function game()
       local out, code = probe([[
