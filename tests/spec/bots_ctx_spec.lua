@@ -175,20 +175,22 @@ describe("ctx", function()
     assert.truthy(out:find("ismcts: option 'rollout_depth' is now 'playout_depth'", 1, true), out)
   end)
 
-  it("ismcts refuses a playouts count that is not a whole number from 1 to 64", function()
-    for _, bad in ipairs { "0", "65", "1.5", "'4'" } do
-      local out, code = probe(("return require('ismcts').bot { name = 'odd', playouts = %s }"):format(bad))
+  -- Each value of `option` stops the match with `message`.
+  local function refused(option, values, message)
+    for _, bad in ipairs(values) do
+      local out, code = probe(("return require('ismcts').bot { name = 'odd', %s = %s }"):format(option, bad))
       assert.equal(2, code, out)
-      assert.truthy(out:find("ismcts: option 'playouts' must be a whole number from 1 to 64", 1, true), out)
+      assert.truthy(out:find(message, 1, true), out)
     end
+  end
+
+  it("ismcts refuses a playouts count that is not a whole number from 1 to 64", function()
+    refused("playouts", { "0", "65", "1.5", "'4'" }, "ismcts: option 'playouts' must be a whole number from 1 to 64")
   end)
 
   it("ismcts refuses a greedy share outside 0..1, or a table of them without a default", function()
-    for _, bad in ipairs { "1.5", "-0.1", "'all'", "{ babel = 1 }", "{ default = 2 }", "{ default = 0.2, 1 }" } do
-      local out, code = probe(("return require('ismcts').bot { name = 'odd', greedy = %s }"):format(bad))
-      assert.equal(2, code, out)
-      assert.truthy(out:find("ismcts: option 'greedy' must be a share from 0 to 1", 1, true), out)
-    end
+    refused("greedy", { "1.5", "-0.1", "'all'", "{ babel = 1 }", "{ default = 2 }", "{ default = 0.2, 1 }" },
+            "ismcts: option 'greedy' must be a share from 0 to 1")
   end)
 
   it("ismcts takes its greedy share by game name, else the default", function()
