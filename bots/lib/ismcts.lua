@@ -21,7 +21,7 @@ ismcts.defaults = {
   ms = 100,              -- thinking time per decision (never more than half of ctx.budget.ms)
   iterations = false,    -- a fixed number of iterations instead of a time (reproducible)
   c = 0.7,               -- UCB1 exploration constant
-  playout_depth = false, -- decisions played after the tree at most (false: to the game's end)
+  playout_depth = false, -- decisions played after the tree at most (false: to the game's end, or 20000)
   score_scale = 4,       -- where a playout stops short, a score lead this big is worth ~0.76 of a win
   greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
                          -- or a table of shares by game name with a `default` ({bohnanza = 1, default = 0.2})
@@ -49,9 +49,14 @@ local function rewards(s, players, scale)
   return r
 end
 
+-- A playout still running after this many decisions is judged by the score lead: ten times the longest
+-- game seen (Rabohnzel, 2,718 random decisions), and a bound where a sampled deal and a wholly greedy
+-- policy meet in a game nobody can end (a Babel deal where no temple fits and none is drawn).
+local PLAYOUT_CAP = 20000
+
 -- The mean rewards of `o.playouts` playouts from `s` (the last one plays on `s` itself).
 local function playouts(s, ctx, o, players)
-  local depth, k = o.playout_depth or nil, o.playouts
+  local depth, k = o.playout_depth or PLAYOUT_CAP, o.playouts
   if k == 1 then
     s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
     return rewards(s, players, o.score_scale)

@@ -255,13 +255,20 @@ describe("ctx", function()
 end)
 
 describe("the shipped bots", function()
-  it("random, greedy_babel and a quick ismcts play babel without a forfeit", function()
-    local quick = write([[return require("ismcts").bot { name = "ismcts_quick", iterations = 30 }]])
-    local p = assert(io.popen(("%s match babel %s %s --games 2 2>&1"):format(quote(exe), quote(quick),
-      quote(root .. "/bots/greedy_babel.lua"))))
+  -- The table of a Babel match between the bot `source` and greedy_babel.
+  local function against_greedy_babel(source, args)
+    local bot = write(source)
+    local p = assert(io.popen(("%s match babel %s %s %s 2>&1"):format(quote(exe), quote(bot),
+      quote(root .. "/bots/greedy_babel.lua"), args)))
     local out = p:read("a")
     p:close()
-    os.remove(quick)
+    os.remove(bot)
+    return out
+  end
+
+  it("random, greedy_babel and a quick ismcts play babel without a forfeit", function()
+    local out = against_greedy_babel([[return require("ismcts").bot { name = "ismcts_quick", iterations = 30 }]],
+                                     "--games 2")
     assert.truthy(out:match("\nismcts_quick +2 +%d+ +%d+ +%d+ +0 "), out)
     assert.truthy(out:match("\ngreedy_babel +2 +%d+ +%d+ +%d+ +0 "), out)
   end)
@@ -278,6 +285,13 @@ describe("the shipped bots", function()
       local wins = tonumber(out:match("\ngreedy_" .. game .. " +8 +(%d+) +%d+ +%d+ +0 "))
       assert.truthy(wins and wins >= 6, out)
     end
+  end)
+
+  it("ismcts cuts a playout nobody can end: wholly greedy Babel playouts, seed 11, no forfeit", function()
+    -- This deal samples a game the Babel policy alone never ends: uncut, the playout ran into the memory cap.
+    local out = against_greedy_babel(
+      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]], "--games 1 --seed 11")
+    assert.truthy(out:match("\nismcts_greedy +1 +%d+ +%d+ +%d+ +0 "), out)
   end)
 
   it("a quick ismcts plays Rabohnzel through samples without a forfeit", function()
