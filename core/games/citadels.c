@@ -2173,75 +2173,6 @@ static const char citadels_rules_text[] =
 
 _Static_assert(sizeof(citadels) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
 
-/* ==================================================================== playout policy */
-
-/* A search playout's choice, as greedy_citadels plays (bots/greedy_citadels.lua, cut down): the
- * character whose income or power pays most (with some noise, so imagined drafts vary), gold while the
- * hand holds something to build and cards otherwise, the dearest build (a new colour first), income
- * after building, any victim for the assassin and the thief, and the turn ended rather than the
- * rarer powers spent. The quantities are tenths of a point. */
-
-static int colour_count(const cit_player *p, int colour) {
-    int n = 0;
-    for (int i = 0; i < p->city_n; i++) n += districts[p->city[i]].colour == colour;
-    return n;
-}
-
-static int district_worth(int d) { return d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost; }
-
-static int character_worth(const citadels *g, int c, rng *r) {
-    const cit_player *p = mover_c(g);
-    int richest = 0, hand = hand_size(p), v;
-    for (int seat = 0; seat < g->players; seat++)
-        if (seat != g->to_move && g->player[seat].gold > richest) richest = g->player[seat].gold;
-    switch (c) {
-    case ASSASSIN: v = 15; break;
-    case THIEF: v = 10 + richest * 10 / 3; break;
-    case MAGICIAN: v = hand == 0 ? 30 : 10; break;
-    case ARCHITECT: v = hand >= 2 && p->gold >= 4 ? 35 : 20; break;
-    default: v = 10 * colour_count(p, character_colour[c]) + 5 + (c == MERCHANT ? 10 : 0) +
-                 (c == KING && g->crown != g->to_move ? 7 : 0);
-    }
-    return v + (int)rng_below(r, 15);
-}
-
-static int build_worth(const cit_player *p, int d) {
-    return 10 * district_worth(d) + (colour_count(p, districts[d].colour) ? 0 : 15);
-}
-
-/* Whether the hand holds a district not yet built that a few turns' gold would pay for. */
-static bool hand_worth_saving_for(const cit_player *p) {
-    for (int d = 0; d < NUM_TYPES; d++)
-        if (p->hand[d] && !owns(p, d) && districts[d].cost <= p->gold + 6) return true;
-    return false;
-}
-
-static int keep_worth(const cit_player *p, int d) {
-    if (owns(p, d)) return -100;
-    if (p->hand[d]) return -50;
-    int short_of = districts[d].cost - p->gold - 2;
-    return 10 * district_worth(d) - (short_of > 0 ? 7 * short_of : 0);
-}
-
-static int citadels_playout_worth(const void *st, action_t a, rng *r) {
-    const citadels *g = st;
-    const cit_player *p = mover_c(g);
-    int x = act_x(a);
-    switch (act_kind(a)) {
-    case ACT_CHOOSE: case ACT_BURY: return character_worth(g, x, r);
-    case ACT_KEEP: return keep_worth(p, x);
-    case ACT_GOLD: return hand_worth_saving_for(p) ? 1000 : 0;
-    case ACT_DRAW: return hand_worth_saving_for(p) ? 0 : 1000;
-    case ACT_BUILD: return 500 + build_worth(p, x);
-    case ACT_INCOME: return 400;
-    case ACT_KILL: case ACT_ROB: return 300;
-    case ACT_GRAVE_YES: return p->gold >= 2 ? 1 : -1;
-    case ACT_REPLACE_DONE: case ACT_GRAVE_NO: return 0;
-    case ACT_END: return 1;
-    default: return -1; /* swap, replace, laboratory, smithy, destroy: left to the random share */
-    }
-}
-
 const game_def citadels_game = {
     .name = "citadels",
     .title = "Citadels",
@@ -2273,5 +2204,4 @@ const game_def citadels_game = {
     .sample = citadels_sample,
     .move = citadels_move,
     .add = citadels_add,
-    .playout_worth = citadels_playout_worth,
 };

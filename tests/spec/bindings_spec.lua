@@ -357,7 +357,7 @@ describe("playout", function()
     end
   end)
 
-  it("with greedy = 1 builds the dearest Citadels district the mover can pay for", function()
+  it("with greedy = 1 builds the dearest Citadels district the mover can pay for (its score rises most)", function()
     local s = meeple.new("citadels", { seed = 2 })
     s:playout(2, nil, 1)
     local built, chances = 0, 0
