@@ -4,13 +4,17 @@
 --   ms = 20            a faster, weaker one
 --   iterations = 500   a fixed amount of work per decision instead of a time: reproducible games
 --   playout_depth = 40 judge the score lead 40 decisions on instead of playing to the end
---   greedy = 0         purely random playouts (by default a fifth of their decisions take the action that
---                      most raises the mover's score)
+--   greedy = 0         purely random playouts (by default a fifth of their decisions follow the game's
+--                      playout policy, what a plain greedy player would do, and all of them in Babel and
+--                      the bean games, where random trades would give beans away: a table by game name)
+--   playouts = 4       four playouts from each new node, their rewards averaged: a steadier estimate
+--                      for each iteration (a C playout costs little beside the Lua walk down the tree)
 return require("ismcts").bot {
   name = "ismcts",
   ms = 100,
   iterations = false,
   c = 0.7,
   playout_depth = false,
-  greedy = 0.2,
+  greedy = { babel = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
+  playouts = 1,
 }

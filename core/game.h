@@ -173,6 +173,12 @@ typedef struct game_def {
     bool (*move)(void *st, const char *from, const char *to, const card_move *m, reason *why);
     /* Adds delta to a counter (gold); refuses a counter that does not exist or would go negative. */
     bool (*add)(void *st, const char *counter, int delta, reason *why);
+
+    /* How much a plain greedy player of this game wants the legal action `a` now (the higher the
+     * better; s:playout's `greedy` share of decisions takes the best, ties broken at random), drawing
+     * from `r` where such a player would vary. It only reads the state: no allocation, no apply. NULL:
+     * those decisions take the action that most raises the mover's score. */
+    int (*playout_worth)(const void *st, action_t a, rng *r);
 } game_def;
 
 #endif

@@ -453,6 +453,21 @@ static action_t best_for_score(const game_def *def, const void *st, const action
     return acts[best];
 }
 
+/* The action the game's playout policy wants most; ties at random (reservoir sampling), so an imagined
+ * player varies where a greedy one would not care. */
+static action_t most_wanted(const game_def *def, const void *st, const action_t *acts, int n, rng *r) {
+    int best = 0, best_worth = def->playout_worth(st, acts[0], r), ties = 1;
+    for (int i = 1; i < n; i++) {
+        int worth = def->playout_worth(st, acts[i], r);
+        if (worth > best_worth) best = i, best_worth = worth, ties = 1;
+        else if (worth == best_worth && rng_below(r, (uint32_t)++ties) == 0) best = i;
+    }
+    return acts[best];
+}
+
+/* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
+ * greedy player's choice: imagined opponents then build, trade and score as real ones do), else to
+ * best_for_score; the rest are uniform among the legal actions. */
 int session_playout(session *s, rng *r, int limit, double greedy) {
     const game_def *def = s->def;
     action_t acts[MEEPLE_MAX_ACTIONS];
@@ -464,7 +479,9 @@ int session_playout(session *s, rng *r, int limit, double greedy) {
         int n = def->legal(s->now, acts);
         if (n <= 0) break; /* a stuck game: validate() and the conformance test say why */
         bool greedy_now = n > 1 && (always || (greedy_below && rng_next(r) < greedy_below));
-        action_t a = greedy_now ? best_for_score(def, s->now, acts, n) : acts[rng_below(r, (uint32_t)n)];
+        action_t a = !greedy_now         ? acts[rng_below(r, (uint32_t)n)]
+                     : def->playout_worth ? most_wanted(def, s->now, acts, n, r)
+                                          : best_for_score(def, s->now, acts, n);
         if (!history_push(s, a, def->to_move(s->now))) return -1;
         def->apply(s->now, a);
         played++;

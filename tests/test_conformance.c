@@ -286,7 +286,7 @@ static void play_one(run_context *c, bool thorough) {
     session_free(s);
 }
 
-/* session_playout, the search bots' inner loop: random and partly score-greedy games end in a valid
+/* session_playout, the search bots' inner loop: random, partly and wholly greedy games end in a valid
  * state, every decision in the history (a replay from the seed reaches the same bytes), and a limit
  * stops it exactly. */
 static void playouts_are_games(const game_def *def, int players, int games) {
@@ -300,7 +300,8 @@ static void playouts_are_games(const game_def *def, int players, int games) {
         rng r;
         rng_seed(&r, (uint64_t)i, 7);
         CHECK(session_playout(s, &r, 5, 0.5) == 5 && s->history_len == 5, "%s: a playout of 5 decisions", def->name);
-        int played = session_playout(s, &r, -1, i % 2 ? 0.3 : 0.0);
+        static const double greedy[] = {0.0, 0.3, 1.0}; /* 1: the game's playout policy alone must end it */
+        int played = session_playout(s, &r, -1, greedy[i % 3]);
         CHECK(played > 0 && def->is_over(s->now) && s->history_len == played + 5,
               "%s, seed %d: a playout stopped short", def->name, i + 1);
         CHECK(def->validate(s->now, &why), "%s, seed %d: a playout broke an invariant: %s", def->name, i + 1,

@@ -6,8 +6,9 @@
 -- sees), walks down the tree choosing among the actions legal in *that* deal by UCB1 (with the
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
 -- node, and plays the game out with s:playout — in C, so thousands of games fit in a decision — at
--- random but for a `greedy` share of the decisions, which take the action that most raises the mover's
--- score (a little greed makes the imagined opponents build and score as real ones do). It scores the end
+-- random but for a `greedy` share of the decisions, which follow the game's own playout policy (a plain
+-- greedy player's choice: imagined opponents then build and score as real ones do), `playouts` times
+-- from the new node, the rewards averaged. It scores the end
 -- position for every player: 1 for a win (shared on a draw), or, where `playout_depth` stopped it short,
 -- a number from the score lead. The action tried most often at the root is played.
 --
@@ -20,9 +21,11 @@ ismcts.defaults = {
   ms = 100,              -- thinking time per decision (never more than half of ctx.budget.ms)
   iterations = false,    -- a fixed number of iterations instead of a time (reproducible)
   c = 0.7,               -- UCB1 exploration constant
-  playout_depth = false, -- decisions played after the tree at most (false: to the game's end)
+  playout_depth = false, -- decisions played after the tree at most (false: to the game's end, or 20000)
   score_scale = 4,       -- where a playout stops short, a score lead this big is worth ~0.76 of a win
-  greedy = 0.2,          -- share of playout decisions that raise the mover's score where they can
+  greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
+                         -- or a table of shares by game name with a `default` ({bohnanza = 1, default = 0.2})
+  playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -44,6 +47,29 @@ local function rewards(s, players, scale)
     r[p] = 1 / (1 + math.exp(-(scores[p] - best_other) / scale * 1.15))
   end
   return r
+end
+
+-- A playout still running after this many decisions is judged by the score lead: ten times the longest
+-- game seen (Rabohnzel, 2,718 random decisions), and a bound where a sampled deal and a wholly greedy
+-- policy meet in a game nobody can end (a Babel deal where no temple fits and none is drawn).
+local PLAYOUT_CAP = 20000
+
+-- The mean rewards of `o.playouts` playouts from `s` (the last one plays on `s` itself).
+local function playouts(s, ctx, o, players)
+  local depth, k = o.playout_depth or PLAYOUT_CAP, o.playouts
+  if k == 1 then
+    s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
+    return rewards(s, players, o.score_scale)
+  end
+  local mean = {}
+  for p = 1, players do mean[p] = 0 end
+  for i = 1, k do
+    local game = i < k and s:clone() or s
+    game:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
+    local r = rewards(game, players, o.score_scale)
+    for p = 1, players do mean[p] = mean[p] + r[p] / k end
+  end
+  return mean
 end
 
 local function new_node(parent, action, player)
@@ -84,11 +110,11 @@ local function iterate(root, ctx, o, players)
     s:play(best.action)
     node = best
   end
-  -- Playout: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
-  -- the decisions, which take the action that most raises the mover's score.
-  s:playout(ctx.rng(0x7fffffff), o.playout_depth or nil, o.greedy)
+  -- Playouts: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
+  -- the decisions, which follow the game's playout policy. A C playout costs a fraction of the Lua walk
+  -- down the tree, so several from one leaf give a steadier reward for little more time.
+  local r = playouts(s, ctx, o, players)
   -- Backpropagation: each node credits the seat that chose its action.
-  local r = rewards(s, players, o.score_scale)
   while node do
     node.visits = node.visits + 1
     if node.player then node.wins = node.wins + r[node.player] end
@@ -102,6 +128,18 @@ local RETIRED = {
   rollout_moves = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
   rollout_turns = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
 }
+
+local function is_share(v) return type(v) == "number" and v >= 0 and v <= 1 end
+
+-- `greedy` is a share, or a table of shares by game name that has a default.
+local function check_greedy(greedy)
+  local bad = "ismcts: option 'greedy' must be a share from 0 to 1, or a table of them by game name with a default"
+  if is_share(greedy) then return end
+  if type(greedy) ~= "table" or not is_share(greedy.default) then error(bad, 3) end
+  for game, share in pairs(greedy) do
+    if type(game) ~= "string" or not is_share(share) then error(bad, 3) end
+  end
+end
 
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
 function ismcts.bot(options)
@@ -117,6 +155,10 @@ function ismcts.bot(options)
     end
     o[k] = v
   end
+  check_greedy(o.greedy)
+  if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
+    error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
+  end
   return {
     name = o.name,
     choose = function(view, legal, ctx)
@@ -124,6 +166,7 @@ function ismcts.bot(options)
       local root = new_node(nil, nil, nil)
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
+      o.greedy_now = type(o.greedy) == "number" and o.greedy or o.greedy[view.game] or o.greedy.default
       repeat
         iterate(root, ctx, o, players)
         n = n + 1

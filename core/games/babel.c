@@ -1853,6 +1853,59 @@ static const char babel_rules_text[] =
 
 _Static_assert(sizeof(babel) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
 
+/* ==================================================================== playout policy */
+
+/* A search playout's choice, as greedy_babel plays (bots/greedy_babel.lua, cut down): leap, steal and
+ * build whenever it can (the opponent's card first), collapse the leader's temple, halve a full hand,
+ * settle toward the next level where the pawn stands, travel where a build is in reach (or away from a
+ * place with nothing left to grow), discard the people held most, and end the turn otherwise. */
+
+/* The level the mover's temple at `loc` needs next; above MAX_LEVEL when it is complete. */
+static int next_level(const babel_player *me, int loc) { return site_top(&me->temple[loc]) + 1; }
+
+static bool a_reserve_offers(const babel *g, int level) {
+    return temple_top(&g->player[0].reserve) == level || temple_top(&g->player[1].reserve) == level;
+}
+
+/* Travelling to `loc` (paying one card of it): a build in reach there this turn is worth most; else, from
+ * a place with nothing left to grow, the place nearest its next level. */
+static int travel_worth(const babel *g, const babel_player *me, int loc) {
+    int need = next_level(me, loc), spare = hand_size(me) - 1;
+    if (need > MAX_LEVEL) return -1;
+    if (me->row[loc].n + spare >= need && a_reserve_offers(g, need)) return 600;
+    bool here_grows = me->pawn != QUARRY && next_level(me, me->pawn) <= MAX_LEVEL;
+    return here_grows ? -1 : 250 - 10 * (need - me->row[loc].n);
+}
+
+/* Settling people `p` where the pawn stands: toward the next level, the people on top of the row first
+ * (a triple in the making), else the people held most. */
+static int settle_worth(const babel_player *me, int p) {
+    const people_pile *row = &me->row[me->pawn];
+    if (row->n >= next_level(me, me->pawn)) return -1;
+    bool on_top = row->n && row->card[row->n - 1] == p;
+    return 300 + (on_top ? 20 : 0) + me->hand[p];
+}
+
+static int babel_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* a greedy Babel player varies only where it does not care: the host's tie-break */
+    const babel *g = st;
+    const babel_player *me = &g->player[g->to_move], *opp = &g->player[1 - g->to_move];
+    switch (act_kind(a)) {
+    case ACT_DISCARD: return me->hand[act_arg(a)];
+    case ACT_LEAP: return act_arg(a) == OPP ? 1000 : 990;
+    case ACT_STEAL: return 980;
+    case ACT_BUILD: return act_arg(a) == OPP ? 970 : 960;
+    case ACT_COLLAPSE:
+        return total(g, 1 - g->to_move) >= total(g, g->to_move) || site_top(&opp->temple[me->pawn]) >= 3 ? 900 : -1;
+    case ACT_HALVE: return hand_size(opp) >= 6 ? 800 : -1;
+    case ACT_TRAVEL: return travel_worth(g, me, act_arg(a));
+    case ACT_SETTLE: return settle_worth(me, act_arg(a));
+    case ACT_EXPEL: case ACT_SWITCH: return 50;
+    case ACT_END: return 0;
+    default: return -1; /* migrate: left to the random share */
+    }
+}
+
 const game_def babel_game = {
     .name = "babel",
     .title = "Babel",
@@ -1885,4 +1938,5 @@ const game_def babel_game = {
     .sample = babel_sample,
     .move = babel_move,
     .add = babel_add,
+    .playout_worth = babel_playout_worth,
 };

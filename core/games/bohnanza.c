@@ -2074,6 +2074,52 @@ static const char bohnanza_rules_text[] =
 
 _Static_assert(sizeof(bean_table) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
 
+/* ==================================================================== playout policy (the bean core) */
+
+/* A search playout's choice, as greedy_bohnanza plays (bots/lib/beans.lua, cut down) but without
+ * trading: plant on the field the bean joins (an empty one next), a second card only when it joins its
+ * kind, harvest a field that can pay no more or, when a bean fits nowhere, the field paying most; buy a
+ * third field with 5 coins; decline every deal and end trading at once. Imagined players who trade at
+ * random give beans away for nothing, and the playouts' rewards are then noise. Both bean games use it;
+ * a kind of action a game adds is worth -1: left to chance among the others it ties with. */
+
+static int plant_worth(const bean_table *g, int seat, int field) {
+    int size = bean_field_size(g, seat, field);
+    return size ? 500 + size : 400;
+}
+
+static int harvest_worth(const bean_table *g, int seat, int field, bool stuck) {
+    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
+    int coins = bean_payout(g, type, size);
+    if (coins > 0 && coins == bean_payout(g, type, 255)) return 600 + coins;
+    return stuck ? 300 + 10 * coins - size : -1;
+}
+
+/* Whether the card to plant now fits no field: then a field must be harvested first. */
+static bool planting_stuck(const bean_table *g) {
+    int seat = g->to_move;
+    if (g->phase == BEAN_PLANT) return bean_first_fit(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0;
+    if (g->phase != BEAN_PLANT_TRADED) return false;
+    for (int t = 0; t < g->rules.types; t++)
+        if (plant_supply(g, seat, t) && bean_first_fit(g, seat, t) >= 0) return false;
+    return true;
+}
+
+int bean_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* no draw of its own: the host breaks ties at random */
+    const bean_table *g = st;
+    int seat = g->to_move;
+    switch (act_kind(a)) {
+    case ACT_PLANT: return plant_worth(g, seat, act_x(a));
+    case ACT_PLANT_TYPE: return plant_worth(g, seat, act_y(a));
+    case ACT_DONE: return 450;
+    case ACT_HARVEST: return harvest_worth(g, seat, act_x(a), planting_stuck(g));
+    case ACT_BUY: return bean_coins(g, seat) >= 5 ? 700 : -1;
+    case ACT_PASS: case ACT_REJECT: case ACT_CANCEL: return 0;
+    default: return -1;
+    }
+}
+
 const game_def bohnanza_game = {
     .name = "bohnanza",
     .title = "Bohnanza",
@@ -2106,4 +2152,5 @@ const game_def bohnanza_game = {
     .sample = bohnanza_sample,
     .move = bohnanza_move,
     .add = bohnanza_add,
+    .playout_worth = bean_playout_worth,
 };

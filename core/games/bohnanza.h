@@ -225,6 +225,8 @@ int bean_next_planter(const bean_table *g, int from);
 void bean_final_harvest(bean_table *g, int first);
 /* The highest scores, then the tie_break rule; returns how many share the win. */
 int bean_winners(const bean_table *g, const int *scores, int *out);
+/* A search playout's policy for both bean games (game_def.playout_worth): plant, harvest, no trading. */
+int bean_playout_worth(const void *st, action_t a, rng *r);
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);

@@ -2474,4 +2474,5 @@ const game_def rabohnzel_game = {
     .sample = rabohnzel_sample,
     .move = rabohnzel_move,
     .add = rabohnzel_add,
+    .playout_worth = bean_playout_worth, /* the bean core's (bohnanza.c) */
 };

@@ -337,7 +337,7 @@ describe("playout", function()
     assert.same(a:history(), b:history()) -- clones from one position play the same from one seed
   end)
 
-  it("with greedy = 1 takes the action that raises the mover's score most", function()
+  it("with greedy = 1 plays the game's policy: in Babel, a build where one fits", function()
     local s = meeple.from_table {
       game = "babel", to_move = 1,
       players = { { hand = { "medes", "medes", "hittites" }, pawn = "medes",
@@ -354,6 +354,43 @@ describe("playout", function()
     assert.equal(best, s:history()[1].action)
     assert.equal(best_score, s:scores()[1])
     assert.truthy(best_score > 0)
+  end)
+
+  it("with greedy = 1 plays the bean games without a single trade, to the end", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      for seed = 1, 5 do
+        local s = meeple.new(game, { seed = seed })
+        s:playout(seed, nil, 1)
+        assert.is_true(s:is_over())
+        for _, step in ipairs(s:history()) do
+          assert.is_nil(step.action:match("^propose") or step.action:match("^ask") or step.action:match("^offer"),
+                        game .. ": " .. step.action)
+        end
+      end
+    end
+  end)
+
+  it("with greedy = 1 builds the dearest Citadels district the mover can pay for (its score rises most)", function()
+    local s = meeple.new("citadels", { seed = 2 })
+    s:playout(2, nil, 1)
+    local built, chances = 0, 0
+    local a = meeple.new("citadels", { seed = 2 })
+    for _, step in ipairs(s:history()) do
+      local legal = a:legal()
+      local dearest = -1
+      for _, l in ipairs(legal) do
+        local d = l:match("^build (%S+)")
+        if d then dearest = math.max(dearest, a:cards()[d].cost) end
+      end
+      if dearest >= 0 and not legal[1]:match("^gold") then
+        chances = chances + 1
+        local d = step.action:match("^build (%S+)")
+        if d and a:cards()[d].cost >= dearest - 1 then built = built + 1 end
+      end
+      a:play(step.action)
+    end
+    assert.truthy(chances > 5)
+    assert.equal(chances, built)
   end)
 
   it("refuses bad arguments with one line", function()

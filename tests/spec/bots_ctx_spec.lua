@@ -204,6 +204,73 @@ describe("ctx", function()
     assert.truthy(out:find("ismcts: option 'rollout_depth' is now 'playout_depth'", 1, true), out)
   end)
 
+  -- Each value of `option` stops the match with `message`.
+  local function refused(option, values, message)
+    for _, bad in ipairs(values) do
+      local out, code = probe(("return require('ismcts').bot { name = 'odd', %s = %s }"):format(option, bad))
+      assert.equal(2, code, out)
+      assert.truthy(out:find(message, 1, true), out)
+    end
+  end
+
+  it("ismcts refuses a playouts count that is not a whole number from 1 to 64", function()
+    refused("playouts", { "0", "65", "1.5", "'4'" }, "ismcts: option 'playouts' must be a whole number from 1 to 64")
+  end)
+
+  it("ismcts refuses a greedy share outside 0..1, or a table of them without a default", function()
+    refused("greedy", { "1.5", "-0.1", "'all'", "{ babel = 1 }", "{ default = 2 }", "{ default = 0.2, 1 }" },
+            "ismcts: option 'greedy' must be a share from 0 to 1")
+  end)
+
+  it("ismcts takes its greedy share by game name, else the default", function()
+    local out, code = probe([[
+      local bot = require("ismcts").bot { name = "probe", iterations = 5, greedy = { babel = 0, default = 1 } }
+      local choose = bot.choose
+      bot.choose = function(view, legal, ctx)
+        local sample = ctx.sample
+        ctx.sample = function()
+          local s = sample()
+          local playout = s.playout
+          return setmetatable({}, { __index = function(_, k)
+            if k == "playout" then
+              return function(_, seed, n, greedy) print(greedy) return playout(s, seed, n, greedy) end
+            end
+            local v = s[k]
+            return type(v) == "function" and function(_, ...) return v(s, ...) end or v
+          end })
+        end
+        local a = choose(view, legal, ctx)
+        ctx.sample = sample
+        return a
+      end
+      return bot
+    ]], "--games 1 --seed 4")
+    assert.equal(0, code, out)
+    local shares = said(out)
+    assert.truthy(#shares > 0, out)
+    for _, share in ipairs(shares) do assert.equal("0", share) end
+  end)
+
+  it("ismcts with several playouts a node plays the same game again from the same seed", function()
+    local function game()
+      local out, code = probe([[
+        local ismcts = require("ismcts").bot { name = "probe", iterations = 40, playouts = 3, greedy = 1 }
+        local choose = ismcts.choose
+        ismcts.choose = function(view, legal, ctx)
+          local a = choose(view, legal, ctx)
+          print(a)
+          return a
+        end
+        return ismcts
+      ]], "--games 1 --seed 21", quote(root .. "/bots/greedy_babel.lua"))
+      assert.equal(0, code, out)
+      return said(out)
+    end
+    local first = game()
+    assert.truthy(#first > 10)
+    assert.same(first, game())
+  end)
+
   it("requires the project's helper library, and nothing else", function()
     local out, code = probe([[
       local rules = require "rules"
@@ -217,13 +284,20 @@ describe("ctx", function()
 end)
 
 describe("the shipped bots", function()
-  it("random, greedy_babel and a quick ismcts play babel without a forfeit", function()
-    local quick = write([[return require("ismcts").bot { name = "ismcts_quick", iterations = 30 }]])
-    local p = assert(io.popen(("%s match babel %s %s --games 2 2>&1"):format(quote(exe), quote(quick),
-      quote(root .. "/bots/greedy_babel.lua"))))
+  -- The table of a Babel match between the bot `source` and greedy_babel.
+  local function against_greedy_babel(source, args)
+    local bot = write(source)
+    local p = assert(io.popen(("%s match babel %s %s %s 2>&1"):format(quote(exe), quote(bot),
+      quote(root .. "/bots/greedy_babel.lua"), args)))
     local out = p:read("a")
     p:close()
-    os.remove(quick)
+    os.remove(bot)
+    return out
+  end
+
+  it("random, greedy_babel and a quick ismcts play babel without a forfeit", function()
+    local out = against_greedy_babel([[return require("ismcts").bot { name = "ismcts_quick", iterations = 30 }]],
+                                     "--games 2")
     assert.truthy(out:match("\nismcts_quick +2 +%d+ +%d+ +%d+ +0 "), out)
     assert.truthy(out:match("\ngreedy_babel +2 +%d+ +%d+ +%d+ +0 "), out)
   end)
@@ -240,6 +314,13 @@ describe("the shipped bots", function()
       local wins = tonumber(out:match("\ngreedy_" .. game .. " +8 +(%d+) +%d+ +%d+ +0 "))
       assert.truthy(wins and wins >= 6, out)
     end
+  end)
+
+  it("ismcts cuts a playout nobody can end: wholly greedy Babel playouts, seed 11, no forfeit", function()
+    -- This deal samples a game the Babel policy alone never ends: uncut, the playout ran into the memory cap.
+    local out = against_greedy_babel(
+      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]], "--games 1 --seed 11")
+    assert.truthy(out:match("\nismcts_greedy +1 +%d+ +%d+ +%d+ +0 "), out)
   end)
 
   it("a quick ismcts plays Rabohnzel through samples without a forfeit", function()
