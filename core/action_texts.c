@@ -87,11 +87,12 @@ static int find_by_formatting(const char *chosen, size_t len, const game_def *de
 
 int action_texts_find(lua_State *L, int idx, const game_def *def, const void *st, const action_t *acts,
                       const uint32_t *keys, int n) {
-    if (lua_type(L, idx) != LUA_TSTRING || !lua_checkstack(L, 3)) return -1;
-    idx = lua_absindex(L, idx);
-    int top = lua_gettop(L);
+    if (lua_type(L, idx) != LUA_TSTRING) return -1;
     size_t len;
     const char *chosen = lua_tolstring(L, idx, &len);
+    if (!lua_checkstack(L, 3)) return find_by_formatting(chosen, len, def, st, acts, n);
+    idx = lua_absindex(L, idx);
+    int top = lua_gettop(L);
     int found = -2; /* -2: the cache cannot tell */
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &caches_key) == LUA_TTABLE && lua_rawgetp(L, -1, def) == LUA_TTABLE) {
         lua_pushvalue(L, idx);

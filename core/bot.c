@@ -301,17 +301,33 @@ static int sb_setmetatable(lua_State *L) {
     return 1;
 }
 
+static size_t memory_left(const bot *b) { return b->used < b->lim.memory ? b->lim.memory - b->used : 0; }
+
 /* s:playout, a whole game in one call: charged PLAYOUT_STEPS instructions per decision it played
  * (about what a C decision costs in Lua instructions' time), and the clock read, once it returns (a
- * playout is bounded by its game's length: well under a millisecond). Upvalue 1: the original. */
+ * playout is a game's length: well under a millisecond). It runs in C, out of the hook's reach, and its
+ * history grows in the host's heap, so it is given no more decisions than the instructions and memory
+ * left pay for: a policy going round in circles ends at the budget, not past it. Upvalue 1: the
+ * original. */
 enum { PLAYOUT_STEPS = 100 };
 
 static int sb_playout(lua_State *L) {
+    bot *b = bot_of(L);
+    long long steps_left = b->lim.instructions > b->steps ? b->lim.instructions - b->steps : 0;
+    long long affordable = steps_left / PLAYOUT_STEPS + 1;
+    long long room = (long long)(memory_left(b) / sizeof(history_entry)) + 1;
+    if (room < affordable) affordable = room;
+    int isnum = 0;
+    lua_Integer asked = lua_tointegerx(L, 3, &isnum);
+    if (lua_isnoneornil(L, 3) || (isnum && (asked < 0 || asked > affordable))) {
+        lua_settop(L, lua_gettop(L) < 3 ? 3 : lua_gettop(L));
+        lua_pushinteger(L, (lua_Integer)affordable);
+        lua_replace(L, 3);
+    }
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, n, 1);
-    bot *b = bot_of(L);
     charge_steps(L, b, (double)lua_tointeger(L, -1) * PLAYOUT_STEPS);
     return 1;
 }
@@ -403,7 +419,6 @@ static int sb_require(lua_State *L) {
  * fit is refused before it starts, and the refusal is the bot's forfeit, so the host never waits on a
  * C loop past the clock. */
 
-static size_t memory_left(const bot *b) { return b->used < b->lim.memory ? b->lim.memory - b->used : 0; }
 
 /* Charges `steps` instructions for the C call `what` about to run, and refuses it, as the bot's
  * forfeit, when they overrun the budget or its worst case (`worst_ns`) cannot finish in time. The

@@ -129,7 +129,9 @@ typedef struct game_def {
     uint32_t (*turn_key)(const void *st, int *owner);
     bool (*is_over)(const void *st);
 
-    /* Every legal action for to_move, in a stable order; returns the count (<= MEEPLE_MAX_ACTIONS). */
+    /* Every legal action for to_move, in a stable order; returns the count (<= MEEPLE_MAX_ACTIONS).
+     * `out` has MEEPLE_MAX_ACTIONS slots, any of which it may write (Babel's generator writes past
+     * the count as scratch). */
     int (*legal)(const void *st, action_t *out);
     /* Whether `a` is legal now, and if not, why. The single authority on legality: legal() lists
      * exactly the actions this accepts, which the conformance test asserts. */

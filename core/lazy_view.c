@@ -9,10 +9,11 @@
  * A field whose value holds containers within containers is recorded as a flat list of tokens, in the
  * order the game wrote them, each container knowing where it ends; its inner tables fill themselves
  * from that record when first read, each keeping the index of its token, so filling a table visits
- * its own items only. Short lists of scalars (hands, rows, temples: most of a view) are filled with
- * their parent, as an unread table would cost more than they do. Unread tables keep their data under
- * light-userdata keys, which no bot code can name, and all share one locked metatable. The record
- * holds the game's strings by address: tree.h promises they are constants. */
+ * its own items only. A table of scalars (a hand, a row, a temple: most of a view) is filled with its
+ * parent, however long, as an unread table would cost more than it does; a walk (pairs, next) fills
+ * everything below the table walked at once. Unread tables keep their data under light-userdata keys,
+ * which no bot code can name, and all share one locked metatable. The record holds the game's strings
+ * by address: tree.h promises they are constants. */
 #include "lazy_view.h"
 
 #include <stdalign.h>
@@ -244,9 +245,9 @@ static void ensure_record(lua_State *L, source *src, int k) {
     src->rec = lua_gettop(L);
 }
 
-/* Pushes item `i`'s value: scalars as they are; a container of scalars filled at once (most of a
- * view is such lists, and an unread table costs more than a short one); a container of containers as
- * an unread table, unless the fill is whole. */
+/* Pushes item `i`'s value: scalars as they are; a container of scalars filled at once, however long
+ * (most of a view is such lists, and setting up an unread table costs more than filling one); a
+ * container of containers as an unread table, unless the fill is whole. */
 static void push_item(lua_State *L, source *src, int i) {
     const view_token *t = &src->tok[i];
     switch (t->kind) {

@@ -359,7 +359,7 @@ session *session_clone_into(const session *s, void *block) {
     memcpy(c->start, s->start, s->def->state_size);
     memcpy(c->now, s->now, s->def->state_size);
     c->history = (history_entry *)((unsigned char *)c->now + align_up(s->def->state_size));
-    c->history_cap = s->history_len;
+    c->history_cap = c->block_history = s->history_len;
     c->history_in_block = true;
     c->block_is_callers = true;
     if (s->history_len) memcpy(c->history, s->history, sizeof *c->history * (size_t)s->history_len);
@@ -381,7 +381,7 @@ void session_free(session *s) {
 }
 
 size_t session_heap_bytes(const session *s) {
-    size_t own = s->block_is_callers ? 0 : block_size(s->def, s->params_in_block, s->history_in_block ? s->history_cap : 0);
+    size_t own = s->block_is_callers ? 0 : block_size(s->def, s->params_in_block, s->block_history);
     return own + (s->history_in_block ? 0 : (size_t)s->history_cap * sizeof *s->history);
 }
 
@@ -395,6 +395,7 @@ void session_rebase(session *s) {
 
 static bool history_push(session *s, action_t a, int player) {
     if (s->history_len == s->history_cap) {
+        if (s->history_cap > INT_MAX / 2) return false;
         int cap = s->history_cap > 32 ? s->history_cap * 2 : 64;
         /* A history in the block moves out to grow (the block cannot). */
         history_entry *grown = realloc(s->history_in_block ? NULL : s->history, sizeof *grown * (size_t)cap);
@@ -475,6 +476,7 @@ int session_playout(session *s, rng *r, int limit, double greedy) {
     bool always = can_try && greedy >= 1;
     uint32_t greedy_below = !can_try || greedy <= 0 ? 0 : always ? 0 : (uint32_t)(greedy * 4294967296.0);
     int played = 0;
+    if (limit < 0 || limit > SESSION_PLAYOUT_MAX) limit = SESSION_PLAYOUT_MAX;
     while (played != limit && !def->is_over(s->now)) {
         int n = def->legal(s->now, acts);
         if (n <= 0) break; /* a stuck game: validate() and the conformance test say why */

@@ -27,6 +27,7 @@ typedef struct session {
     bool block_is_callers;
     bool history_in_block;
     bool params_in_block;
+    int block_history;       /* history entries the block has room for */
 } session;
 
 /* ---- Parameters ---- */
@@ -67,11 +68,15 @@ bool session_play(session *s, action_t a, reason *why);
 bool session_check_text(const session *s, const char *text, action_t *out, reason *why);
 /* Checks and applies an action's text. */
 bool session_play_text(session *s, const char *text, reason *why);
-/* Plays up to `limit` decisions (all to the end when limit < 0): the search bots' playout, kept in C
- * because it is their inner loop. A `greedy` share (0..1) of the decisions take the action that most
- * raises the mover's score (ties: the first listed); the rest are uniformly random. Returns how many were
- * played, or -1 when out of memory, with the decisions played until then kept (all legal). */
+/* Plays up to `limit` decisions (to the end when limit < 0), and never more than SESSION_PLAYOUT_MAX:
+ * the search bots' playout, kept in C because it is their inner loop. A `greedy` share (0..1) of the
+ * decisions follow the game's playout policy (else the action that most raises the mover's score); the
+ * rest are uniformly random. Returns how many were played, or -1 when out of memory, with the
+ * decisions played until then kept (all legal). */
 int session_playout(session *s, rng *r, int limit, double greedy);
+/* No game lasts this many decisions, but a policy that goes round in circles (a greedy Babel deal can)
+ * would play forever: a playout stops here, the game not over. */
+#define SESSION_PLAYOUT_MAX 1000000
 /* Takes back the last n decisions (fewer if there are fewer); returns how many. */
 int session_undo(session *s, int n);
 

@@ -368,8 +368,9 @@ static bool bench_lua_api(const bench_args *a, lua_api_figures *out) {
     }
     long long rounds = a->rounds < 3 ? 3 : a->rounds;
     if (ok) {
-        out->clone_ns = time_lua_loop(L, lua_api_clones, lua_gettop(L), rounds);
-        out->legal_ns = time_lua_loop(L, lua_api_legals, lua_gettop(L), rounds);
+        int pos = lua_gettop(L);
+        out->clone_ns = time_lua_loop(L, lua_api_clones, pos, rounds);
+        out->legal_ns = out->clone_ns > 0 ? time_lua_loop(L, lua_api_legals, pos, rounds) : 0;
         ok = out->clone_ns > 0 && out->legal_ns > 0;
     }
     if (!ok) {
