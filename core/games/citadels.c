@@ -1171,11 +1171,9 @@ static void citadels_action_text(const void *st, action_t a, char *out) {
         snprintf(out, MEEPLE_ACTION_TEXT, "%s", word);
 }
 
-static const char *const district_names[NUM_TYPES] = {
-    "manor", "castle", "palace", "temple", "church", "monastery", "cathedral", "tavern", "market",
-    "trading_post", "docks", "harbor", "town_hall", "watchtower", "prison", "battlefield", "fortress",
-    "haunted_city", "keep", "laboratory", "smithy", "observatory", "graveyard", "dragon_gate",
-    "university", "library", "great_wall", "school_of_magic"};
+/* The names alone, for table_name_index: from the district list, like everything else about them. */
+#define DISTRICT_NAME(arg, id, name, cost, copies, colour) [id] = name,
+static const char *const district_names[NUM_TYPES] = {DISTRICT_LIST(DISTRICT_NAME, 0)};
 
 static bool parse_seat(const citadels *g, const char *word, int *out, reason *why) {
     char *end;
