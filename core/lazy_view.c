@@ -22,6 +22,7 @@
 
 #include <lauxlib.h>
 
+#include "lmeeple.h"
 #include "tree.h"
 
 static const char data_key = 'd';  /* a root's snapshot, or an inner table's record */
@@ -32,16 +33,6 @@ static const char index_key = 'i'; /* an inner table's token in the record */
  * metatables, so a value whose metatable is one of these is one of ours, whatever a table claims. */
 static const char snapshot_type = 's';
 static const char record_type = 'r';
-
-/* The userdata at `idx` if it is of `type`, else NULL. */
-static void *test_type(lua_State *L, int idx, const char *type) {
-    void *u = lua_touserdata(L, idx);
-    if (!u || !lua_getmetatable(L, idx)) return NULL;
-    lua_rawgetp(L, LUA_REGISTRYINDEX, type);
-    bool ours = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
-    return ours ? u : NULL;
-}
 
 static void set_type(lua_State *L, const char *type) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, type);
@@ -333,8 +324,8 @@ static void fill(lua_State *L, int t, bool whole) {
     if (!lua_getmetatable(L, t)) return;
     int mt = top + 1, data = top + 2;
     lua_rawgetp(L, t, &data_key);
-    if (test_type(L, data, &snapshot_type)) fill_root(L, t, data, mt, whole);
-    else if (test_type(L, data, &record_type)) fill_inner(L, t, data, mt, whole);
+    if (meeple_test_udata(L, data, &snapshot_type)) fill_root(L, t, data, mt, whole);
+    else if (meeple_test_udata(L, data, &record_type)) fill_inner(L, t, data, mt, whole);
     else {
         lua_settop(L, top);
         return;
@@ -392,7 +383,7 @@ static int view_index(lua_State *L) {
     if (lua_getmetatable(L, 1)) {
         int mt = 3, data = 4;
         lua_rawgetp(L, 1, &data_key);
-        snapshot *sn = test_type(L, data, &snapshot_type);
+        snapshot *sn = meeple_test_udata(L, data, &snapshot_type);
         if (sn && (lua_type(L, 2) != LUA_TSTRING || written_already(sn, lua_tostring(L, 2)))) {
             lua_pushnil(L);
             return 1;

@@ -356,15 +356,16 @@ static const game_def *arg_game(lua_State *L, int idx, const char *fn) {
  * per node, and finding the metatable by name hashed that name every time. */
 static const char state_mt_key = 'm';
 
-/* luaL_testudata for states, by the metatable's address. */
-static void *test_state(lua_State *L, int idx) {
+void *meeple_test_udata(lua_State *L, int idx, const void *mt_key) {
     void *u = lua_touserdata(L, idx);
     if (!u || !lua_getmetatable(L, idx)) return NULL;
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &state_mt_key);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, mt_key);
     bool ours = lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
     return ours ? u : NULL;
 }
+
+static void *test_state(lua_State *L, int idx) { return meeple_test_udata(L, idx, &state_mt_key); }
 
 static session *arg_state(lua_State *L, const char *fn) {
     session **u = test_state(L, 1);

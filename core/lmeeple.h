@@ -21,6 +21,10 @@ void meeple_set_renderer(lua_State *L);
 void meeple_push_state(lua_State *L, session *s);
 /* The session behind the state at stack index `idx`, or NULL when it is not one. */
 session *meeple_to_session(lua_State *L, int idx);
+/* luaL_testudata by address: the full userdata at `idx` if its metatable is the registry's value at
+ * light-userdata key `mt_key`, else NULL. No name is hashed: the hot paths (a state method per search
+ * node, every view table filled) ask it. */
+void *meeple_test_udata(lua_State *L, int idx, const void *mt_key);
 /* (A state under a variant is a Lua table over a plain state: this gives that plain state's session,
  * whose rules are the base rules; its legal actions are the variant's `legal()`.) */
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action_texts.h"
 #include "check.h"
 #include "registry.h"
 #include "session.h"
@@ -143,7 +144,7 @@ static void text_key_holds(const run_context *c, const void *st, action_t a, con
         memset(t, 0, sizeof *t);
         t->def = c->def;
     }
-    uint32_t key = c->def->text_key ? c->def->text_key(st, a) : a;
+    uint32_t key = action_text_key(c->def, st, a);
     size_t k = key_slot(t, key), j = text_slot(t, text);
     if (t->used[k])
         CHECK(strcmp(t->text[k], text) == 0, WHERE "text key %#x means '%s' here and '%s' elsewhere", AT(c), key,
