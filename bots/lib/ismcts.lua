@@ -29,9 +29,11 @@ ismcts.defaults = {
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
--- Rewards for every seat at the end of an iteration.
-local function rewards(s, players, scale)
-  local r = {}
+local exp, log, sqrt, huge = math.exp, math.log, math.sqrt, math.huge
+
+-- Rewards for every seat at the end of an iteration, written into `r` (one table per decision: an
+-- iteration's garbage is what makes the walk down the tree cost more than the playout).
+local function rewards(s, players, scale, r)
   local winners = s:winners()
   if winners then
     for p = 1, players do r[p] = 0 end
@@ -40,11 +42,11 @@ local function rewards(s, players, scale)
   end
   local scores = s:scores()
   for p = 1, players do
-    local best_other = -math.huge
+    local best_other = -huge
     for q = 1, players do
       if q ~= p and scores[q] > best_other then best_other = scores[q] end
     end
-    r[p] = 1 / (1 + math.exp(-(scores[p] - best_other) / scale * 1.15))
+    r[p] = 1 / (1 + exp(-(scores[p] - best_other) / scale * 1.15))
   end
   return r
 end
@@ -54,70 +56,84 @@ end
 -- policy meet in a game nobody can end (a Babel deal where no temple fits and none is drawn).
 local PLAYOUT_CAP = 20000
 
--- The mean rewards of `o.playouts` playouts from `s` (the last one plays on `s` itself).
-local function playouts(s, ctx, o, players)
+-- The mean rewards of `o.playouts` playouts from `s` (the last one plays on `s` itself), into `mean`.
+local function playouts(s, ctx, o, players, mean, r)
   local depth, k = o.playout_depth or PLAYOUT_CAP, o.playouts
   if k == 1 then
     s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
-    return rewards(s, players, o.score_scale)
+    return rewards(s, players, o.score_scale, mean)
   end
-  local mean = {}
   for p = 1, players do mean[p] = 0 end
   for i = 1, k do
     local game = i < k and s:clone() or s
     game:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
-    local r = rewards(game, players, o.score_scale)
+    rewards(game, players, o.score_scale, r)
     for p = 1, players do mean[p] = mean[p] + r[p] / k end
   end
   return mean
 end
 
+-- player: the seat that chose `action` to reach this node (it collects the rewards here). Only the root
+-- keeps the order its children came in (`order`), for a choice that does not depend on hashing.
 local function new_node(parent, action, player)
-  -- player: the seat that chose `action` to reach this node (it collects the rewards here)
-  return { parent = parent, action = action, player = player, children = {}, order = {},
-           visits = 0, wins = 0, avail = 0 }
+  return { parent = parent, action = action, player = player, children = {}, visits = 0, wins = 0, avail = 0 }
 end
 
--- One iteration from a fresh deal.
-local function iterate(root, ctx, o, players)
-  local s = ctx.sample()
-  local node = root
-  -- Selection: while every action legal in this deal has a child, go down by UCB1.
-  while not s:is_over() do
-    local legal = s:legal()
-    local untried = {}
-    for _, a in ipairs(legal) do
-      local child = node.children[a]
-      if child then child.avail = child.avail + 1 else untried[#untried + 1] = a end
+-- The k-th action of `legal` that has no child yet.
+local function kth_untried(legal, children, k)
+  for i = 1, #legal do
+    local a = legal[i]
+    if not children[a] then
+      k = k - 1
+      if k == 0 then return a end
     end
-    if #untried > 0 then
+  end
+end
+
+-- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration.
+local function iterate(root, ctx, o, players, scratch)
+  local s = ctx.sample()
+  local node, c = root, o.c
+  -- Selection: while every action legal in this deal has a child, go down by UCB1. A finished game
+  -- has no legal action.
+  local legal = s:legal()
+  while #legal > 0 do
+    local children, untried = node.children, 0
+    for i = 1, #legal do
+      local child = children[legal[i]]
+      if child then child.avail = child.avail + 1 else untried = untried + 1 end
+    end
+    if untried > 0 then
       -- Expansion: one new child, for an action this deal offers.
-      local a = untried[ctx.rng(#untried)]
+      local a = kth_untried(legal, children, ctx.rng(untried))
       local child = new_node(node, a, s:to_move())
       child.avail = 1
-      node.children[a] = child
-      node.order[#node.order + 1] = a
+      children[a] = child
+      if node.order then node.order[#node.order + 1] = a end
       s:play(a)
       node = child
       break
     end
-    local best, best_ucb
-    for _, a in ipairs(legal) do
-      local child = node.children[a]
-      local ucb = child.wins / child.visits + o.c * math.sqrt(math.log(child.avail) / child.visits)
-      if not best_ucb or ucb > best_ucb then best, best_ucb = child, ucb end
+    local best, best_ucb = nil, -huge
+    for i = 1, #legal do
+      local child = children[legal[i]]
+      local visits = child.visits
+      local ucb = child.wins / visits + c * sqrt(log(child.avail) / visits)
+      if ucb > best_ucb then best, best_ucb = child, ucb end
     end
     s:play(best.action)
     node = best
+    legal = s:legal()
   end
   -- Playouts: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
   -- the decisions, which follow the game's playout policy. A C playout costs a fraction of the Lua walk
   -- down the tree, so several from one leaf give a steadier reward for little more time.
-  local r = playouts(s, ctx, o, players)
+  local r = playouts(s, ctx, o, players, scratch[1], scratch[2])
   -- Backpropagation: each node credits the seat that chose its action.
   while node do
     node.visits = node.visits + 1
-    if node.player then node.wins = node.wins + r[node.player] end
+    local player = node.player
+    if player then node.wins = node.wins + r[player] end
     node = node.parent
   end
 end
@@ -164,11 +180,13 @@ function ismcts.bot(options)
     choose = function(view, legal, ctx)
       if #legal == 1 then return legal[1] end
       local root = new_node(nil, nil, nil)
+      root.order = {}
+      local scratch = { {}, {} }
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
       o.greedy_now = type(o.greedy) == "number" and o.greedy or o.greedy[view.game] or o.greedy.default
       repeat
-        iterate(root, ctx, o, players)
+        iterate(root, ctx, o, players, scratch)
         n = n + 1
       until (o.iterations and n >= o.iterations) or (not o.iterations and ctx.clock() >= ms)
       -- The most visited action that is legal now (the root's children are all from this position).
