@@ -677,7 +677,9 @@ static int s_sample(lua_State *L) {
     session *s = arg_state(L, "sample");
     int p = arg_player(L, 2, s, "sample");
     lua_Integer seed = arg_opt_int(L, 3, "sample", "seed", 1);
-    session *c = push_clone(L, s);
+    state_box *u = push_box(L, session_position_size(s));
+    session *c = session_position_into(s, u->block);
+    box_own(L, u, c);
     rng r;
     rng_seed(&r, (uint64_t)seed, 0x5a3d1e);
     s->def->sample(c->now, p, &r);
@@ -690,7 +692,9 @@ static int s_playout(lua_State *L) {
     session *s = arg_state(L, "playout");
     lua_Integer seed = arg_int(L, 2, "playout", "seed");
     lua_Integer limit = arg_opt_int(L, 3, "playout", "n", -1);
-    if (limit < -1 || limit > INT_MAX) luaL_error(L, "playout: n must be a count of decisions, got %I", limit);
+    if (limit < -1 || limit > INT_MAX)
+        luaL_error(L, "playout: n must be a count of decisions, got %I (nil or -1: to the end; at most %d are played)",
+                   limit, SESSION_PLAYOUT_MAX);
     lua_Number greedy = luaL_opt(L, lua_tonumber, 4, 0);
     if (!lua_isnoneornil(L, 4) && (lua_type(L, 4) != LUA_TNUMBER || !(greedy >= 0 && greedy <= 1)))
         luaL_error(L, "playout: greedy must be a share between 0 and 1, got %s", describe(L, 4));

@@ -350,19 +350,33 @@ session *session_from_table(const game_def *def, tree_reader *r, const param_val
 
 size_t session_clone_size(const session *s) { return block_size(s->def, s->params_in_block, s->history_len); }
 
-session *session_clone_into(const session *s, void *block) {
+/* A copy of `s` in `block` keeping `history` of its decisions, from `start` (s->start, or s->now for
+ * a copy of the position alone). */
+static session *copy_into(const session *s, void *block, const void *start, int history) {
     session *c = block;
     *c = *s;
     lay_out(c, s->def, s->params_in_block);
     if (s->params_in_block)
         memcpy((param_value *)c->params, s->params, sizeof *c->params * (size_t)s->def->num_params);
-    memcpy(c->start, s->start, s->def->state_size);
+    memcpy(c->start, start, s->def->state_size);
     memcpy(c->now, s->now, s->def->state_size);
     c->history = (history_entry *)((unsigned char *)c->now + align_up(s->def->state_size));
-    c->history_cap = c->block_history = s->history_len;
+    c->history_len = c->history_cap = c->block_history = history;
     c->history_in_block = true;
     c->block_is_callers = true;
-    if (s->history_len) memcpy(c->history, s->history, sizeof *c->history * (size_t)s->history_len);
+    if (history) memcpy(c->history, s->history, sizeof *c->history * (size_t)history);
+    return c;
+}
+
+session *session_clone_into(const session *s, void *block) {
+    return copy_into(s, block, s->start, s->history_len);
+}
+
+size_t session_position_size(const session *s) { return block_size(s->def, s->params_in_block, 0); }
+
+session *session_position_into(const session *s, void *block) {
+    session *c = copy_into(s, block, s->now, 0);
+    c->from_table = true; /* its start is a position, not a deal */
     return c;
 }
 

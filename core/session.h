@@ -52,6 +52,10 @@ session *session_clone(const session *s);
  * session_free then frees only what the clone grew beyond it. */
 size_t session_clone_size(const session *s);
 session *session_clone_into(const session *s, void *block);
+/* The same for a copy of the position alone: it starts where `s` stands, with no history (a sample,
+ * which re-deals its start; session_rebase of a clone, without copying the history first). */
+size_t session_position_size(const session *s);
+session *session_position_into(const session *s, void *block);
 void session_free(session *s);
 /* Bytes the session holds in the host's heap (nothing of a block the caller gave). */
 size_t session_heap_bytes(const session *s);

@@ -308,6 +308,9 @@ local function describe(v)
   return type(v) == "string" and ("'%s'"):format(v) or tostring(v)
 end
 
+-- The most decisions one playout plays, as the rules' (SESSION_PLAYOUT_MAX, core/session.h).
+local PLAYOUT_MAX = 1000000
+
 -- The rules' playout runs in C and would skip the hooks, so under a variant it is played here, through
 -- them, with the same contract: seeded, up to n decisions (nil or -1: to the end), a `greedy` share of
 -- them score-greedy.
@@ -315,7 +318,11 @@ function Methods:playout(seed, n, greedy)
   if not math.tointeger(seed) then error("playout: seed must be an integer, got " .. describe(seed), 2) end
   seed = math.tointeger(seed)
   local limit = n == nil and -1 or math.tointeger(n)
-  if not limit or limit < -1 then error("playout: n must be a count of decisions, got " .. describe(n), 2) end
+  if not limit or limit < -1 then
+    error(("playout: n must be a count of decisions, got %s (nil or -1: to the end; at most %d are played)")
+      :format(describe(n), PLAYOUT_MAX), 2)
+  end
+  if limit == -1 or limit > PLAYOUT_MAX then limit = PLAYOUT_MAX end
   greedy = greedy == nil and 0 or greedy
   if type(greedy) ~= "number" or not (greedy >= 0 and greedy <= 1) then
     error("playout: greedy must be a share between 0 and 1, got " .. describe(greedy), 2)

@@ -192,6 +192,31 @@ describe("sample", function()
     end
     assert.is_true(differs)
   end)
+
+  it("copies the position alone, not the history it drops, and plays on to the game's end", function()
+    for _, game in ipairs { "babel", "citadels", "bohnanza", "rabohnzel" } do
+      local fresh = meeple.new(game, { seed = 19 })
+      local long = advance(meeple.new(game, { seed = 19 }), 60)
+      collectgarbage()
+      local before = collectgarbage("count")
+      local samples = {}
+      for i = 1, 50 do samples[i] = long:sample(1, i) end
+      local per_sample = (collectgarbage("count") - before) * 1024 / 50
+      local c = fresh:clone()                            -- a copy with no history: what a sample costs
+      before = collectgarbage("count")
+      local clones = {}
+      for i = 1, 50 do clones[i] = c:clone() end
+      local per_clone = (collectgarbage("count") - before) * 1024 / 50
+      -- 60 history entries would be 480 bytes or more a sample
+      assert.is_true(per_sample < per_clone + 64, ("%s: %.0f bytes a sample, %.0f a clone"):format(game, per_sample, per_clone))
+      local x = samples[1]
+      assert.same({}, x:history())
+      while not x:is_over() do x:play(x:legal()[1]) end  -- its history grows out of the block
+      assert.same(x:table(), meeple.load(x:save()):table(), game)
+      x:undo(#x:history())
+      assert.same(long:sample(1, 1):table(), x:table(), game)
+    end
+  end)
 end)
 
 describe("save and load", function()
@@ -335,6 +360,15 @@ describe("playout", function()
     a:playout(1)
     b:playout(1)
     assert.same(a:history(), b:history()) -- clones from one position play the same from one seed
+  end)
+
+  it("refuses a count it cannot play, naming the largest", function()
+    local s = meeple.new("babel", { seed = 4 })
+    local ok, err = pcall(s.playout, s, 1, 2 ^ 40 // 1)
+    assert.is_false(ok)
+    assert.truthy(err:find("playout: n must be a count of decisions, got 1099511627776 (nil or -1: to the end; " ..
+                           "at most 1000000 are played)", 1, true), err)
+    assert.equal(0, #s:history())
   end)
 
   it("with greedy = 1 plays the game's policy: in Babel, a build where one fits", function()
