@@ -9,8 +9,9 @@
 -- random but for a `greedy` share of the decisions, which follow the game's own playout policy (a plain
 -- greedy player's choice: imagined opponents then build and score as real ones do), `playouts` times
 -- from the new node, the rewards averaged. It scores the end
--- position for every player: 1 for a win (shared on a draw), or, where `playout_depth` stopped it short,
--- a number from the score lead. The action tried most often at the root is played.
+-- position for every player: 1 for a win (shared on a draw), but for a `margin` share that is worth
+-- the score lead, or, where `playout_depth` stopped it short, the score lead's worth alone. The action
+-- tried most often at the root is played.
 --
 --   local ismcts = require "ismcts"
 --   return ismcts.bot { name = "ismcts", ms = 100 }     -- see `defaults` for every option
@@ -26,29 +27,46 @@ ismcts.defaults = {
   greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
                          -- or a table of shares by game name with a `default` ({bohnanza = 1, default = 0.2})
   playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
+  margin = 0,            -- share of a finished game's reward that is the score lead's (the rest is the
+                         -- win): a search that also wants to win by more; a share, or a table by game
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
 local exp, log, sqrt, huge = math.exp, math.log, math.sqrt, math.huge
 
+-- How much the score lead of seat p is worth, from 0 to 1 (a lead of `scale` about 0.76).
+local function lead_worth(scores, p, players, scale)
+  local best_other = -huge
+  for q = 1, players do
+    if q ~= p and scores[q] > best_other then best_other = scores[q] end
+  end
+  return 1 / (1 + exp(-(scores[p] - best_other) / scale * 1.15))
+end
+
 -- Rewards for every seat at the end of an iteration, written into `r` (one table per decision: an
--- iteration's garbage is what makes the walk down the tree cost more than the playout).
-local function rewards(s, players, scale, r)
+-- iteration's garbage is what makes the walk down the tree cost more than the playout). A finished
+-- game gives 1 for a win (shared on a draw), but for the `margin` share that is the score lead's; a
+-- game cut short, the score lead's alone.
+local function rewards(s, players, margin, scale, r)
   local winners = s:winners()
-  if winners then
+  if winners and margin == 0 then
     for p = 1, players do r[p] = 0 end
     for _, w in ipairs(winners) do r[w] = 1 / #winners end
     return r
   end
   local scores = s:scores()
-  for p = 1, players do
-    local best_other = -huge
-    for q = 1, players do
-      if q ~= p and scores[q] > best_other then best_other = scores[q] end
-    end
-    r[p] = 1 / (1 + exp(-(scores[p] - best_other) / scale * 1.15))
+  for p = 1, players do r[p] = lead_worth(scores, p, players, scale) end
+  if winners then
+    for p = 1, players do r[p] = margin * r[p] end
+    for _, w in ipairs(winners) do r[w] = r[w] + (1 - margin) / #winners end
   end
   return r
+end
+
+-- The rewards of state `s` for its `players` seats, as the search scores an iteration's end: for
+-- a search of one's own (margin and scale as the options `margin` and `score_scale`).
+function ismcts.rewards(s, players, margin, scale)
+  return rewards(s, players, margin or ismcts.defaults.margin, scale or ismcts.defaults.score_scale, {})
 end
 
 -- A playout still running after this many decisions is judged by the score lead: ten times the longest
@@ -61,13 +79,13 @@ local function playouts(s, ctx, o, players, mean, r)
   local depth, k = o.playout_depth or PLAYOUT_CAP, o.playouts
   if k == 1 then
     s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
-    return rewards(s, players, o.score_scale, mean)
+    return rewards(s, players, o.margin_now, o.score_scale, mean)
   end
   for p = 1, players do mean[p] = 0 end
   for i = 1, k do
     local game = i < k and s:clone() or s
     game:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
-    rewards(game, players, o.score_scale, r)
+    rewards(game, players, o.margin_now, o.score_scale, r)
     for p = 1, players do mean[p] = mean[p] + r[p] / k end
   end
   return mean
@@ -147,14 +165,19 @@ local RETIRED = {
 
 local function is_share(v) return type(v) == "number" and v >= 0 and v <= 1 end
 
--- `greedy` is a share, or a table of shares by game name that has a default.
-local function check_greedy(greedy)
-  local bad = "ismcts: option 'greedy' must be a share from 0 to 1, or a table of them by game name with a default"
-  if is_share(greedy) then return end
-  if type(greedy) ~= "table" or not is_share(greedy.default) then error(bad, 3) end
-  for game, share in pairs(greedy) do
-    if type(game) ~= "string" or not is_share(share) then error(bad, 3) end
+-- `greedy` and `margin` are shares, or tables of shares by game name that have a default.
+local function check_share(name, share)
+  local bad = ("ismcts: option '%s' must be a share from 0 to 1, or a table of them by game name with a default"):format(name)
+  if is_share(share) then return end
+  if type(share) ~= "table" or not is_share(share.default) then error(bad, 3) end
+  for game, v in pairs(share) do
+    if type(game) ~= "string" or not is_share(v) then error(bad, 3) end
   end
+end
+
+local function for_game(share, game)
+  if type(share) == "number" then return share end
+  return share[game] or share.default
 end
 
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
@@ -171,7 +194,8 @@ function ismcts.bot(options)
     end
     o[k] = v
   end
-  check_greedy(o.greedy)
+  check_share("greedy", o.greedy)
+  check_share("margin", o.margin)
   if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
     error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end
@@ -184,7 +208,7 @@ function ismcts.bot(options)
       local scratch = { {}, {} }
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
-      o.greedy_now = type(o.greedy) == "number" and o.greedy or o.greedy[view.game] or o.greedy.default
+      o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
       repeat
         iterate(root, ctx, o, players, scratch)
         n = n + 1

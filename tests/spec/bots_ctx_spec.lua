@@ -222,6 +222,34 @@ describe("ctx", function()
             "ismcts: option 'greedy' must be a share from 0 to 1")
   end)
 
+  it("ismcts refuses a margin outside 0..1, or a table of them without a default", function()
+    refused("margin", { "1.5", "-0.1", "'all'", "{ babel = 0.3 }", "{ default = 2 }" },
+            "ismcts: option 'margin' must be a share from 0 to 1")
+  end)
+
+  it("ismcts scores a finished game by the win, and by the score lead for the margin's share", function()
+    package.path = root .. "/bots/lib/?.lua;" .. package.path
+    local ismcts = require "ismcts"
+    local function finished(scores, winners)
+      return { scores = function() return scores end, winners = function() return winners end }
+    end
+    local won = finished({ 20, 12 }, { 1 })
+    assert.same({ 1, 0 }, ismcts.rewards(won, 2))                -- the default: the win alone
+    local lead = ismcts.rewards(won, 2, 1, 4)                    -- the lead alone: 8 points at scale 4
+    assert.near(1 / (1 + math.exp(-2 * 1.15)), lead[1], 1e-12)
+    assert.near(1 - lead[1], lead[2], 1e-12)
+    local mixed = ismcts.rewards(won, 2, 0.25, 4)
+    assert.near(0.75 + 0.25 * lead[1], mixed[1], 1e-12)
+    assert.near(0.25 * lead[2], mixed[2], 1e-12)
+    local close = ismcts.rewards(finished({ 13, 12 }, { 1 }), 2, 0.25, 4)
+    assert.is_true(close[1] < mixed[1] and close[2] > mixed[2])  -- winning by more is worth more
+    local drawn = ismcts.rewards(finished({ 12, 12, 3 }, { 1, 2 }), 3, 0.25, 4)
+    assert.near(drawn[1], drawn[2], 1e-12)
+    assert.is_true(drawn[1] > 0.375 and drawn[3] < 0.25 * 0.5)
+    local cut_short = ismcts.rewards(finished({ 20, 12 }, nil), 2, 0, 4) -- not over: the lead decides
+    assert.near(lead[1], cut_short[1], 1e-12)
+  end)
+
   it("ismcts takes its greedy share by game name, else the default", function()
     local out, code = probe([[
       local bot = require("ismcts").bot { name = "probe", iterations = 5, greedy = { babel = 0, default = 1 } }
