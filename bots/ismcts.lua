@@ -8,7 +8,11 @@
 --                      playout policy, what a plain greedy player would do, and all of them in Babel and
 --                      the bean games, where random trades would give beans away: a table by game name)
 --   playouts = 4       four playouts from each new node, their rewards averaged: a steadier estimate
---                      for each iteration (a C playout costs little beside the Lua walk down the tree)
+--                      for each iteration, but fewer iterations (a playout is most of one's time)
+--   margin = 0         a finished game is worth its win alone (by default, in Babel, 0.4 of its worth is
+--                      the score lead's: the search then also wants to win by more, and in a game it
+--                      cannot win, to lose by less, where the win alone would make every line look
+--                      the same)
 return require("ismcts").bot {
   name = "ismcts",
   ms = 100,
@@ -17,4 +21,5 @@ return require("ismcts").bot {
   playout_depth = false,
   greedy = { babel = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
   playouts = 1,
+  margin = { babel = 0.4, default = 0 },
 }
