@@ -318,7 +318,7 @@ function Methods:playout(seed, n, greedy)
   if not math.tointeger(seed) then error("playout: seed must be an integer, got " .. describe(seed), 2) end
   seed = math.tointeger(seed)
   local limit = n == nil and -1 or math.tointeger(n)
-  if not limit or limit < -1 then
+  if not limit or limit < -1 or limit > 0x7fffffff then
     error(("playout: n must be a count of decisions, got %s (nil or -1: to the end; at most %d are played)")
       :format(describe(n), PLAYOUT_MAX), 2)
   end

@@ -23,7 +23,8 @@ ismcts.defaults = {
   iterations = false,    -- a fixed number of iterations instead of a time (reproducible)
   c = 0.7,               -- UCB1 exploration constant
   playout_depth = false, -- decisions played after the tree at most (false: to the game's end, or 20000)
-  score_scale = 4,       -- where a playout stops short, a score lead this big is worth ~0.76 of a win
+  score_scale = 4,       -- a score lead this big is worth ~0.76 of a win (where a playout stops short,
+                         -- and in the `margin` share of a finished one)
   greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
                          -- or a table of shares by game name with a `default` ({bohnanza = 1, default = 0.2})
   playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
@@ -33,6 +34,9 @@ ismcts.defaults = {
 }
 
 local exp, log, sqrt, huge = math.exp, math.log, math.sqrt, math.huge
+
+local function is_share(v) return type(v) == "number" and v >= 0 and v <= 1 end
+local function is_scale(v) return type(v) == "number" and v > 0 and v < huge end
 
 -- How much the score lead of seat p is worth, from 0 to 1 (a lead of `scale` about 0.76).
 local function lead_worth(scores, p, players, scale)
@@ -64,9 +68,13 @@ local function rewards(s, players, margin, scale, r)
 end
 
 -- The rewards of state `s` for its `players` seats, as the search scores an iteration's end: for
--- a search of one's own (margin and scale as the options `margin` and `score_scale`).
+-- a search of one's own (`margin` a share from 0 to 1 and `scale` as the options `margin` and
+-- `score_scale`; by default 0 and 4).
 function ismcts.rewards(s, players, margin, scale)
-  return rewards(s, players, margin or ismcts.defaults.margin, scale or ismcts.defaults.score_scale, {})
+  margin, scale = margin or 0, scale or ismcts.defaults.score_scale
+  if not is_share(margin) then error("ismcts.rewards: margin must be a share from 0 to 1", 2) end
+  if not is_scale(scale) then error("ismcts.rewards: scale must be a number above 0", 2) end
+  return rewards(s, players, margin, scale, {})
 end
 
 -- A playout still running after this many decisions is judged by the score lead: ten times the longest
@@ -132,12 +140,12 @@ local function iterate(root, ctx, o, players, scratch)
       node = child
       break
     end
-    local best, best_ucb = nil, -huge
+    local best, best_ucb
     for i = 1, #legal do
       local child = children[legal[i]]
       local visits = child.visits
       local ucb = child.wins / visits + c * sqrt(log(child.avail) / visits)
-      if ucb > best_ucb then best, best_ucb = child, ucb end
+      if not best or ucb > best_ucb then best, best_ucb = child, ucb end
     end
     s:play(best.action)
     node = best
@@ -163,11 +171,10 @@ local RETIRED = {
   rollout_turns = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
 }
 
-local function is_share(v) return type(v) == "number" and v >= 0 and v <= 1 end
-
 -- `greedy` and `margin` are shares, or tables of shares by game name that have a default.
 local function check_share(name, share)
-  local bad = ("ismcts: option '%s' must be a share from 0 to 1, or a table of them by game name with a default"):format(name)
+  local bad = ("ismcts: option '%s' must be a share from 0 to 1, or a table of them by game name with a default")
+    :format(name)
   if is_share(share) then return end
   if type(share) ~= "table" or not is_share(share.default) then error(bad, 3) end
   for game, v in pairs(share) do
@@ -196,6 +203,9 @@ function ismcts.bot(options)
   end
   check_share("greedy", o.greedy)
   check_share("margin", o.margin)
+  if not is_scale(o.score_scale) then
+    error(("ismcts: option 'score_scale' must be a number above 0, got %s"):format(tostring(o.score_scale)), 2)
+  end
   if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
     error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end

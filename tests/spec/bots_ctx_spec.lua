@@ -228,8 +228,7 @@ describe("ctx", function()
   end)
 
   it("ismcts scores a finished game by the win, and by the score lead for the margin's share", function()
-    package.path = root .. "/bots/lib/?.lua;" .. package.path
-    local ismcts = require "ismcts"
+    local ismcts = dofile(root .. "/bots/lib/ismcts.lua")
     local function finished(scores, winners)
       return { scores = function() return scores end, winners = function() return winners end }
     end
@@ -248,6 +247,13 @@ describe("ctx", function()
     assert.is_true(drawn[1] > 0.375 and drawn[3] < 0.25 * 0.5)
     local cut_short = ismcts.rewards(finished({ 20, 12 }, nil), 2, 0, 4) -- not over: the lead decides
     assert.near(lead[1], cut_short[1], 1e-12)
+    assert.has_error(function() ismcts.rewards(won, 2, { default = 0.5 }) end,
+                     "ismcts.rewards: margin must be a share from 0 to 1")
+    assert.has_error(function() ismcts.rewards(won, 2, 0.5, 0) end, "ismcts.rewards: scale must be a number above 0")
+  end)
+
+  it("ismcts refuses a score_scale that is not a number above 0", function()
+    refused("score_scale", { "0", "-1", "'big'", "1/0" }, "ismcts: option 'score_scale' must be a number above 0")
   end)
 
   it("ismcts takes its greedy share by game name, else the default", function()

@@ -124,6 +124,7 @@ describe("playout under a variant", function()
     for _, bad in ipairs {
       { { "x" }, "playout: seed must be an integer, got 'x'" },
       { { 1, -2 }, "playout: n must be a count of decisions, got -2 (nil or -1: to the end; at most 1000000 are played)" },
+      { { 1, 1 << 40 }, "playout: n must be a count of decisions, got 1099511627776 (nil or -1: to the end" },
       { { 1, nil, 0 / 0 }, "playout: greedy must be a share between 0 and 1" },
       { { 1, nil, false }, "playout: greedy must be a share between 0 and 1" },
     } do
