@@ -320,7 +320,7 @@ static int sb_playout(lua_State *L) {
     int isnum = 0;
     lua_Integer asked = lua_tointegerx(L, 3, &isnum);
     if (lua_isnoneornil(L, 3) || (isnum && (asked < 0 || asked > affordable))) {
-        lua_settop(L, lua_gettop(L) < 3 ? 3 : lua_gettop(L));
+        if (lua_gettop(L) < 3) lua_settop(L, 3);
         lua_pushinteger(L, (lua_Integer)affordable);
         lua_replace(L, 3);
     }
@@ -418,7 +418,6 @@ static int sb_require(lua_State *L) {
  * Priced before they run by the guards (guards.h), through the bot's meter below: a call that cannot
  * fit is refused before it starts, and the refusal is the bot's forfeit, so the host never waits on a
  * C loop past the clock. */
-
 
 /* Charges `steps` instructions for the C call `what` about to run, and refuses it, as the bot's
  * forfeit, when they overrun the budget or its worst case (`worst_ns`) cannot finish in time. The

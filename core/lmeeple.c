@@ -467,10 +467,11 @@ static void box_own(lua_State *L, state_box *u, session *s) {
     if (u->charged) charge(L, (long long)u->charged); /* may raise: the collector then frees s and uncharges */
 }
 
-/* Pushes a clone of `s` in a state userdata of its own: one allocation, in the lua_State's heap. */
-static session *push_clone(lua_State *L, const session *s) {
-    state_box *u = push_box(L, session_clone_size(s));
-    session *c = session_clone_into(s, u->block);
+/* Pushes a copy of `s` in a state userdata of its own: one allocation, in the lua_State's heap. A
+ * clone keeps the history; a copy of the position alone starts where `s` stands (a sample). */
+static session *push_copy(lua_State *L, const session *s, bool with_history) {
+    state_box *u = push_box(L, with_history ? session_clone_size(s) : session_position_size(s));
+    session *c = with_history ? session_clone_into(s, u->block) : session_position_into(s, u->block);
     box_own(L, u, c);
     return c;
 }
@@ -667,7 +668,7 @@ static int s_cards(lua_State *L) {
 }
 
 static int s_clone(lua_State *L) {
-    push_clone(L, arg_state(L, "clone"));
+    push_copy(L, arg_state(L, "clone"), true);
     return 1;
 }
 
@@ -677,9 +678,7 @@ static int s_sample(lua_State *L) {
     session *s = arg_state(L, "sample");
     int p = arg_player(L, 2, s, "sample");
     lua_Integer seed = arg_opt_int(L, 3, "sample", "seed", 1);
-    state_box *u = push_box(L, session_position_size(s));
-    session *c = session_position_into(s, u->block);
-    box_own(L, u, c);
+    session *c = push_copy(L, s, false);
     rng r;
     rng_seed(&r, (uint64_t)seed, 0x5a3d1e);
     s->def->sample(c->now, p, &r);
