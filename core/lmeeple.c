@@ -706,6 +706,19 @@ static int s_playout(lua_State *L) {
     return 1;
 }
 
+/* The legal actions, the playout policy's favourites first (ties by the seed): where a search
+ * starts trying. */
+static int s_ranked(lua_State *L) {
+    session *s = arg_state(L, "ranked");
+    lua_Integer seed = arg_opt_int(L, 2, "ranked", "seed", 1);
+    action_t acts[MEEPLE_MAX_ACTIONS];
+    rng r;
+    rng_seed(&r, (uint64_t)seed, 0x7a4c);
+    int n = session_ranked(s, &r, acts);
+    action_texts_push(L, s->def, s->now, acts, n, NULL);
+    return 1;
+}
+
 /* A save's text, made in the host's heap, while it is copied into Lua. */
 typedef struct save_text {
     char *text;
@@ -789,7 +802,7 @@ static const luaL_Reg state_methods[] = {
     {"clone", s_clone},     {"sample", s_sample},           {"save", s_save},
     {"tostring", s_tostring}, {"move", s_move},           {"add", s_add},
     {"base_score", s_base_score}, {"variant", s_variant}, {"_turn_key", s_turn_key},
-    {"playout", s_playout}, {"cards", s_cards},
+    {"playout", s_playout}, {"ranked", s_ranked}, {"cards", s_cards},
     {NULL, NULL},
 };
 

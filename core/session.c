@@ -480,6 +480,52 @@ static action_t most_wanted(const game_def *def, const void *st, const action_t 
     return acts[best];
 }
 
+/* One legal action and what the playout policy thinks of it, for session_ranked's sort. */
+typedef struct ranked_action {
+    action_t action;
+    int worth;
+    uint32_t tie; /* a random draw where the policy breaks ties at random, else the game's order */
+} ranked_action;
+
+static int by_worth(const void *x, const void *y) {
+    const ranked_action *a = x, *b = y;
+    if (a->worth != b->worth) return a->worth > b->worth ? -1 : 1;
+    return (a->tie > b->tie) - (a->tie < b->tie);
+}
+
+/* Worths as session_playout's greedy decisions weigh them: the game's playout policy (ties at random),
+ * else the mover's score after the action (ties in the game's order). */
+int session_ranked(const session *s, rng *r, action_t *out) {
+    const game_def *def = s->def;
+    if (def->is_over(s->now)) return 0;
+    int n = def->legal(s->now, out);
+    if (n <= 1) return n < 0 ? 0 : n;
+    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+    alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
+    bool by_score = !def->playout_worth && def->state_size <= MEEPLE_MAX_STATE;
+    int mover = def->to_move(s->now);
+    for (int i = 0; i < n; i++) {
+        ranked[i].action = out[i];
+        if (def->playout_worth) {
+            ranked[i].worth = def->playout_worth(s->now, out[i], r);
+            ranked[i].tie = rng_next(r);
+        } else if (by_score) {
+            int scores[MEEPLE_MAX_PLAYERS];
+            memcpy(trial, s->now, def->state_size);
+            def->apply(trial, out[i]);
+            def->scores(trial, scores);
+            ranked[i].worth = scores[mover];
+            ranked[i].tie = (uint32_t)i;
+        } else {
+            ranked[i].worth = 0;
+            ranked[i].tie = (uint32_t)i;
+        }
+    }
+    qsort(ranked, (size_t)n, sizeof ranked[0], by_worth);
+    for (int i = 0; i < n; i++) out[i] = ranked[i].action;
+    return n;
+}
+
 /* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
  * greedy player's choice: imagined opponents then build, trade and score as real ones do), else to
  * best_for_score; the rest are uniform among the legal actions. */

@@ -78,6 +78,9 @@ bool session_play_text(session *s, const char *text, reason *why);
  * rest are uniformly random. Returns how many were played, or -1 when out of memory, with the
  * decisions played until then kept (all legal). */
 int session_playout(session *s, rng *r, int limit, double greedy);
+/* The legal actions (into `out`, MEEPLE_MAX_ACTIONS long), the ones the playout policy wants most
+ * first: what a search tries first at a new node. Returns the count (0 when the game is over). */
+int session_ranked(const session *s, rng *r, action_t *out);
 /* No game lasts this many decisions, but a policy that goes round in circles (a greedy Babel deal can)
  * would play forever: a playout stops here, the game not over. */
 #define SESSION_PLAYOUT_MAX 1000000

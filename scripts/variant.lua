@@ -345,6 +345,23 @@ function Methods:playout(seed, n, greedy)
   return played
 end
 
+-- The legal actions, those that leave the mover's score highest first (ties in the listed order):
+-- as this playout's greedy decisions weigh them, since the rules' own policy does not know the variant.
+function Methods:ranked(seed)
+  if seed ~= nil and not math.tointeger(seed) then
+    error("ranked: seed must be an integer, got " .. describe(seed), 2)
+  end
+  local legal, mover, score, order = self:legal(), self:to_move(), {}, {}
+  for i, a in ipairs(legal) do
+    score[a], order[a] = self:clone():play(a):scores()[mover], i
+  end
+  table.sort(legal, function(a, b)
+    if score[a] ~= score[b] then return score[a] > score[b] end
+    return order[a] < order[b]
+  end)
+  return legal
+end
+
 -- Undo replays the kept decisions from the start, through the hooks.
 function Methods:undo(n)
   n = n == nil and 1 or n

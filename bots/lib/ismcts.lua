@@ -1,12 +1,13 @@
 -- ismcts.lua — information-set Monte Carlo tree search for any game (Cowling, Powley & Whitehouse 2012,
 -- "single-observer" ISMCTS), written only against the bot interface: ctx.sample(), and the state's
--- legal, play, playout, to_move, scores and winners.
+-- legal, ranked, play, playout, to_move, scores and winners.
 --
 -- Each iteration deals the hidden cards anew (ctx.sample: a full state consistent with what this seat
 -- sees), walks down the tree choosing among the actions legal in *that* deal by UCB1 (with the
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
--- node, and plays the game out with s:playout — in C, so thousands of games fit in a decision — at
--- random but for a `greedy` share of the decisions, which follow the game's own playout policy (a plain
+-- node (for an untried action at random, or with `expand = "policy"` the one the game's playout policy
+-- wants most: s:ranked), and plays the game out with s:playout — in C, so thousands of games fit in a
+-- decision — at random but for a `greedy` share of the decisions, which follow the game's own playout policy (a plain
 -- greedy player's choice: imagined opponents then build and score as real ones do), `playouts` times
 -- from the new node, the rewards averaged. It scores the end
 -- position for every player: 1 for a win (shared on a draw), but for a `margin` share that is worth
@@ -30,6 +31,8 @@ ismcts.defaults = {
   playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
   margin = 0,            -- share of a finished game's reward that is the score lead's (the rest is the
                          -- win): a search that also wants to win by more; a share, or a table by game
+  expand = "random",     -- which untried action a node tries next: "random", or "policy" (the first in
+                         -- s:ranked, the playout policy's favourite); or a table of them by game name
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -116,6 +119,13 @@ local function kth_untried(legal, children, k)
   end
 end
 
+-- The first action of `ranked` that has no child yet.
+local function first_untried(ranked, children)
+  for i = 1, #ranked do
+    if not children[ranked[i]] then return ranked[i] end
+  end
+end
+
 -- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration.
 local function iterate(root, ctx, o, players, scratch)
   local s = ctx.sample()
@@ -131,7 +141,12 @@ local function iterate(root, ctx, o, players, scratch)
     end
     if untried > 0 then
       -- Expansion: one new child, for an action this deal offers.
-      local a = kth_untried(legal, children, ctx.rng(untried))
+      local a
+      if o.expand_now == "policy" then
+        a = first_untried(s:ranked(ctx.rng(0x7fffffff)), children)
+      else
+        a = kth_untried(legal, children, ctx.rng(untried))
+      end
       local child = new_node(node, a, s:to_move())
       child.avail = 1
       children[a] = child
@@ -182,9 +197,21 @@ local function check_share(name, share)
   end
 end
 
-local function for_game(share, game)
-  if type(share) == "number" then return share end
-  return share[game] or share.default
+-- `expand` is one of EXPANSIONS, or a table of them by game name that has a default.
+local EXPANSIONS = { random = true, policy = true }
+local function check_expand(expand)
+  local bad = "ismcts: option 'expand' must be \"random\" or \"policy\", or a table of them by game name "
+    .. "with a default"
+  if EXPANSIONS[expand] then return end
+  if type(expand) ~= "table" or not EXPANSIONS[expand.default] then error(bad, 3) end
+  for game, v in pairs(expand) do
+    if type(game) ~= "string" or not EXPANSIONS[v] then error(bad, 3) end
+  end
+end
+
+local function for_game(option, game)
+  if type(option) ~= "table" then return option end
+  return option[game] or option.default
 end
 
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
@@ -203,6 +230,7 @@ function ismcts.bot(options)
   end
   check_share("greedy", o.greedy)
   check_share("margin", o.margin)
+  check_expand(o.expand)
   if not is_scale(o.score_scale) then
     error(("ismcts: option 'score_scale' must be a number above 0, got %s"):format(tostring(o.score_scale)), 2)
   end
@@ -219,6 +247,7 @@ function ismcts.bot(options)
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
       o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
+      o.expand_now = for_game(o.expand, ctx.game)
       repeat
         iterate(root, ctx, o, players, scratch)
         n = n + 1

@@ -1,5 +1,6 @@
 -- bindings_spec.lua — the Lua API of API.md through meeple.so: results, refusals, and bad input.
 local meeple = require "meeple"
+local util = require "spec_util"
 
 -- Plays `n` actions chosen with a seeded generator (fewer if the game ends); returns the state.
 local function advance(s, n, seed)
@@ -431,11 +432,66 @@ describe("playout", function()
     assert.equal(chances, built)
   end)
 
+  it("ranked lists the legal actions, the playout policy's favourites first", function()
+    local s = meeple.from_table {
+      game = "babel", to_move = 1,
+      players = { { hand = { "medes", "medes", "hittites" }, pawn = "medes",
+                    rows = { medes = { "medes", "medes", "medes" } }, reserve = { 4, 3, 2, 1 } },
+                  { hand = 3 } },
+    }
+    local ranked, legal = s:ranked(7), s:legal()
+    assert.equal("build own", ranked[1]) -- the policy builds where it can
+    table.sort(ranked)
+    table.sort(legal)
+    assert.same(legal, ranked)
+    assert.same(s:ranked(7), s:ranked(7))
+    assert.equal(0, #s:history())
+    -- Random Babel positions: the same set as legal, a build or a leap first whenever one is legal.
+    local seen_build = 0
+    for seed = 1, 30 do
+      local g = meeple.new("babel", { seed = seed })
+      g:playout(seed, 10 + seed)
+      if not g:is_over() then
+        local r, l = g:ranked(seed), g:legal()
+        assert.equal(#l, #r)
+        local in_legal = {}
+        for _, a in ipairs(l) do in_legal[a] = true end
+        for _, a in ipairs(r) do assert.is_true(in_legal[a], a) end
+        for _, a in ipairs(l) do
+          if a:match("^build") or a:match("^leap") then
+            seen_build = seen_build + 1
+            assert.truthy(r[1]:match("^build") or r[1]:match("^leap") or r[1]:match("^steal"), r[1])
+            break
+          end
+        end
+      end
+    end
+    assert.truthy(seen_build > 0, "some position offered a build or a leap")
+  end)
+
+  it("ranked orders a game without a policy by the mover's score after each action", function()
+    local checked = 0
+    for seed = 1, 10 do
+      local s = meeple.new("citadels", { seed = seed })
+      for _ = 1, 400 do
+        if s:is_over() then break end
+        assert.is_nil(util.unranked(s, seed))
+        checked = checked + 1
+        s:playout(seed, 1)
+      end
+    end
+    assert.truthy(checked > 100)
+    local over = meeple.new("babel", { seed = 1 })
+    over:playout(1)
+    assert.same({}, over:ranked())
+  end)
+
   it("refuses bad arguments with one line", function()
     local s = meeple.new("babel", { seed = 1 })
     assert.truthy(refusal(s.playout, s):find("playout: seed must be an integer", 1, true))
     assert.truthy(refusal(s.playout, s, 1, -2):find("playout: n must be a count", 1, true))
     assert.truthy(refusal(s.playout, s, 1, nil, 1.5):find("playout: greedy must be a share", 1, true))
+    assert.truthy(refusal(s.ranked, s, "x"):find("ranked: seed must be an integer", 1, true))
     assert.equal(0, #s:history())
   end)
 end)

@@ -37,6 +37,30 @@ local serialize = [[
   end
 ]]
 
+-- Probe source: spy_on(bot, method, spy, after) makes the bot's samples answer s:method(...) with
+-- spy(s, ...), and calls after(legal, choice) once each decision is made.
+local spying = [[
+  local function spy_on(bot, method, spy, after)
+    local choose = bot.choose
+    bot.choose = function(view, legal, ctx)
+      local sample = ctx.sample
+      ctx.sample = function()
+        local s = sample()
+        return setmetatable({}, { __index = function(_, k)
+          if k == method then return function(_, ...) return spy(s, ...) end end
+          local v = s[k]
+          return type(v) == "function" and function(_, ...) return v(s, ...) end or v
+        end })
+      end
+      local a = choose(view, legal, ctx)
+      ctx.sample = sample
+      if after then after(legal, a) end
+      return a
+    end
+    return bot
+  end
+]]
+
 -- Runs a probe (with `ser` defined) that prints "ok" once it has checked what it came to check.
 local function assert_probe_ok(source)
   local out, code = probe(serialize .. source, "--games 1")
@@ -198,7 +222,7 @@ describe("ctx", function()
   it("ismcts refuses an option it does not have, naming the ones it has, or what became of it", function()
     local out, code = probe([[return require("ismcts").bot { name = "odd", rollouts = 3 }]])
     assert.equal(2, code, out)
-    assert.truthy(out:find("ismcts: no option 'rollouts' (options: c, explain, greedy", 1, true), out)
+    assert.truthy(out:find("ismcts: no option 'rollouts' (options: c, expand, explain, greedy", 1, true), out)
     out, code = probe([[return require("ismcts").bot { name = "old", rollout_depth = 40 }]])
     assert.equal(2, code, out)
     assert.truthy(out:find("ismcts: option 'rollout_depth' is now 'playout_depth'", 1, true), out)
@@ -225,6 +249,38 @@ describe("ctx", function()
   it("ismcts refuses a margin outside 0..1, or a table of them without a default", function()
     refused("margin", { "1.5", "-0.1", "'all'", "{ babel = 0.3 }", "{ default = 2 }" },
             "ismcts: option 'margin' must be a share from 0 to 1")
+  end)
+
+  it("ismcts refuses an expansion other than random or policy, or a table of them without a default", function()
+    refused("expand",
+            { "'best'", "1", "{ babel = 'policy' }", "{ default = 'first' }", "{ default = 'random', 'policy' }" },
+            "ismcts: option 'expand' must be \"random\" or \"policy\"")
+  end)
+
+  it("ismcts with expand = policy tries the playout policy's favourite first, by game name", function()
+    -- One iteration a decision: the one action tried is the choice. The proxy reports s:ranked's first.
+    local source = spying .. [[
+      local bot = require("ismcts").bot { name = "probe", iterations = 1, expand = %s }
+      local first, ranked = nil, 0
+      return spy_on(bot, "ranked", function(s, seed)
+        local r = s:ranked(seed)
+        first, ranked = first or r[1], ranked + 1
+        return r
+      end, function(legal, a)
+        if #legal > 1 then print(ranked, a == first) end
+        first, ranked = nil, 0
+      end)
+    ]]
+    local out, code = probe(source:format("'policy'"), "--games 1 --seed 5")
+    assert.equal(0, code, out)
+    local lines = said(out)
+    assert.truthy(#lines > 5, out)
+    for _, line in ipairs(lines) do assert.equal("1\ttrue", line) end
+    out, code = probe(source:format("{ babel = 'random', default = 'policy' }"), "--games 1 --seed 5")
+    assert.equal(0, code, out)
+    lines = said(out)
+    assert.truthy(#lines > 5, out)
+    for _, line in ipairs(lines) do assert.equal("0\tfalse", line) end
   end)
 
   it("ismcts scores a finished game by the win, and by the score lead for the margin's share", function()
@@ -257,27 +313,12 @@ describe("ctx", function()
   end)
 
   it("ismcts takes its greedy share by game name, else the default", function()
-    local out, code = probe([[
+    local out, code = probe(spying .. [[
       local bot = require("ismcts").bot { name = "probe", iterations = 5, greedy = { babel = 0, default = 1 } }
-      local choose = bot.choose
-      bot.choose = function(view, legal, ctx)
-        local sample = ctx.sample
-        ctx.sample = function()
-          local s = sample()
-          local playout = s.playout
-          return setmetatable({}, { __index = function(_, k)
-            if k == "playout" then
-              return function(_, seed, n, greedy) print(greedy) return playout(s, seed, n, greedy) end
-            end
-            local v = s[k]
-            return type(v) == "function" and function(_, ...) return v(s, ...) end or v
-          end })
-        end
-        local a = choose(view, legal, ctx)
-        ctx.sample = sample
-        return a
-      end
-      return bot
+      return spy_on(bot, "playout", function(s, seed, n, greedy)
+        print(greedy)
+        return s:playout(seed, n, greedy)
+      end)
     ]], "--games 1 --seed 4")
     assert.equal(0, code, out)
     local shares = said(out)

@@ -136,6 +136,22 @@ describe("playout under a variant", function()
   end)
 end)
 
+describe("ranked under a variant", function()
+  it("lists the variant's legal actions, those that raise the mover's score most first", function()
+    for seed = 1, 5 do
+      local s = meeple.new("babel", { seed = seed, variant = "caravan" })
+      s:playout(seed, 20)
+      if not s:is_over() then
+        assert.is_nil(util.unranked(s, seed))
+      end
+    end
+    local s = meeple.new("babel", { seed = 1, variant = "caravan" })
+    local ok, err = pcall(s.ranked, s, "x")
+    assert.is_false(ok)
+    assert.truthy(err:find("ranked: seed must be an integer, got 'x'", 1, true), err)
+  end)
+end)
+
 describe("shipped citadels variants", function()
   it("seven: a city of 7 districts completes it", function()
     local s = meeple.from_table {
