@@ -449,6 +449,16 @@ bool session_play_text(session *s, const char *text, reason *why) {
     return true;
 }
 
+/* The score of seat `p` once `a` is played at `st`, tried on `trial` (MEEPLE_MAX_STATE bytes). */
+static int score_after(const game_def *def, const void *st, action_t a, int p, void *trial) {
+    memcpy(trial, st, def->state_size);
+    def->apply(trial, a);
+    if (def->score) return def->score(trial, p);
+    int scores[MEEPLE_MAX_PLAYERS];
+    def->scores(trial, scores);
+    return scores[p];
+}
+
 /* The action that leaves the mover's score highest, tried on a copy each. Ties (most actions, most of
  * the time) go to the first in the game's order, which lists a turn roughly as a player takes it
  * (gold before cards, income and powers, building, ending the turn last): a greedy decision with
@@ -459,11 +469,8 @@ static action_t best_for_score(const game_def *def, const void *st, const action
     alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
     int mover = def->to_move(st), best = 0, best_score = INT_MIN;
     for (int i = 0; i < n; i++) {
-        int scores[MEEPLE_MAX_PLAYERS];
-        memcpy(trial, st, def->state_size);
-        def->apply(trial, acts[i]);
-        def->scores(trial, scores);
-        if (scores[mover] > best_score) best = i, best_score = scores[mover];
+        int score = score_after(def, st, acts[i], mover, trial);
+        if (score > best_score) best = i, best_score = score;
     }
     return acts[best];
 }
@@ -510,11 +517,7 @@ int session_ranked(const session *s, rng *r, action_t *out) {
             ranked[i].worth = def->playout_worth(s->now, out[i], r);
             ranked[i].tie = rng_next(r);
         } else if (by_score) {
-            int scores[MEEPLE_MAX_PLAYERS];
-            memcpy(trial, s->now, def->state_size);
-            def->apply(trial, out[i]);
-            def->scores(trial, scores);
-            ranked[i].worth = scores[mover];
+            ranked[i].worth = score_after(def, s->now, out[i], mover, trial);
             ranked[i].tie = (uint32_t)i;
         } else {
             ranked[i].worth = 0;

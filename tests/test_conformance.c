@@ -212,6 +212,16 @@ static void views_hide_what_sample_redeals(const run_context *c, const void *st,
 }
 
 /* A new game from `seed` with every decision of `s` played again. */
+/* A game's score() (optional) is its scores() for one seat. */
+static void one_score_is_all_scores(const run_context *c, const void *st) {
+    if (!c->def->score) return;
+    int scores[MEEPLE_MAX_PLAYERS];
+    c->def->scores(st, scores);
+    for (int p = 0; p < c->players; p++)
+        CHECK(c->def->score(st, p) == scores[p], WHERE "score(%d) is %d, scores() says %d", AT(c), p,
+              c->def->score(st, p), scores[p]);
+}
+
 static session *replayed(const session *s, const param_value *params, uint64_t seed) {
     reason why;
     session *again = session_new(s->def, s->players, params, seed, &why);
@@ -238,6 +248,7 @@ static void play_one(run_context *c, bool thorough) {
     void *twin = malloc(size);
     for (c->step = 0;; c->step++) {
         CHECK(def->validate(s->now, &why), WHERE "invariant broken: %s", AT(c), why.text);
+        one_score_is_all_scores(c, s->now);
         if (count == cap) snapshots = realloc(snapshots, size * (size_t)(cap *= 2));
         memcpy(snapshots + size * (size_t)count++, s->now, size);
         int n = def->legal(s->now, legal);

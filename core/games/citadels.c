@@ -1117,6 +1117,8 @@ static uint32_t citadels_turn_key(const void *st, int *owner) {
 
 static bool citadels_is_over(const void *st) { return ((const citadels *)st)->phase == PHASE_OVER; }
 
+static int citadels_score(const void *st, int seat) { return score_of(st, seat); }
+
 static void citadels_scores(const void *st, int *out) {
     const citadels *g = st;
     for (int seat = 0; seat < g->players; seat++) out[seat] = score_of(g, seat);
@@ -2318,6 +2320,7 @@ const game_def citadels_game = {
     .check = citadels_check,
     .apply = citadels_apply,
     .scores = citadels_scores,
+    .score = citadels_score,
     .winners = citadels_winners,
     .action_text = citadels_action_text,
     .parse_action = citadels_parse_action,
