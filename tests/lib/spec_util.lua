@@ -10,10 +10,12 @@ function M.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
 -- Writes `text` to a new temporary file (ending in `suffix`, if given) and returns its name.
 function M.write(text, suffix)
-  local name = os.tmpname() .. (suffix or "")
+  local base = os.tmpname()
+  local name = base .. (suffix or "")
   local f = assert(io.open(name, "w"))
   f:write(text)
   f:close()
+  if suffix then os.remove(base) end -- os.tmpname made it: without this, one empty file a call is left
   return name
 end
 
