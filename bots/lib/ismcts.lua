@@ -7,9 +7,9 @@
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
 -- node (for an untried action at random, or with `expand = "policy"` the one the game's playout policy
 -- wants most: s:ranked), and plays the game out with s:playout — in C, so thousands of games fit in a
--- decision — at random but for a `greedy` share of the decisions, which follow the game's own playout policy (a plain
--- greedy player's choice: imagined opponents then build and score as real ones do), `playouts` times
--- from the new node, the rewards averaged. It scores the end
+-- decision — at random but for a `greedy` share of the decisions, which follow the game's own playout
+-- policy (a plain greedy player's choice: imagined opponents then build and score as real ones do),
+-- `playouts` times from the new node, the rewards averaged. It scores the end
 -- position for every player: 1 for a win (shared on a draw), but for a `margin` share that is worth
 -- the score lead, or, where `playout_depth` stopped it short, the score lead's worth alone. The action
 -- tried most often at the root is played.
