@@ -339,6 +339,16 @@ describe("bad input", function()
 end)
 
 describe("playout", function()
+  -- Babel, seat 1 at the medes with three medes settled and a 4 on its reserve: a build fits.
+  local function build_ready()
+    return meeple.from_table {
+      game = "babel", to_move = 1,
+      players = { { hand = { "medes", "medes", "hittites" }, pawn = "medes",
+                    rows = { medes = { "medes", "medes", "medes" } }, reserve = { 4, 3, 2, 1 } },
+                  { hand = 3 } },
+    }
+  end
+
   it("plays to the end at random, the same from the same seed, and records every decision", function()
     for _, game in ipairs { "babel", "citadels" } do
       local a, b = meeple.new(game, { seed = 3 }), meeple.new(game, { seed = 3 })
@@ -377,12 +387,7 @@ describe("playout", function()
   end)
 
   it("with greedy = 1 plays the game's policy: in Babel, a build where one fits", function()
-    local s = meeple.from_table {
-      game = "babel", to_move = 1,
-      players = { { hand = { "medes", "medes", "hittites" }, pawn = "medes",
-                    rows = { medes = { "medes", "medes", "medes" } }, reserve = { 4, 3, 2, 1 } },
-                  { hand = 3 } },
-    }
+    local s = build_ready()
     local best, best_score = nil, -math.huge
     for _, a in ipairs(s:legal()) do
       local score = s:clone():play(a):scores()[1]
@@ -433,12 +438,7 @@ describe("playout", function()
   end)
 
   it("ranked lists the legal actions, the playout policy's favourites first", function()
-    local s = meeple.from_table {
-      game = "babel", to_move = 1,
-      players = { { hand = { "medes", "medes", "hittites" }, pawn = "medes",
-                    rows = { medes = { "medes", "medes", "medes" } }, reserve = { 4, 3, 2, 1 } },
-                  { hand = 3 } },
-    }
+    local s = build_ready()
     local ranked, legal = s:ranked(7), s:legal()
     assert.equal("build own", ranked[1]) -- the policy builds where it can
     table.sort(ranked)
