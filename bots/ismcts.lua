@@ -4,9 +4,10 @@
 --   ms = 20            a faster, weaker one
 --   iterations = 500   a fixed amount of work per decision instead of a time: reproducible games
 --   playout_depth = 40 judge the score lead 40 decisions on instead of playing to the end
---   greedy = 0         purely random playouts (by default a fifth of their decisions follow the game's
---                      playout policy, what a plain greedy player would do, and all of them in Babel and
---                      the bean games, where random trades would give beans away: a table by game name)
+--   greedy = 0         purely random playouts (by default every decision follows the game's playout
+--                      policy, what the shipped greedy bot of that game would do, so that imagined
+--                      opponents play as the greedy ones do; a fifth of them in a game without one: a
+--                      table by game name)
 --   playouts = 4       four playouts from each new node, their rewards averaged: a steadier estimate
 --                      for each iteration, but fewer iterations (a playout is most of one's time)
 --   expand = "random"  a new node tries its actions in random order (by default, in Babel, the playout
@@ -22,7 +23,7 @@ return require("ismcts").bot {
   iterations = false,
   c = 0.7,
   playout_depth = false,
-  greedy = { babel = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
+  greedy = { babel = 1, citadels = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
   playouts = 1,
   margin = { babel = 0.4, default = 0 },
   expand = { babel = "policy", default = "random" },

@@ -178,8 +178,9 @@ typedef struct game_def {
 
     /* How much a plain greedy player of this game wants the legal action `a` now (the higher the
      * better; s:playout's `greedy` share of decisions takes the best, ties broken at random), drawing
-     * from `r` where such a player would vary. It only reads the state: no allocation, no apply. NULL:
-     * those decisions take the action that most raises the mover's score. */
+     * from `r` where such a player would vary. It leaves the state as it is and allocates nothing (it
+     * may try an action on a copy of its own). NULL: those decisions take the action that most raises
+     * the mover's score. */
     int (*playout_worth)(const void *st, action_t a, rng *r);
     /* One seat's score, as scores() gives it (optional): a score-greedy decision weighs every legal
      * action by the mover's score alone, and scoring all seats each time was a fifth of a Citadels

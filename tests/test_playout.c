@@ -1,7 +1,8 @@
 /* test_playout.c — playouts end: on a made-up game that never ends (one legal action, forever), as a
  * playout policy going round in circles would play, session_playout stops at SESSION_PLAYOUT_MAX, and a
  * bot's s:playout stops where its budget ends, its history never growing past what its memory allows
- * (the playout runs in C, out of the instruction hook's reach). */
+ * (the playout runs in C, out of the instruction hook's reach). And a game without a playout policy
+ * (every shipped game has one) plays its greedy decisions, and ranks, by the mover's score. */
 #include <string.h>
 
 #include "bot.h"
@@ -42,7 +43,37 @@ static const game_def endless_game = {
     .action_text = step_text, .write_table = write_steps, .sample = nothing_hidden,
 };
 
+/* A climb with no playout policy: step 0, 1 or 2 rungs, the score the rungs climbed. */
+static int three_steps(const void *st, action_t *out) { return (void)st, out[0] = 0, out[1] = 1, out[2] = 2, 3; }
+static bool step_of_three(const void *st, action_t a, reason *why) { return (void)st, (void)why, a <= 2; }
+static void climb(void *st, action_t a) { ((endless *)st)->steps += a; }
+static void rungs(const void *st, int *out) { out[0] = (int)((const endless *)st)->steps; }
+
+static const game_def climb_game = {
+    .name = "climb", .title = "Climb", .min_players = 1, .max_players = 1, .default_players = 1,
+    .state_size = sizeof(endless), .setup = endless_setup, .num_players = one, .turn = seat_zero,
+    .to_move = seat_zero, .turn_key = one_turn, .is_over = never_over, .legal = three_steps,
+    .check = step_of_three, .apply = climb, .scores = rungs, .winners = no_winners,
+    .action_text = step_text, .write_table = write_steps, .sample = nothing_hidden,
+};
+
 static param_value no_params[MEEPLE_MAX_PARAMS];
+
+static void without_a_policy_the_score_decides(void) {
+    reason why;
+    session *s = session_new(&climb_game, 1, no_params, 1, &why);
+    CHECK(s, "%s", why.text);
+    rng r;
+    rng_seed(&r, 1, 2);
+    action_t order[MEEPLE_MAX_ACTIONS];
+    CHECK(session_ranked(s, &r, order) == 3 && order[0] == 2 && order[1] == 1 && order[2] == 0,
+          "ranked by the score after each action: %d %d %d", (int)order[0], (int)order[1], (int)order[2]);
+    CHECK(session_playout(s, &r, 5, 1) == 5, "five greedy decisions");
+    int score;
+    climb_game.scores(s->now, &score);
+    CHECK(score == 10, "each climbed two rungs: %d", score);
+    session_free(s);
+}
 
 static void session_playout_stops(void) {
     reason why;
@@ -80,6 +111,7 @@ static void bot_playout_stops_at_its_budget(void) {
 int main(void) {
     session_playout_stops();
     bot_playout_stops_at_its_budget();
-    printf("playouts stop: at the cap, and at a bot's budget\n");
+    without_a_policy_the_score_decides();
+    printf("playouts stop: at the cap, and at a bot's budget; without a policy the score decides\n");
     return 0;
 }

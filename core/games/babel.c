@@ -1855,54 +1855,150 @@ _Static_assert(sizeof(babel) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_S
 
 /* ==================================================================== playout policy */
 
-/* A search playout's choice, as greedy_babel plays (bots/greedy_babel.lua, cut down): leap, steal and
- * build whenever it can (the opponent's card first), collapse the leader's temple, halve a full hand,
- * settle toward the next level where the pawn stands, travel where a build is in reach (or away from a
- * place with nothing left to grow), discard the people held most, and end the turn otherwise. */
+/* A search playout's choice, as greedy_babel plays (bots/greedy_babel.lua): leap, steal and build
+ * whenever it can (the opponent's card first), collapse the leader's or a tall temple, halve a full
+ * hand, discard the people held most; every other action by its one-ply worth, the position after it
+ * valued as greedy_babel's `value` does, and ending the turn worth the position as it stands plus a
+ * little. Imagined opponents then play as the real greedy one does. The worths below are that value's
+ * change, in units of 1/1200 (every weight and fraction of `value` is a whole number of them), so
+ * positions of equal value tie exactly, where Lua's floating point can leave a hair between them.
+ * Settling, travelling and migrating, nearly every decision, are worked out from what they change,
+ * without copying the state; the rare rest is tried on a copy. */
+#define V_UNIT 1200
+#define BAND(rank) (1000000 * (rank))
 
-/* The level the mover's temple at `loc` needs next; above MAX_LEVEL when it is complete. */
-static int next_level(const babel_player *me, int loc) { return site_top(&me->temple[loc]) + 1; }
+/* The level a player's temple at `loc` needs next; above MAX_LEVEL when it is complete. */
+static int next_level(const babel_player *pl, int loc) { return site_top(&pl->temple[loc]) + 1; }
 
 static bool a_reserve_offers(const babel *g, int level) {
     return temple_top(&g->player[0].reserve) == level || temple_top(&g->player[1].reserve) == level;
 }
 
-/* Travelling to `loc` (paying one card of it): a build in reach there this turn is worth most; else, from
- * a place with nothing left to grow, the place nearest its next level. */
-static int travel_worth(const babel *g, const babel_player *me, int loc) {
-    int need = next_level(me, loc), spare = hand_size(me) - 1;
-    if (need > MAX_LEVEL) return -1;
-    if (me->row[loc].n + spare >= need && a_reserve_offers(g, need)) return 600;
-    bool here_grows = me->pawn != QUARRY && next_level(me, me->pawn) <= MAX_LEVEL;
-    return here_grows ? -1 : 250 - 10 * (need - me->row[loc].n);
+/* Triples in a row as greedy_babel counts them: each time a run of one people reaches three. The row
+ * is `a` followed by `b` (a migration's landing), `na` and `nb` cards. */
+static int triples_in(const uint8_t *a, int na, const uint8_t *b, int nb) {
+    int triples = 0, run = 0, last = -1;
+    for (int i = 0; i < na + nb; i++) {
+        int card = i < na ? a[i] : b[i - na];
+        run = card == last ? run + 1 : 1;
+        last = card;
+        triples += run == 3;
+    }
+    return triples;
 }
 
-/* Settling people `p` where the pawn stands: toward the next level, the people on top of the row first
- * (a triple in the making), else the people held most. */
-static int settle_worth(const babel_player *me, int p) {
-    const people_pile *row = &me->row[me->pawn];
-    if (row->n >= next_level(me, me->pawn)) return -1;
-    bool on_top = row->n && row->card[row->n - 1] == p;
-    return 300 + (on_top ? 20 : 0) + me->hand[p];
+/* What a row of `n` cards (`triples` of them counted) promises at site `loc`: progress toward the
+ * next level, a bonus where that level is on top of a reserve (more where the pawn stands), and
+ * the triples. */
+static int site_promise(const babel *g, const babel_player *pl, int loc, int pawn, int n, int triples) {
+    int need = next_level(pl, loc), v = triples * 480;
+    if (need <= MAX_LEVEL) {
+        v += V_UNIT * (n < need ? n : need) / need;
+        if (n >= need && a_reserve_offers(g, need)) v += pawn == loc ? 1800 : 840;
+    }
+    return v;
+}
+
+static int row_promise(const babel *g, const babel_player *pl, int loc, int pawn) {
+    const people_pile *row = &pl->row[loc];
+    return site_promise(g, pl, loc, pawn, row->n, triples_in(row->card, row->n, NULL, 0));
+}
+
+/* The pawn where a few more settlers reach the next level is worth a card; at the quarry nothing. */
+static int pawn_worth(const babel_player *pl, int pawn, int row_n, int hand) {
+    if (pawn == QUARRY) return 0;
+    return site_top(&pl->temple[pawn]) + 1 - row_n <= hand ? 1440 : 720;
+}
+
+static int hand_worth(int hand, int weight) { return weight * (hand < 10 ? hand : 10); }
+
+/* greedy_babel's value of the whole position to seat `me`. */
+static int position_value(const babel *g, int me) {
+    const babel_player *mine = &g->player[me], *theirs = &g->player[1 - me];
+    int v = 10 * V_UNIT * (total(g, me) - total(g, 1 - me));
+    for (int loc = 0; loc < NUM_PEOPLES; loc++)
+        v += 2 * row_promise(g, mine, loc, mine->pawn) - row_promise(g, theirs, loc, theirs->pawn);
+    v += hand_worth(hand_size(mine), 420) - hand_worth(hand_size(theirs), 240);
+    if (mine->pawn != QUARRY) v += pawn_worth(mine, mine->pawn, mine->row[mine->pawn].n, hand_size(mine));
+    if (g->phase == PHASE_HALVE && g->to_move != me) v += 240 * g->halve_left;
+    return v;
+}
+
+/* Travelling to `loc`: one card fewer, the pawn's bonus and worth move with it. */
+static int travel_gain(const babel *g, const babel_player *me, int loc) {
+    int hand = hand_size(me), from = me->pawn;
+    int v = hand_worth(hand - 1, 420) - hand_worth(hand, 420);
+    v += 2 * (row_promise(g, me, loc, loc) - row_promise(g, me, loc, from));
+    if (from != QUARRY) {
+        v += 2 * (row_promise(g, me, from, loc) - row_promise(g, me, from, from));
+        v -= pawn_worth(me, from, me->row[from].n, hand);
+    }
+    return v + pawn_worth(me, loc, me->row[loc].n, hand - 1);
+}
+
+/* Settling people `p` at the pawn: one card fewer, one more in the row, maybe a triple. */
+static int settle_gain(const babel *g, const babel_player *me, int p) {
+    int at = me->pawn, hand = hand_size(me);
+    const people_pile *row = &me->row[at];
+    uint8_t card = (uint8_t)p;
+    int triples = triples_in(row->card, row->n, NULL, 0);
+    int added = triples_in(row->card, row->n, &card, 1) - triples;
+    int v = hand_worth(hand - 1, 420) - hand_worth(hand, 420);
+    v += 2 * (site_promise(g, me, at, at, row->n + 1, triples + added) - site_promise(g, me, at, at, row->n, triples));
+    return v + pawn_worth(me, at, row->n + 1, hand - 1) - pawn_worth(me, at, row->n, hand);
+}
+
+/* Migrating the top cards of row `from` onto row `to`. */
+static int migrate_gain(const babel *g, const babel_player *me, int from, int to) {
+    const people_pile *src = &me->row[from], *dst = &me->row[to];
+    int count = g->rules.migrate_count, left = src->n - count, hand = hand_size(me), pawn = me->pawn;
+    int v = 2 * (site_promise(g, me, from, pawn, left, triples_in(src->card, left, NULL, 0)) +
+                 site_promise(g, me, to, pawn, dst->n + count,
+                              triples_in(dst->card, dst->n, src->card + left, count)) -
+                 row_promise(g, me, from, pawn) - row_promise(g, me, to, pawn));
+    if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
+    if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
+    return v;
+}
+
+/* Any other action, tried on a copy (an ability, or a collapse or halving the bands pass over). */
+static int tried_gain(const babel *g, action_t a) {
+    babel after = *g;
+    babel_apply(&after, a);
+    return position_value(&after, g->to_move) - position_value(g, g->to_move);
+}
+
+/* One ply: twice the value's change, and one more for ending the turn, which greedy_babel keeps on
+ * a tie. */
+static int one_ply_worth(const babel *g, action_t a) {
+    const babel_player *me = &g->player[g->to_move];
+    switch (act_kind(a)) {
+    case ACT_END: return 2 * 60 + 1;
+    case ACT_TRAVEL: return 2 * travel_gain(g, me, act_arg(a));
+    case ACT_SETTLE: return 2 * settle_gain(g, me, act_arg(a));
+    case ACT_MIGRATE: return 2 * migrate_gain(g, me, act_arg(a), act_dest(a));
+    default: return 2 * tried_gain(g, a);
+    }
+}
+
+static bool collapse_wanted(const babel *g) {
+    const babel_player *me = &g->player[g->to_move], *opp = &g->player[1 - g->to_move];
+    return total(g, 1 - g->to_move) >= total(g, g->to_move) ||
+           (me->pawn != QUARRY && site_top(&opp->temple[me->pawn]) >= 3);
 }
 
 static int babel_playout_worth(const void *st, action_t a, rng *r) {
-    (void)r; /* a greedy Babel player varies only where it does not care: the host's tie-break */
+    (void)r; /* greedy_babel varies nowhere; equals go to the host's random tie-break */
     const babel *g = st;
     const babel_player *me = &g->player[g->to_move], *opp = &g->player[1 - g->to_move];
     switch (act_kind(a)) {
-    case ACT_DISCARD: return me->hand[act_arg(a)];
-    case ACT_LEAP: return act_arg(a) == OPP ? 1000 : 990;
-    case ACT_STEAL: return 980;
-    case ACT_BUILD: return act_arg(a) == OPP ? 970 : 960;
-    case ACT_COLLAPSE:
-        return total(g, 1 - g->to_move) >= total(g, g->to_move) || site_top(&opp->temple[me->pawn]) >= 3 ? 900 : -1;
-    case ACT_HALVE: return hand_size(opp) >= 6 ? 800 : -1;
-    case ACT_TRAVEL: return travel_worth(g, me, act_arg(a));
-    case ACT_SETTLE: return settle_worth(me, act_arg(a));
-    case ACT_EXPEL: case ACT_SWITCH: return 50;
-    case ACT_END: return 0;
-    default: return -1; /* migrate: left to the random share */
+    case ACT_DISCARD: return BAND(20) + me->hand[act_arg(a)];
+    case ACT_LEAP: return act_arg(a) == OPP ? BAND(19) : BAND(18);
+    case ACT_STEAL: return BAND(17);
+    case ACT_BUILD: return act_arg(a) == OPP ? BAND(16) : BAND(15);
+    case ACT_COLLAPSE: return collapse_wanted(g) ? BAND(14) : one_ply_worth(g, a);
+    case ACT_HALVE: return hand_size(opp) >= 6 ? BAND(13) : one_ply_worth(g, a);
+    default: return one_ply_worth(g, a);
     }
 }
 

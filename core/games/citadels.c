@@ -2300,6 +2300,121 @@ static const char citadels_rules_text[] =
 
 _Static_assert(sizeof(citadels) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
 
+/* ==================================================================== playout policy */
+
+/* A search playout's choice, as greedy_citadels plays (bots/greedy_citadels.lua): its rules in their
+ * order of priority, each a band of worths, and within a band what that rule prefers. Imagined
+ * opponents then draft, build, kill and rob as the real greedy ones do. Worths are hundredths. */
+enum {
+    BAND_CHOOSE = 20, BAND_BURY = 19, BAND_GRAVE_YES = 18, BAND_KEEP = 17, BAND_REPLACE_DONE = 16,
+    BAND_ACTION = 15, BAND_BUILD = 14, BAND_INCOME = 13, BAND_KILL = 12, BAND_ROB = 11, BAND_SWAP = 10,
+    BAND_SMITHY = 9, BAND_DESTROY = 8, BAND_GRAVE_NO = 7, BAND_END = 6,
+};
+#define BAND(b) ((b) * 100000)
+
+static int points_of(int d) { return d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost; }
+static int city_colour_count(const cit_player *p, int colour) {
+    return count_bits(p->city_types & colour_types[colour]);
+}
+
+/* The seat other than the mover with the biggest city (the first of equals), and its size. */
+static int city_leader(const citadels *g, int *size) {
+    int best = NOBODY;
+    *size = -1;
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != g->to_move && g->player[seat].city_n > *size) best = seat, *size = g->player[seat].city_n;
+    return best;
+}
+
+/* What a character is worth to the mover this round, drafting or burying. */
+static int character_worth(const citadels *g, int c) {
+    const cit_player *me = mover_c(g);
+    int lead, richest = 0, hand = hand_size(me);
+    city_leader(g, &lead);
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != g->to_move && g->player[seat].gold > richest) richest = g->player[seat].gold;
+    if (character_colour[c] != NO_COLOUR) {
+        int v = 100 * city_colour_count(me, character_colour[c]) + 50;
+        if (c == MERCHANT) v += 100;
+        if (c == KING && g->crown != g->to_move) v += 70;
+        if (c == WARLORD && lead >= 6) v += 200;
+        if (c == BISHOP && me->city_n >= 5) v += 100;
+        return v;
+    }
+    switch (c) {
+    case ARCHITECT: return hand >= 2 && me->gold >= 4 ? 350 : 200;
+    case THIEF: return 100 + 100 * richest / 3;
+    case MAGICIAN: return hand == 0 ? 300 : 100;
+    default: return lead >= 6 ? 300 : 150; /* the assassin */
+    }
+}
+
+/* A drawn card to keep: not one the city or hand has, affordable soon, worth the most. */
+static int keep_worth(const cit_player *me, int d) {
+    if (owns(me, d)) return -1000;
+    if (me->hand[d]) return -500;
+    int short_of = districts[d].cost - me->gold - 2;
+    return 100 * points_of(d) - (short_of > 0 ? 70 * short_of : 0);
+}
+
+/* Gold while the hand holds a district the city lacks (every district costs at most gold + 6),
+ * cards when it does not. */
+static bool wants_gold(const cit_player *me) { return (me->hand_types & ~me->city_types) != 0; }
+
+static int build_worth(const cit_player *me, int d) {
+    return 100 * points_of(d) + (city_colour_count(me, districts[d].colour) ? 0 : 150);
+}
+
+static const int16_t kill_worth[NUM_CHARACTERS] = {
+    [THIEF] = 200, [MAGICIAN] = 100, [KING] = 200, [BISHOP] = 150, [MERCHANT] = 300, [ARCHITECT] = 300,
+    [WARLORD] = 250};
+static const int16_t rob_worth[NUM_CHARACTERS] = {
+    [MAGICIAN] = 100, [KING] = 250, [BISHOP] = 150, [MERCHANT] = 300, [ARCHITECT] = 200, [WARLORD] = 200};
+
+/* The magician swaps with the player holding the most cards (the first of equals), two more than his. */
+static bool swap_wanted(const citadels *g, int seat) {
+    int best = NOBODY, most = -1;
+    for (int other = 0; other < g->players; other++) {
+        int n = hand_size(&g->player[other]);
+        if (other != g->to_move && n > most) best = other, most = n;
+    }
+    return seat == best && most >= hand_size(mover_c(g)) + 2;
+}
+
+/* The warlord knocks down the leader's district worth most that costs at most one more than his gold,
+ * once the leader has five. */
+static int destroy_worth(const citadels *g, int seat, int d) {
+    int size, leader = city_leader(g, &size);
+    if (seat != leader || size < 5 || districts[d].cost - 1 > mover_c(g)->gold) return -1;
+    return BAND(BAND_DESTROY) + 100 * points_of(d);
+}
+
+static int citadels_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* greedy_citadels varies nowhere; equals go to the host's random tie-break */
+    const citadels *g = st;
+    const cit_player *me = mover_c(g);
+    int x = act_x(a);
+    switch (act_kind(a)) {
+    case ACT_CHOOSE: return BAND(BAND_CHOOSE) + character_worth(g, x);
+    case ACT_BURY: return BAND(BAND_BURY) + character_worth(g, x);
+    case ACT_GRAVE_YES: return me->gold >= 2 ? BAND(BAND_GRAVE_YES) : -1;
+    case ACT_KEEP: return BAND(BAND_KEEP) + keep_worth(me, x);
+    case ACT_REPLACE_DONE: return BAND(BAND_REPLACE_DONE);
+    case ACT_GOLD: return wants_gold(me) ? BAND(BAND_ACTION) : -1;
+    case ACT_DRAW: return wants_gold(me) ? -1 : BAND(BAND_ACTION);
+    case ACT_BUILD: return BAND(BAND_BUILD) + build_worth(me, x);
+    case ACT_INCOME: return BAND(BAND_INCOME);
+    case ACT_KILL: return BAND(BAND_KILL) + kill_worth[x];
+    case ACT_ROB: return BAND(BAND_ROB) + rob_worth[x];
+    case ACT_SWAP: return swap_wanted(g, x) ? BAND(BAND_SWAP) : -1;
+    case ACT_SMITHY: return me->gold >= 5 && hand_size(me) <= 1 ? BAND(BAND_SMITHY) : -1;
+    case ACT_DESTROY: return destroy_worth(g, x, act_y(a));
+    case ACT_GRAVE_NO: return BAND(BAND_GRAVE_NO);
+    case ACT_END: return BAND(BAND_END);
+    default: return -1; /* replace a card, the laboratory: greedy_citadels never does */
+    }
+}
+
 const game_def citadels_game = {
     .name = "citadels",
     .title = "Citadels",
@@ -2332,4 +2447,5 @@ const game_def citadels_game = {
     .sample = citadels_sample,
     .move = citadels_move,
     .add = citadels_add,
+    .playout_worth = citadels_playout_worth,
 };

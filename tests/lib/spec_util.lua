@@ -42,21 +42,6 @@ function M.jq(json_text, filter)
   return out, code
 end
 
--- Why s:ranked(seed) is not the legal actions ordered by the mover's score after each, highest first;
--- nil when it is.
-function M.unranked(s, seed)
-  local ranked, legal, mover = s:ranked(seed), s:legal(), s:to_move()
-  if #ranked ~= #legal then return ("%d ranked, %d legal"):format(#ranked, #legal) end
-  local is_legal, last = {}, math.huge
-  for _, a in ipairs(legal) do is_legal[a] = true end
-  for _, a in ipairs(ranked) do
-    if not is_legal[a] then return a .. " is not legal" end
-    local score = s:clone():play(a):scores()[mover]
-    if score > last then return a .. " scores more than the action before it" end
-    last = score
-  end
-end
-
 -- The non-empty lines of `text`.
 function M.lines(text)
   local t = {}

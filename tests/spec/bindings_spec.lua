@@ -414,7 +414,8 @@ describe("playout", function()
     end
   end)
 
-  it("with greedy = 1 builds the dearest Citadels district the mover can pay for (its score rises most)", function()
+  it("with greedy = 1 builds the dearest Citadels district the mover can pay for, or one a gold cheaper "
+    .. "in a new colour", function()
     local s = meeple.new("citadels", { seed = 2 })
     s:playout(2, nil, 1)
     local built, chances = 0, 0
@@ -469,18 +470,7 @@ describe("playout", function()
     assert.truthy(seen_build > 0, "some position offered a build or a leap")
   end)
 
-  it("ranked orders a game without a policy by the mover's score after each action", function()
-    local checked = 0
-    for seed = 1, 10 do
-      local s = meeple.new("citadels", { seed = seed })
-      for _ = 1, 400 do
-        if s:is_over() then break end
-        assert.is_nil(util.unranked(s, seed))
-        checked = checked + 1
-        s:playout(seed, 1)
-      end
-    end
-    assert.truthy(checked > 100)
+  it("ranked gives nothing for a finished game", function()
     local over = meeple.new("babel", { seed = 1 })
     over:playout(1)
     assert.same({}, over:ranked())
