@@ -1874,24 +1874,27 @@ static bool a_reserve_offers(const babel *g, int level) {
     return temple_top(&g->player[0].reserve) == level || temple_top(&g->player[1].reserve) == level;
 }
 
-/* Triples in a row as greedy_babel counts them: each time a run of one people reaches three. The row
- * is `a` followed by `b` (a migration's landing), `na` and `nb` cards. */
-static int triples_in(const uint8_t *a, int na, const uint8_t *b, int nb) {
-    int triples = 0, run = 0, last = -1;
-    for (int i = 0; i < na + nb; i++) {
-        int card = i < na ? a[i] : b[i - na];
-        run = card == last ? run + 1 : 1;
-        last = card;
+/* Triples as greedy_babel counts them: each time a run of one people reaches three. These are the
+ * triples `more` (k cards) adds when laid on top of `row` (n cards): only the row's top run matters,
+ * and only up to three (a longer run counted its triple already). */
+static int triples_added(const uint8_t *row, int n, const uint8_t *more, int k) {
+    int run = 0, last = n ? row[n - 1] : -1;
+    while (run < 3 && run < n && row[n - 1 - run] == last) run++;
+    int triples = 0;
+    for (int i = 0; i < k; i++) {
+        run = more[i] == last ? run + 1 : 1;
+        last = more[i];
         triples += run == 3;
     }
     return triples;
 }
 
-/* What a row of `n` cards (`triples` of them counted) promises at site `loc`: progress toward the
- * next level, a bonus where that level is on top of a reserve (more where the pawn stands), and
- * the triples. */
-static int site_promise(const babel *g, const babel_player *pl, int loc, int pawn, int n, int triples) {
-    int need = next_level(pl, loc), v = triples * 480;
+static int triples_in(const people_pile *row) { return triples_added(NULL, 0, row->card, row->n); }
+
+/* What a row of `n` cards promises at site `loc`, its triples aside: progress toward the next level,
+ * and a bonus where that level is on top of a reserve (more where the pawn stands). */
+static int site_promise(const babel *g, const babel_player *pl, int loc, int pawn, int n) {
+    int need = next_level(pl, loc), v = 0;
     if (need <= MAX_LEVEL) {
         v += V_UNIT * (n < need ? n : need) / need;
         if (n >= need && a_reserve_offers(g, need)) v += pawn == loc ? 1800 : 840;
@@ -1899,9 +1902,18 @@ static int site_promise(const babel *g, const babel_player *pl, int loc, int paw
     return v;
 }
 
+#define TRIPLE_WORTH 480
+
 static int row_promise(const babel *g, const babel_player *pl, int loc, int pawn) {
     const people_pile *row = &pl->row[loc];
-    return site_promise(g, pl, loc, pawn, row->n, triples_in(row->card, row->n, NULL, 0));
+    return site_promise(g, pl, loc, pawn, row->n) + TRIPLE_WORTH * triples_in(row);
+}
+
+/* What the pawn standing at `loc` adds to its site's promise. */
+static int pawn_bonus(const babel *g, const babel_player *pl, int loc) {
+    if (loc == QUARRY) return 0;
+    int n = pl->row[loc].n;
+    return site_promise(g, pl, loc, loc, n) - site_promise(g, pl, loc, QUARRY, n);
 }
 
 /* The pawn where a few more settlers reach the next level is worth a card; at the quarry nothing. */
@@ -1928,34 +1940,34 @@ static int position_value(const babel *g, int me) {
 static int travel_gain(const babel *g, const babel_player *me, int loc) {
     int hand = hand_size(me), from = me->pawn;
     int v = hand_worth(hand - 1, 420) - hand_worth(hand, 420);
-    v += 2 * (row_promise(g, me, loc, loc) - row_promise(g, me, loc, from));
-    if (from != QUARRY) {
-        v += 2 * (row_promise(g, me, from, loc) - row_promise(g, me, from, from));
-        v -= pawn_worth(me, from, me->row[from].n, hand);
-    }
+    v += 2 * (pawn_bonus(g, me, loc) - pawn_bonus(g, me, from));
+    if (from != QUARRY) v -= pawn_worth(me, from, me->row[from].n, hand);
     return v + pawn_worth(me, loc, me->row[loc].n, hand - 1);
 }
 
-/* Settling people `p` at the pawn: one card fewer, one more in the row, maybe a triple. */
+/* Settling people `p` at the pawn: one card fewer, one more in the row, and a triple where the row's
+ * top run of `p` was two long. */
 static int settle_gain(const babel *g, const babel_player *me, int p) {
     int at = me->pawn, hand = hand_size(me);
     const people_pile *row = &me->row[at];
+    int n = row->n;
     uint8_t card = (uint8_t)p;
-    int triples = triples_in(row->card, row->n, NULL, 0);
-    int added = triples_in(row->card, row->n, &card, 1) - triples;
     int v = hand_worth(hand - 1, 420) - hand_worth(hand, 420);
-    v += 2 * (site_promise(g, me, at, at, row->n + 1, triples + added) - site_promise(g, me, at, at, row->n, triples));
-    return v + pawn_worth(me, at, row->n + 1, hand - 1) - pawn_worth(me, at, row->n, hand);
+    v += 2 * TRIPLE_WORTH * triples_added(row->card, n, &card, 1);
+    v += 2 * (site_promise(g, me, at, at, n + 1) - site_promise(g, me, at, at, n));
+    return v + pawn_worth(me, at, n + 1, hand - 1) - pawn_worth(me, at, n, hand);
 }
 
-/* Migrating the top cards of row `from` onto row `to`. */
+/* Migrating the top cards of row `from` onto row `to`: the triples they made there go, the ones
+ * they make on top of `to` come. */
 static int migrate_gain(const babel *g, const babel_player *me, int from, int to) {
     const people_pile *src = &me->row[from], *dst = &me->row[to];
     int count = g->rules.migrate_count, left = src->n - count, hand = hand_size(me), pawn = me->pawn;
-    int v = 2 * (site_promise(g, me, from, pawn, left, triples_in(src->card, left, NULL, 0)) +
-                 site_promise(g, me, to, pawn, dst->n + count,
-                              triples_in(dst->card, dst->n, src->card + left, count)) -
-                 row_promise(g, me, from, pawn) - row_promise(g, me, to, pawn));
+    const uint8_t *moved = src->card + left;
+    int triples = triples_added(dst->card, dst->n, moved, count) - triples_added(src->card, left, moved, count);
+    int v = 2 * (site_promise(g, me, from, pawn, left) - site_promise(g, me, from, pawn, src->n) +
+                 site_promise(g, me, to, pawn, dst->n + count) - site_promise(g, me, to, pawn, dst->n) +
+                 TRIPLE_WORTH * triples);
     if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
     if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
     return v;
