@@ -182,9 +182,9 @@ typedef struct game_def {
      * may try an action on a copy of its own). NULL: those decisions take the action that most raises
      * the mover's score. */
     int (*playout_worth)(const void *st, action_t a, rng *r);
-    /* One seat's score, as scores() gives it (optional): a score-greedy decision weighs every legal
-     * action by the mover's score alone, and scoring all seats each time was a fifth of a Citadels
-     * search. */
+    /* One seat's score, as scores() gives it (optional): a score-greedy decision (a game without a
+     * playout policy) weighs every legal action by the mover's score alone, and scoring all seats
+     * each time was a fifth of a Citadels search when Citadels had no policy. */
     int (*score)(const void *st, int player);
 } game_def;
 

@@ -459,12 +459,12 @@ static int score_after(const game_def *def, const void *st, action_t a, int p, v
     return scores[p];
 }
 
-/* The action that leaves the mover's score highest, tried on a copy each. Ties (most actions, most of
- * the time) go to the first in the game's order, which lists a turn roughly as a player takes it
- * (gold before cards, income and powers, building, ending the turn last): a greedy decision with
- * nothing to score keeps acting rather than ending the turn. Measured: ismcts with ties broken at
- * random instead won 31% of 4-player Citadels games against three greedy bots, against 43% (seeds
- * 1-100). */
+/* The action that leaves the mover's score highest, tried on a copy each, for a game without a
+ * playout policy. Ties (most actions, most of the time) go to the first in the game's order, which
+ * lists a turn roughly as a player takes it (in Citadels: gold before cards, income and powers,
+ * building, ending the turn last): a greedy decision with nothing to score keeps acting rather than
+ * ending the turn. Measured when Citadels had no policy: ismcts with ties broken at random instead
+ * won 31% of 4-player Citadels games against three greedy bots, against 43% (seeds 1-100). */
 static action_t best_for_score(const game_def *def, const void *st, const action_t *acts, int n) {
     alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
     int mover = def->to_move(st), best = 0, best_score = INT_MIN;
@@ -530,7 +530,7 @@ int session_ranked(const session *s, rng *r, action_t *out) {
 }
 
 /* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
- * greedy player's choice: imagined opponents then build, trade and score as real ones do), else to
+ * greedy player's choice: imagined opponents then build and score as real ones do), else to
  * best_for_score; the rest are uniform among the legal actions. */
 int session_playout(session *s, rng *r, int limit, double greedy) {
     const game_def *def = s->def;

@@ -168,7 +168,7 @@ local function iterate(root, ctx, o, players, scratch)
   end
   -- Playouts: on to the end (or `playout_depth` decisions) in C, at random but for a `greedy` share of
   -- the decisions, which follow the game's playout policy; `playouts` of them from one leaf give a
-  -- steadier reward for fewer iterations (a greedy Babel playout takes about 60% of an iteration).
+  -- steadier reward for fewer iterations (a greedy Babel playout is about three quarters of one).
   local r = playouts(s, ctx, o, players, scratch[1], scratch[2])
   -- Backpropagation: each node credits the seat that chose its action.
   while node do

@@ -1865,6 +1865,19 @@ _Static_assert(sizeof(babel) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_S
  * Settling, travelling and migrating, nearly every decision, are worked out from what they change,
  * without copying the state; the rare rest is tried on a copy. */
 #define V_UNIT 1200
+/* greedy_babel's weights, in those units (the Lua weight beside each) */
+enum {
+    W_TEMPLE_LEVEL = 12000, /* 10 a level of temple ahead */
+    W_BONUS_AT_PAWN = 1800, /* 1.5 a next level the reserves offer, with the pawn there */
+    W_BONUS = 840,          /* 0.7 elsewhere */
+    W_TRIPLE = 480,         /* 0.4 a triple in a row */
+    W_PAWN_NEAR = 1440,     /* 1.2 the pawn where the hand can fill the row to the next level */
+    W_PAWN = 720,           /* 0.6 the pawn elsewhere but the quarry */
+    W_MY_CARD = 420,        /* 0.35 a card in my hand, up to 10 */
+    W_THEIR_CARD = 240,     /* 0.2 a card in theirs, up to 10, and a card they still have to discard */
+    W_END = 60,             /* 0.05 ending the turn: the position as it stands, and a little more */
+};
+/* The policy's worths: the bands of greedy_babel's rules above every one-ply worth. */
 #define BAND(rank) (1000000 * (rank))
 
 /* The level a player's temple at `loc` needs next; above MAX_LEVEL when it is complete. */
@@ -1897,16 +1910,15 @@ static int site_promise(const babel *g, const babel_player *pl, int loc, int paw
     int need = next_level(pl, loc), v = 0;
     if (need <= MAX_LEVEL) {
         v += V_UNIT * (n < need ? n : need) / need;
-        if (n >= need && a_reserve_offers(g, need)) v += pawn == loc ? 1800 : 840;
+        if (n >= need && a_reserve_offers(g, need)) v += pawn == loc ? W_BONUS_AT_PAWN : W_BONUS;
     }
     return v;
 }
 
-#define TRIPLE_WORTH 480
-
+/* A row's whole promise at `loc`, its triples counted. */
 static int row_promise(const babel *g, const babel_player *pl, int loc, int pawn) {
     const people_pile *row = &pl->row[loc];
-    return site_promise(g, pl, loc, pawn, row->n) + TRIPLE_WORTH * triples_in(row);
+    return site_promise(g, pl, loc, pawn, row->n) + W_TRIPLE * triples_in(row);
 }
 
 /* What the pawn standing at `loc` adds to its site's promise. */
@@ -1919,27 +1931,28 @@ static int pawn_bonus(const babel *g, const babel_player *pl, int loc) {
 /* The pawn where a few more settlers reach the next level is worth a card; at the quarry nothing. */
 static int pawn_worth(const babel_player *pl, int pawn, int row_n, int hand) {
     if (pawn == QUARRY) return 0;
-    return site_top(&pl->temple[pawn]) + 1 - row_n <= hand ? 1440 : 720;
+    return site_top(&pl->temple[pawn]) + 1 - row_n <= hand ? W_PAWN_NEAR : W_PAWN;
 }
 
+/* A hand of `hand` cards at `weight` a card, counted up to ten. */
 static int hand_worth(int hand, int weight) { return weight * (hand < 10 ? hand : 10); }
 
 /* greedy_babel's value of the whole position to seat `me`. */
 static int position_value(const babel *g, int me) {
     const babel_player *mine = &g->player[me], *theirs = &g->player[1 - me];
-    int v = 10 * V_UNIT * (total(g, me) - total(g, 1 - me));
+    int v = W_TEMPLE_LEVEL * (total(g, me) - total(g, 1 - me));
     for (int loc = 0; loc < NUM_PEOPLES; loc++)
         v += 2 * row_promise(g, mine, loc, mine->pawn) - row_promise(g, theirs, loc, theirs->pawn);
-    v += hand_worth(hand_size(mine), 420) - hand_worth(hand_size(theirs), 240);
+    v += hand_worth(hand_size(mine), W_MY_CARD) - hand_worth(hand_size(theirs), W_THEIR_CARD);
     if (mine->pawn != QUARRY) v += pawn_worth(mine, mine->pawn, mine->row[mine->pawn].n, hand_size(mine));
-    if (g->phase == PHASE_HALVE && g->to_move != me) v += 240 * g->halve_left;
+    if (g->phase == PHASE_HALVE && g->to_move != me) v += W_THEIR_CARD * g->halve_left;
     return v;
 }
 
 /* Travelling to `loc`: one card fewer, the pawn's bonus and worth move with it. */
 static int travel_gain(const babel *g, const babel_player *me, int loc) {
     int hand = hand_size(me), from = me->pawn;
-    int v = hand_worth(hand - 1, 420) - hand_worth(hand, 420);
+    int v = hand_worth(hand - 1, W_MY_CARD) - hand_worth(hand, W_MY_CARD);
     v += 2 * (pawn_bonus(g, me, loc) - pawn_bonus(g, me, from));
     if (from != QUARRY) v -= pawn_worth(me, from, me->row[from].n, hand);
     return v + pawn_worth(me, loc, me->row[loc].n, hand - 1);
@@ -1952,8 +1965,8 @@ static int settle_gain(const babel *g, const babel_player *me, int p) {
     const people_pile *row = &me->row[at];
     int n = row->n;
     uint8_t card = (uint8_t)p;
-    int v = hand_worth(hand - 1, 420) - hand_worth(hand, 420);
-    v += 2 * TRIPLE_WORTH * triples_added(row->card, n, &card, 1);
+    int v = hand_worth(hand - 1, W_MY_CARD) - hand_worth(hand, W_MY_CARD);
+    v += 2 * W_TRIPLE * triples_added(row->card, n, &card, 1);
     v += 2 * (site_promise(g, me, at, at, n + 1) - site_promise(g, me, at, at, n));
     return v + pawn_worth(me, at, n + 1, hand - 1) - pawn_worth(me, at, n, hand);
 }
@@ -1964,10 +1977,10 @@ static int migrate_gain(const babel *g, const babel_player *me, int from, int to
     const people_pile *src = &me->row[from], *dst = &me->row[to];
     int count = g->rules.migrate_count, left = src->n - count, hand = hand_size(me), pawn = me->pawn;
     const uint8_t *moved = src->card + left;
-    int triples = triples_added(dst->card, dst->n, moved, count) - triples_added(src->card, left, moved, count);
+    int made = triples_added(dst->card, dst->n, moved, count), lost = triples_added(src->card, left, moved, count);
     int v = 2 * (site_promise(g, me, from, pawn, left) - site_promise(g, me, from, pawn, src->n) +
                  site_promise(g, me, to, pawn, dst->n + count) - site_promise(g, me, to, pawn, dst->n) +
-                 TRIPLE_WORTH * triples);
+                 W_TRIPLE * (made - lost));
     if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
     if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
     return v;
@@ -1980,25 +1993,38 @@ static int tried_gain(const babel *g, action_t a) {
     return position_value(&after, g->to_move) - position_value(g, g->to_move);
 }
 
+/* Where nothing beats ending the turn but the first turn's duty forbids it, greedy_babel plays the
+ * first legal action: the earlier an action is listed, the more it is worth (all below any gain). */
+static int listed_worth(const babel *g, action_t a) {
+    action_t legal[MEEPLE_MAX_ACTIONS];
+    int n = babel_legal(g, legal), i = 0;
+    while (i < n && legal[i] != a) i++;
+    return -1 - i;
+}
+
 /* One ply: twice the value's change, and one more for ending the turn, which greedy_babel keeps on
  * a tie. */
 static int one_ply_worth(const babel *g, action_t a) {
     const babel_player *me = &g->player[g->to_move];
+    int worth;
     switch (act_kind(a)) {
-    case ACT_END: return 2 * 60 + 1;
-    case ACT_TRAVEL: return 2 * travel_gain(g, me, act_arg(a));
-    case ACT_SETTLE: return 2 * settle_gain(g, me, act_arg(a));
-    case ACT_MIGRATE: return 2 * migrate_gain(g, me, act_arg(a), act_dest(a));
-    default: return 2 * tried_gain(g, a);
+    case ACT_END: return 2 * W_END + 1;
+    case ACT_TRAVEL: worth = 2 * travel_gain(g, me, act_arg(a)); break;
+    case ACT_SETTLE: worth = 2 * settle_gain(g, me, act_arg(a)); break;
+    case ACT_MIGRATE: worth = 2 * migrate_gain(g, me, act_arg(a), act_dest(a)); break;
+    default: worth = 2 * tried_gain(g, a); break;
     }
+    return worth <= 2 * W_END && me->first_turn && !end_allowed(g, NULL) ? listed_worth(g, a) : worth;
 }
 
+/* greedy_babel's guard on a collapse: the opponent leads (or is level), or their temple here is tall. */
 static bool collapse_wanted(const babel *g) {
     const babel_player *me = &g->player[g->to_move], *opp = &g->player[1 - g->to_move];
     return total(g, 1 - g->to_move) >= total(g, g->to_move) ||
            (me->pawn != QUARRY && site_top(&opp->temple[me->pawn]) >= 3);
 }
 
+/* What greedy_babel makes of `a`: its rule's band, or the action's one-ply worth. */
 static int babel_playout_worth(const void *st, action_t a, rng *r) {
     (void)r; /* greedy_babel varies nowhere; equals go to the host's random tie-break */
     const babel *g = st;

@@ -790,12 +790,12 @@ static void end_round(citadels *g) {
     start_round(g);
 }
 
+/* A district's points: its cost, but 8 for the dragon gate and the university. */
+static int points_of(int d) { return d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost; }
+
 static int district_points(const cit_player *p) {
     int points = 0;
-    for (int i = 0; i < p->city_n; i++) {
-        int d = p->city[i];
-        points += d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost;
-    }
+    for (int i = 0; i < p->city_n; i++) points += points_of(p->city[i]);
     return points;
 }
 
@@ -2199,7 +2199,7 @@ static void citadels_write_cards(const void *st, tree_writer *w) {
         tw_key_num(w, "count", districts[d].copies);
         tw_key_num(w, "cost", districts[d].cost);
         tw_key_str(w, "colour", colour_name[districts[d].colour]);
-        tw_key_num(w, "points", d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost);
+        tw_key_num(w, "points", points_of(d));
         if (purple_text(d)) tw_key_str(w, "text", purple_text(d));
         w->close(w);
     }
@@ -2312,7 +2312,7 @@ enum {
 };
 #define BAND(b) ((b) * 100000)
 
-static int points_of(int d) { return d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost; }
+/* Districts of `colour` in a player's city (a city never holds two of one name). */
 static int city_colour_count(const cit_player *p, int colour) {
     return count_bits(p->city_types & colour_types[colour]);
 }
@@ -2361,6 +2361,7 @@ static int keep_worth(const cit_player *me, int d) {
  * cards when it does not. */
 static bool wants_gold(const cit_player *me) { return (me->hand_types & ~me->city_types) != 0; }
 
+/* A district to build: its points, and more in a colour the city lacks. */
 static int build_worth(const cit_player *me, int d) {
     return 100 * points_of(d) + (city_colour_count(me, districts[d].colour) ? 0 : 150);
 }
@@ -2389,6 +2390,7 @@ static int destroy_worth(const citadels *g, int seat, int d) {
     return BAND(BAND_DESTROY) + 100 * points_of(d);
 }
 
+/* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference. */
 static int citadels_playout_worth(const void *st, action_t a, rng *r) {
     (void)r; /* greedy_citadels varies nowhere; equals go to the host's random tie-break */
     const citadels *g = st;

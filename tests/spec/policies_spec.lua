@@ -57,7 +57,7 @@ describe("the playout policies", function()
 
   it("play Babel as greedy_babel does, but for ties its floating point breaks", function()
     -- greedy_babel weighs in floats, the policy in exact units: where two actions are worth the same,
-    -- rounding can make one of them a hair better in Lua (in 20 games, 8 of 1,400 decisions).
+    -- rounding can make one of them a hair better in Lua (a 20-game probe: 8 of 1,400 decisions).
     local decisions, differ = agreement("babel", 2, 12)
     assert.truthy(decisions > 600, decisions .. " decisions")
     assert.truthy(#differ <= decisions / 100,
