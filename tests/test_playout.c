@@ -49,17 +49,12 @@ static bool step_of_three(const void *st, action_t a, reason *why) { return (voi
 static void climb(void *st, action_t a) { ((endless *)st)->steps += a; }
 static void rungs(const void *st, int *out) { out[0] = (int)((const endless *)st)->steps; }
 
-static const game_def climb_game = {
-    .name = "climb", .title = "Climb", .min_players = 1, .max_players = 1, .default_players = 1,
-    .state_size = sizeof(endless), .setup = endless_setup, .num_players = one, .turn = seat_zero,
-    .to_move = seat_zero, .turn_key = one_turn, .is_over = never_over, .legal = three_steps,
-    .check = step_of_three, .apply = climb, .scores = rungs, .winners = no_winners,
-    .action_text = step_text, .write_table = write_steps, .sample = nothing_hidden,
-};
-
 static param_value no_params[MEEPLE_MAX_PARAMS];
 
 static void without_a_policy_the_score_decides(void) {
+    game_def climb_game = endless_game; /* the endless game's frame, with choices that score */
+    climb_game.name = "climb", climb_game.legal = three_steps, climb_game.check = step_of_three;
+    climb_game.apply = climb, climb_game.scores = rungs;
     reason why;
     session *s = session_new(&climb_game, 1, no_params, 1, &why);
     CHECK(s, "%s", why.text);

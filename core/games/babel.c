@@ -1931,7 +1931,7 @@ static int pawn_bonus(const babel *g, const babel_player *pl, int loc) {
 /* The pawn where a few more settlers reach the next level is worth a card; at the quarry nothing. */
 static int pawn_worth(const babel_player *pl, int pawn, int row_n, int hand) {
     if (pawn == QUARRY) return 0;
-    return site_top(&pl->temple[pawn]) + 1 - row_n <= hand ? W_PAWN_NEAR : W_PAWN;
+    return next_level(pl, pawn) - row_n <= hand ? W_PAWN_NEAR : W_PAWN;
 }
 
 /* A hand of `hand` cards at `weight` a card, counted up to ten. */
@@ -1977,7 +1977,8 @@ static int migrate_gain(const babel *g, const babel_player *me, int from, int to
     const people_pile *src = &me->row[from], *dst = &me->row[to];
     int count = g->rules.migrate_count, left = src->n - count, hand = hand_size(me), pawn = me->pawn;
     const uint8_t *moved = src->card + left;
-    int made = triples_added(dst->card, dst->n, moved, count), lost = triples_added(src->card, left, moved, count);
+    int made = triples_added(dst->card, dst->n, moved, count);
+    int lost = triples_added(src->card, left, moved, count);
     int v = 2 * (site_promise(g, me, from, pawn, left) - site_promise(g, me, from, pawn, src->n) +
                  site_promise(g, me, to, pawn, dst->n + count) - site_promise(g, me, to, pawn, dst->n) +
                  W_TRIPLE * (made - lost));
