@@ -5,10 +5,9 @@
 --   iterations = 500   a fixed amount of work per decision instead of a time: reproducible games
 --   playout_depth = 40 judge the score lead 40 decisions on instead of playing to the end
 --   greedy = 0         purely random playouts (by default every decision follows the game's playout
---                      policy: in Babel and Citadels what the shipped greedy bot would play, so that
---                      imagined opponents play as the greedy ones do; in the bean games planting and
---                      harvesting without trades; a fifth of them in a game without one: a table by
---                      game name)
+--                      policy: in every shipped game what its greedy bot would play, so that imagined
+--                      opponents play as the greedy ones do; a fifth of them in a game without one: a
+--                      table by game name)
 --   playouts = 4       four playouts from each new node, their rewards averaged: a steadier estimate
 --                      for each iteration, but fewer iterations (a playout is most of one's time)
 --   expand = "random"  a new node tries its actions in random order (by default, in Babel, the playout

@@ -33,6 +33,9 @@ ismcts.defaults = {
                          -- win): a search that also wants to win by more; a share, or a table by game
   expand = "random",     -- which untried action a node tries next: "random", or "policy" (the first in
                          -- s:ranked, the playout policy's favourite); or a table of them by game name
+  prior = 0,             -- with expand = "policy": the visits a node's first child (the policy's
+                         -- favourite) starts with, each worth an even share (1 / players): another
+                         -- action must then earn its place; a count, or a table of them by game name
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -149,6 +152,9 @@ local function iterate(root, ctx, o, players, scratch)
       end
       local child = new_node(node, a, s:to_move())
       child.avail = 1
+      if o.prior_now > 0 and next(children) == nil then -- the first child: the policy's favourite
+        child.visits, child.wins = o.prior_now, o.prior_now / players
+      end
       children[a] = child
       if node.order then node.order[#node.order + 1] = a end
       s:play(a)
@@ -186,28 +192,20 @@ local RETIRED = {
   rollout_turns = "is gone: playouts run to the game's end ('playout_depth' cuts them short)",
 }
 
--- `greedy` and `margin` are shares, or tables of shares by game name that have a default.
-local function check_share(name, share)
-  local bad = ("ismcts: option '%s' must be a share from 0 to 1, or a table of them by game name with a default")
-    :format(name)
-  if is_share(share) then return end
-  if type(share) ~= "table" or not is_share(share.default) then error(bad, 3) end
-  for game, v in pairs(share) do
-    if type(game) ~= "string" or not is_share(v) then error(bad, 3) end
+-- An option given once for every game, or as a table by game name that has a default: `greedy` and
+-- `margin` shares, `expand` a way to expand, `prior` a count of visits.
+local function check_by_game(name, value, is_ok, what)
+  if is_ok(value) then return end
+  local bad = ("ismcts: option '%s' must be %s, or a table of them by game name with a default"):format(name, what)
+  if type(value) ~= "table" or not is_ok(value.default) then error(bad, 3) end
+  for game, v in pairs(value) do
+    if type(game) ~= "string" or not is_ok(v) then error(bad, 3) end
   end
 end
 
--- `expand` is one of EXPANSIONS, or a table of them by game name that has a default.
 local EXPANSIONS = { random = true, policy = true }
-local function check_expand(expand)
-  local bad = "ismcts: option 'expand' must be \"random\" or \"policy\", or a table of them by game name "
-    .. "with a default"
-  if EXPANSIONS[expand] then return end
-  if type(expand) ~= "table" or not EXPANSIONS[expand.default] then error(bad, 3) end
-  for game, v in pairs(expand) do
-    if type(game) ~= "string" or not EXPANSIONS[v] then error(bad, 3) end
-  end
-end
+local function is_expansion(v) return EXPANSIONS[v] == true end
+local function is_count(v) return math.type(v) == "integer" and v >= 0 and v <= 100000 end
 
 local function for_game(option, game)
   if type(option) ~= "table" then return option end
@@ -228,9 +226,10 @@ function ismcts.bot(options)
     end
     o[k] = v
   end
-  check_share("greedy", o.greedy)
-  check_share("margin", o.margin)
-  check_expand(o.expand)
+  check_by_game("greedy", o.greedy, is_share, "a share from 0 to 1")
+  check_by_game("margin", o.margin, is_share, "a share from 0 to 1")
+  check_by_game("expand", o.expand, is_expansion, '"random" or "policy"')
+  check_by_game("prior", o.prior, is_count, "a whole number from 0 to 100000")
   if not is_scale(o.score_scale) then
     error(("ismcts: option 'score_scale' must be a number above 0, got %s"):format(tostring(o.score_scale)), 2)
   end
@@ -248,6 +247,7 @@ function ismcts.bot(options)
       local players, n = ctx.players, 0
       o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
       o.expand_now = for_game(o.expand, ctx.game)
+      o.prior_now = o.expand_now == "policy" and for_game(o.prior, ctx.game) or 0
       repeat
         iterate(root, ctx, o, players, scratch)
         n = n + 1

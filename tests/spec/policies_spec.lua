@@ -27,7 +27,7 @@ local function agreement(game, players, games)
     local samples = 0
     while not s:is_over() do
       local seat, legal = s:to_move(), s:legal()
-      local ctx = { seat = seat, players = players, game = game }
+      local ctx = { seat = seat, players = players, game = game, cards = s:cards() }
       function ctx.sample()
         samples = samples + 1
         return s:sample(seat, samples)
@@ -62,5 +62,15 @@ describe("the playout policies", function()
     assert.truthy(decisions > 600, decisions .. " decisions")
     assert.truthy(#differ <= decisions / 100,
       #differ .. " of " .. decisions .. ":\n" .. table.concat(differ, "\n"))
+  end)
+
+  it("play the bean games as their greedy bots do, trades and Rabohnzel's magic included", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      for players = 3, 5 do
+        local decisions, differ = agreement(game, players, 5)
+        assert.truthy(decisions > 1500, game .. " at " .. players .. " players: " .. decisions .. " decisions")
+        assert.same({}, differ)
+      end
+    end
   end)
 end)
