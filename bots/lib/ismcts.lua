@@ -33,9 +33,10 @@ ismcts.defaults = {
                          -- win): a search that also wants to win by more; a share, or a table by game
   expand = "random",     -- which untried action a node tries next: "random", or "policy" (the first in
                          -- s:ranked, the playout policy's favourite); or a table of them by game name
-  prior = 0,             -- with expand = "policy": the visits a node's first child (the policy's
-                         -- favourite) starts with, each worth an even share (1 / players): another
-                         -- action must then earn its place; a count, or a table of them by game name
+  prior = 0,             -- with expand = "policy" (else ignored): the visits a node's first child (the
+                         -- policy's favourite in the deal that reached it) starts with, each worth the
+                         -- mover's mean reward so far: another action must then earn more visits to be
+                         -- played; a count, or a table of them by game name
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -129,7 +130,16 @@ local function first_untried(ranked, children)
   end
 end
 
--- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration.
+-- What a seat's prior visits are worth: its mean reward over this decision's iterations so far (an
+-- even share before the first), so that they hold the favourite at the seat's usual level rather than
+-- above or below it.
+local function prior_worth(scratch, player, players)
+  local n = scratch.iterations
+  return n > 0 and scratch.sum[player] / n or 1 / players
+end
+
+-- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration, and
+-- each seat's sum of rewards (for the prior).
 local function iterate(root, ctx, o, players, scratch)
   local s = ctx.sample()
   local node, c = root, o.c
@@ -153,7 +163,8 @@ local function iterate(root, ctx, o, players, scratch)
       local child = new_node(node, a, s:to_move())
       child.avail = 1
       if o.prior_now > 0 and next(children) == nil then -- the first child: the policy's favourite
-        child.visits, child.wins = o.prior_now, o.prior_now / players
+        child.prior = o.prior_now
+        child.visits, child.wins = o.prior_now, o.prior_now * prior_worth(scratch, child.player, players)
       end
       children[a] = child
       if node.order then node.order[#node.order + 1] = a end
@@ -176,6 +187,8 @@ local function iterate(root, ctx, o, players, scratch)
   -- the decisions, which follow the game's playout policy; `playouts` of them from one leaf give a
   -- steadier reward for fewer iterations (a greedy Babel playout is about three quarters of one).
   local r = playouts(s, ctx, o, players, scratch[1], scratch[2])
+  for p = 1, players do scratch.sum[p] = scratch.sum[p] + r[p] end
+  scratch.iterations = scratch.iterations + 1
   -- Backpropagation: each node credits the seat that chose its action.
   while node do
     node.visits = node.visits + 1
@@ -242,7 +255,8 @@ function ismcts.bot(options)
       if #legal == 1 then return legal[1] end
       local root = new_node(nil, nil, nil)
       root.order = {}
-      local scratch = { {}, {} }
+      local scratch = { {}, {}, sum = {}, iterations = 0 }
+      for p = 1, ctx.players do scratch.sum[p] = 0 end
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
       o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
@@ -258,7 +272,11 @@ function ismcts.bot(options)
         local child = root.children[a]
         if child.visits > most then best, most = a, child.visits end
       end
-      if o.explain then print(("%d iterations, %s: %d visits"):format(n, best, most)) end
+      if o.explain then
+        local prior = root.children[best] and root.children[best].prior
+        print(("%d iterations, %s: %d visits%s"):format(n, best, most - (prior or 0),
+          prior and (" and a prior of %d"):format(prior) or ""))
+      end
       return best
     end,
   }

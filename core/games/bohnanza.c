@@ -2089,24 +2089,27 @@ static int plant_worth(const bean_table *g, int seat, int field) {
     return size ? 500 + size : 400;
 }
 
+/* A field that can pay no more goes first of all (the first such field first, as the bots take it),
+ * before even a third field is bought. */
 static int harvest_worth(const bean_table *g, int seat, int field, bool stuck) {
     int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
     int coins = bean_payout(g, type, size);
-    if (coins > 0 && coins == bean_payout(g, type, 255)) return 600 + coins;
+    if (coins > 0 && coins == bean_payout(g, type, 255)) return 700 + BEAN_MAX_FIELDS - field;
     return stuck ? 300 + 10 * coins - size : -1;
 }
 
 /* Whether the card to plant now fits no field: then a field must be harvested first. */
 static bool planting_stuck(const bean_table *g) {
     int seat = g->to_move;
-    if (g->phase == BEAN_PLANT) return bean_first_fit(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0;
+    if (g->phase == BEAN_PLANT)
+        return bean_hand_len(g, seat) && bean_first_fit(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0;
     if (g->phase != BEAN_PLANT_TRADED) return false;
     for (int t = 0; t < g->rules.types; t++)
         if (plant_supply(g, seat, t) && bean_first_fit(g, seat, t) >= 0) return false;
     return true;
 }
 
-int bean_worth4(const bean_table *g, int seat, int type) {
+int bean_worth_quarters(const bean_table *g, int seat, int type) {
     bool empty = false;
     for (int f = 0; f < g->fields[seat]; f++) {
         if (!bean_field_size(g, seat, f)) empty = true;
@@ -2124,10 +2127,10 @@ static int build_worth(const bean_table *g, action_t a) {
     const bean_deal *d = &g->deal;
     int seat = d->from, x = act_x(a);
     switch (act_kind(a)) {
-    case ACT_GIVE_UP: return bean_worth4(g, seat, x) < 0 ? 400 - x : -1;
+    case ACT_GIVE_UP: return bean_worth_quarters(g, seat, x) < 0 ? 400 - x : -1;
     case ACT_GIVE:
-        return d->n_give < 2 && x < 3 && bean_worth4(g, seat, bean_zone(g, ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
-    case ACT_WANT: return !d->n_want && bean_worth4(g, seat, x) >= BEAN_GROWS ? 200 + bean_worth4(g, seat, x) : -1;
+        return d->n_give < 2 && x < 3 && bean_worth_quarters(g, seat, bean_zone(g, ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
+    case ACT_WANT: return !d->n_want && bean_worth_quarters(g, seat, x) >= BEAN_GROWS ? 200 + bean_worth_quarters(g, seat, x) : -1;
     case ACT_SEND: return 100;
     case ACT_CANCEL: return 50;
     default: return -1;
@@ -2142,9 +2145,9 @@ static int deal_value4(const bean_table *g) {
     int seat = d->to, value = 0, given[BEAN_MAX_TYPES] = {0};
     const uint8_t *up = bean_zone(g, ZONE_FACE_UP);
     for (int i = 0; i < d->n_give; i++)
-        value += ITEM_IS_UP(d->give[i]) ? bean_worth4(g, seat, up[ITEM_UP_INDEX(d->give[i])]) : -2;
+        value += ITEM_IS_UP(d->give[i]) ? bean_worth_quarters(g, seat, up[ITEM_UP_INDEX(d->give[i])]) : -2;
     for (int i = 0; i < d->n_want; i++) {
-        int t = d->want[i], w = bean_worth4(g, seat, t);
+        int t = d->want[i], w = bean_worth_quarters(g, seat, t);
         value -= (w > 0 ? w : 0) + 4 * given[t]++;
     }
     return value;
@@ -2159,12 +2162,12 @@ static int trade_main_worth(const bean_table *g, action_t a) {
     case ACT_PROPOSE: {
         bool hurts = false;
         const uint8_t *up = bean_zone(g, ZONE_FACE_UP);
-        for (int i = 0; i < face_up_len(g); i++) hurts |= bean_worth4(g, seat, up[i]) < 0;
+        for (int i = 0; i < face_up_len(g); i++) hurts |= bean_worth_quarters(g, seat, up[i]) < 0;
         bool next = act_x(a) == (seat + 1 + g->trade_steps) % g->players;
         return hurts && g->trade_steps < g->players - 1 && next ? 100 : -1;
     }
     case ACT_OFFER:
-        return bean_hand_len(g, seat) && bean_worth4(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
+        return bean_hand_len(g, seat) && bean_worth_quarters(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
     case ACT_DONE: case ACT_PASS: return 50;
     default: return -1;
     }
@@ -2188,7 +2191,7 @@ int bean_playout_worth(const void *st, action_t a, rng *r) {
     int seat = g->to_move, kind = act_kind(a);
     switch (kind) {
     case ACT_HARVEST: return harvest_worth(g, seat, act_x(a), planting_stuck(g));
-    case ACT_BUY: return bean_coins(g, seat) >= 5 ? 700 : -1;
+    case ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
     case ACT_PLANT: return plant_worth(g, seat, act_x(a));
     case ACT_PLANT_TYPE: return plant_worth(g, seat, act_y(a));
     }

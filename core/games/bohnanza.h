@@ -225,13 +225,15 @@ int bean_next_planter(const bean_table *g, int from);
 void bean_final_harvest(bean_table *g, int first);
 /* The highest scores, then the tie_break rule; returns how many share the win. */
 int bean_winners(const bean_table *g, const int *scores, int *out);
+
+/* ---- the playout policy ---- */
 /* A search playout's policy for both bean games (game_def.playout_worth): plant, harvest and trade as
- * greedy_bohnanza does (bots/lib/beans.lua). */
+ * greedy_bohnanza does (bots/lib/beans.lua). Its worths run up to 700 + BEAN_MAX_FIELDS. */
 int bean_playout_worth(const void *st, action_t a, rng *r);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
-int bean_worth4(const bean_table *g, int seat, int type);
-#define BEAN_GROWS 8 /* bean_worth4 of a bean that joins a field: the bots' "worth >= 2" */
+int bean_worth_quarters(const bean_table *g, int seat, int type);
+#define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);

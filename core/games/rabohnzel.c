@@ -6,7 +6,7 @@
  * spells (activating, using, the end of a turn); a turn (phase 1; phase 1½ with its guard window,
  * the bean powers, casting and the Sword attack; phase 2; phase 3; phase 4); the Cape bonus and the
  * temporary third field (in the harvest); the end and scoring; then the boundary (actions, tables,
- * views, sampling, primitives) and the game_def. Players are 0-based here. */
+ * views, sampling, primitives), the playout policy and the game_def. Players are 0-based here. */
 #include "rabohnzel.h"
 
 #include <stdio.h>
@@ -2454,11 +2454,11 @@ enum {
     BAND_ORDER = 15, BAND_GUARD = 14, BAND_RIVER = 13, BAND_WISE = 12, BAND_COMMON = 11, BAND_PLUCK = 10,
     BAND_SWORD = 9, BAND_MAGIC = 8, BAND_CAST = 7, BAND_USE = 6, BAND_DISCARD = 5,
 };
-#define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (at most 700) */
-#define UNRANKED 0               /* a rule that does not want the action: the greedy bot's fallback */
+#define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (bohnanza.h) */
+#define UNRANKED 0               /* no rule wants the action: only the bot's fallback score might */
 
 /* Whether a bean of `type` would join one of `seat`'s fields. */
-static bool grows(const rabohnzel *g, int seat, int type) { return bean_worth4(&g->b, seat, type) >= BEAN_GROWS; }
+static bool grows(const rabohnzel *g, int seat, int type) { return bean_worth_quarters(&g->b, seat, type) >= BEAN_GROWS; }
 
 /* The spells worth activating, best first (0: not wanted); aggression only with a field to use it. */
 static int spell_rank(const rabohnzel *g, int seat, int s) {
@@ -2512,27 +2512,52 @@ static int use_worth(const rabohnzel *g, int seat, int s) {
     case BEAN_FIELD: {
         const uint8_t *aside = bean_zone(&g->b, ZONE_SET_ASIDE(seat));
         for (int k = 0; k < bean_zone_len(&g->b, ZONE_SET_ASIDE(seat)); k++)
-            if (bean_worth4(&g->b, seat, aside[k]) < 0) return BAND(BAND_USE) + 1;
+            if (bean_worth_quarters(&g->b, seat, aside[k]) < 0) return BAND(BAND_USE) + 1;
         return UNRANKED;
     }
     default: return UNRANKED;
     }
 }
 
-/* A harvest: a field paying its most first of all; in the guard window, thinning out Princess coins
- * by the field paying most; else as the bean core plays it. */
-static int harvest_worth_rab(const rabohnzel *g, int seat, action_t a, rng *r) {
+/* player_enchantment: the seat plants its front card as beans.plant would, onto the field it joins
+ * (else the lowest empty one); in phase 1 after a planting, a card that joins no field makes the bot
+ * ask for `done`, which is not on offer here, so it skips (the others plant on the first field). A
+ * card that fits no field: outside phase 2 the field paying most is harvested, else it skips. */
+static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
+    int front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = act_x(a);
+    bool fits = front != BEAN_NONE && bean_first_fit(&g->b, seat, front) >= 0;
+    bool declines = fits && g->b.phase == BEAN_PLANT && g->b.planted >= 1 && !grows(g, seat, front);
+    switch (act_kind(a)) {
+    case ACT_PLANT:
+        if (declines) return 50 - f;
+        return 100 + (field_size(g, seat, f) ? 10 + field_size(g, seat, f) : 0);
+    case ACT_SKIP: return declines ? 100 : !fits ? 2 : -1;
+    case ACT_HARVEST: {
+        if (fits) return -1;
+        if (g->b.phase == BEAN_TRADE) return 0;
+        int size = field_size(g, seat, f);
+        return 100 + 10 * bean_payout(&g->b, field_type(g, seat, f), size) - size;
+    }
+    default: return -1;
+    }
+}
+
+/* A harvest: a field paying its most first of all (the first such field first); in the guard window,
+ * thinning out Princess coins by the field paying most; else as the bean core plays it. */
+static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
     int f = act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
-    if (paid > 0 && paid == bean_payout(&g->b, type, 255)) return BAND(BAND_FULL_HARVEST) + paid;
+    if (paid > 0 && paid == bean_payout(&g->b, type, 255)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
     if (g->sub == SUB_GUARD)
         return bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
+    if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
     return bean_playout_worth(g, a, r);
 }
 
 /* A planting: a pending card only onto its own kind (else kept); the river's front card only while it
  * joins a field (else stop); otherwise as the bean core plays it. */
-static int plant_worth_rab(const rabohnzel *g, int seat, action_t a, rng *r) {
+static int plant_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
     int f = act_x(a);
+    if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
     if (g->sub == SUB_PENDING)
         return field_size(g, seat, f) && field_type(g, seat, f) == pending_type(g) ? BAND(BAND_PENDING) + 1 : -1;
     if (g->river && at_main(g)) {
@@ -2546,13 +2571,13 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
     const rabohnzel *g = st;
     int seat = decider(g), x = act_x(a);
     switch (act_kind(a)) {
-    case ACT_HARVEST: return harvest_worth_rab(g, seat, a, r);
-    case ACT_PLANT: return plant_worth_rab(g, seat, a, r);
+    case ACT_HARVEST: return harvest_worth(g, seat, a, r);
+    case ACT_PLANT: return plant_worth(g, seat, a, r);
     case ACT_KEEP: return BAND(BAND_PENDING);
     case ACT_CHOOSE: return BAND(BAND_CHOOSE) + coin_result(x);
     case ACT_ACTIVATE: return ranked_spell(g, seat, BAND_ACTIVATE, x);
     case ACT_PLACE_UP: return BAND(BAND_PLACE);
-    case ACT_ORDER: return BAND(BAND_ORDER) + bean_worth4(&g->b, seat, x);
+    case ACT_ORDER: return BAND(BAND_ORDER) + bean_worth_quarters(&g->b, seat, x);
     case ACT_PASS:
         if (g->sub != SUB_GUARD) return bean_playout_worth(g, a, r);
         return BAND(BAND_GUARD) + (bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) ? 0 : 100);
@@ -2566,12 +2591,14 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
     case ACT_USE: return use_worth(g, seat, x);
     case ACT_DISCARD: {
         int face_up = bean_zone_len(&g->b, ZONE_FACE_UP);
-        bool hurts = face_up && bean_worth4(&g->b, seat, bean_zone_top(&g->b, ZONE_FACE_UP)) < 0;
+        bool hurts = face_up && bean_worth_quarters(&g->b, seat, bean_zone_top(&g->b, ZONE_FACE_UP)) < 0;
         return hurts ? BAND(BAND_DISCARD) : UNRANKED;
     }
-    /* greedy_rabohnzel's fallback when no rule decides: end the step rather than start something */
+    /* greedy_rabohnzel's fallback score when no rule decides: end the step rather than start
+     * something (done and pass keep the bean core's worths, which rank them the same way) */
     case ACT_DRAW: return 3;
-    case ACT_SKIP: case ACT_ACTIVATE_NONE: return 2;
+    case ACT_SKIP: return g->sub == SUB_ENCHANT ? enchant_worth(g, seat, a) : 2;
+    case ACT_ACTIVATE_NONE: return 2;
     case ACT_PLACE_DOWN: case ACT_ENCHANT: return UNRANKED;
     default: return bean_playout_worth(g, a, r);
     }

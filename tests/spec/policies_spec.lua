@@ -18,8 +18,15 @@ local function ranked_first_by_some_seed(s, action)
 end
 
 -- Plays `games` games of `game` with every seat the greedy bot; returns the decisions with a choice
--- and the list of those where the bot's action was not the policy's.
-local function agreement(game, players, games)
+-- and the list of those where the bot's action was not the policy's. With `wander` (a share), that
+-- share of the moves is a random legal action instead: a search reaches positions greedy bots never
+-- make (a spell they never cast, a third field not bought), and its playouts start from them.
+local function agreement(game, players, games, wander)
+  local rng = { state = 7 }
+  local function random(n) -- a small LCG: the wandering must not depend on math.random's seeding
+    rng.state = (rng.state * 1103515245 + 12345) % 2147483648
+    return rng.state % n + 1
+  end
   local greedy = dofile(util.root .. "/bots/greedy_" .. game .. ".lua")
   local decisions, differ = 0, {}
   for seed = 1, games do
@@ -40,6 +47,7 @@ local function agreement(game, players, games)
             :format(seed, greedy.name, action, s:ranked(1)[1])
         end
       end
+      if wander and random(1000) <= wander * 1000 then action = legal[random(#legal)] end
       s:play(action)
     end
   end
@@ -71,6 +79,48 @@ describe("the playout policies", function()
         assert.truthy(decisions > 1500, game .. " at " .. players .. " players: " .. decisions .. " decisions")
         assert.same({}, differ)
       end
+    end
+  end)
+
+  it("play Rabohnzel's player_enchantment as greedy_rabohnzel does, a spell that bot never casts", function()
+    local greedy = dofile(util.root .. "/bots/greedy_rabohnzel.lua")
+    -- Each seat in turn plants its front card; returns each decision's "seat: action".
+    local function enchanted(t)
+      local s, played = meeple.from_table(t), {}
+      s:play("use player_enchantment")
+      while s:table().enchanting do
+        local seat = s:to_move()
+        local ctx = { seat = seat, players = #t.players, game = "rabohnzel", cards = s:cards() }
+        local action = greedy.choose(s:view(seat), s:legal(), ctx)
+        assert.truthy(ranked_first_by_some_seed(s, action), seat .. ": " .. action .. ", the policy "
+          .. s:ranked(1)[1])
+        played[#played + 1] = seat .. ": " .. action
+        s:play(action)
+      end
+      return played
+    end
+    local caster = { fields = { { "sword" } }, hand = { "princess", "wise" },
+                     spells = { { name = "player_enchantment", up = true } } }
+    -- Phase 2: a card that fits no field makes room by a harvest; the caster plants on its empty field.
+    assert.same({ "2: harvest 1", "2: plant 1", "3: plant 1", "1: plant 2" }, enchanted {
+      game = "rabohnzel", seed = 1, phase = "trade", face_up = {}, players = { caster,
+        { fields = { { "sword", "sword" }, { "common", "common", "common" } }, hand = { "wise", "cape" } },
+        { fields = { { "princess" }, { "pluck" } }, hand = { "princess", "cape" } } } })
+    -- Phase 1 after a planting: a card joining no field of its kind is declined (the caster skips,
+    -- the others, who cannot, plant on the first field it fits).
+    caster.hand = { "cape", "wise" }
+    assert.same({ "2: plant 2", "3: harvest 1", "3: plant 1", "1: skip" }, enchanted {
+      game = "rabohnzel", seed = 1, phase = "plant", planted = 1, players = { caster,
+        { fields = { { "sword", "sword" } }, hand = { "wise", "cape" } },
+        { fields = { { "princess", "princess" }, { "pluck" } }, hand = { "cape" } } } })
+  end)
+
+  it("play as the greedy bots do off their path too, where a third of the moves are random", function()
+    for _, case in ipairs { { "citadels", 4, 10, 1000 }, { "bohnanza", 4, 8, 3000 }, { "rabohnzel", 4, 8, 3000 } } do
+      local game, players, games, least = table.unpack(case)
+      local decisions, differ = agreement(game, players, games, 0.3)
+      assert.truthy(decisions > least, game .. ": " .. decisions .. " decisions")
+      assert.same({}, differ)
     end
   end)
 end)
