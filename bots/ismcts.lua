@@ -10,13 +10,9 @@
 --                      table by game name)
 --   playouts = 4       four playouts from each new node, their rewards averaged: a steadier estimate
 --                      for each iteration, but fewer iterations (a playout is most of one's time)
---   expand = "random"  a new node tries its actions in random order (by default, in Babel and Rabohnzel,
---                      the playout policy's favourite first, s:ranked: the search then looks first at
---                      what a greedy player would do, the opponents' most likely replies among them)
---   prior = 0          the policy's favourite starts with no head start (by default, in Rabohnzel, 50
---                      visits: with a few hundred iterations a decision and a dozen ways to build a
---                      deal, the search keeps to what the greedy player would do unless another action
---                      proves better often enough)
+--   expand = "random"  a new node tries its actions in random order (by default, in Babel, the playout
+--                      policy's favourite first, s:ranked: the search then looks first at what a greedy
+--                      player would do, the opponent's most likely replies among them)
 --   margin = 0         a finished game is worth its win alone (by default, in Babel, 0.4 of its worth is
 --                      the score lead's: the search then also wants to win by more, and in a game it
 --                      cannot win, to lose by less, where the win alone would make every line look
@@ -30,6 +26,5 @@ return require("ismcts").bot {
   greedy = { babel = 1, citadels = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
   playouts = 1,
   margin = { babel = 0.4, default = 0 },
-  expand = { babel = "policy", rabohnzel = "policy", default = "random" },
-  prior = { rabohnzel = 50, default = 0 },
+  expand = { babel = "policy", default = "random" },
 }

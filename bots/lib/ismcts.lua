@@ -33,10 +33,6 @@ ismcts.defaults = {
                          -- win): a search that also wants to win by more; a share, or a table by game
   expand = "random",     -- which untried action a node tries next: "random", or "policy" (the first in
                          -- s:ranked, the playout policy's favourite); or a table of them by game name
-  prior = 0,             -- with expand = "policy" (else ignored): the visits a node's first child (the
-                         -- policy's favourite in the deal that reached it) starts with, each worth the
-                         -- mover's mean reward so far: another action must then earn more visits to be
-                         -- played; a count, or a table of them by game name
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
@@ -130,16 +126,7 @@ local function first_untried(ranked, children)
   end
 end
 
--- What a seat's prior visits are worth: its mean reward over this decision's iterations so far (an
--- even share before the first), so that they hold the favourite at the seat's usual level rather than
--- above or below it.
-local function prior_worth(scratch, player, players)
-  local n = scratch.iterations
-  return n > 0 and scratch.sum[player] / n or 1 / players
-end
-
--- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration, and
--- each seat's sum of rewards (for the prior).
+-- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration.
 local function iterate(root, ctx, o, players, scratch)
   local s = ctx.sample()
   local node, c = root, o.c
@@ -162,10 +149,6 @@ local function iterate(root, ctx, o, players, scratch)
       end
       local child = new_node(node, a, s:to_move())
       child.avail = 1
-      if o.prior_now > 0 and next(children) == nil then -- the first child: the policy's favourite
-        child.prior = o.prior_now
-        child.visits, child.wins = o.prior_now, o.prior_now * prior_worth(scratch, child.player, players)
-      end
       children[a] = child
       if node.order then node.order[#node.order + 1] = a end
       s:play(a)
@@ -187,8 +170,6 @@ local function iterate(root, ctx, o, players, scratch)
   -- the decisions, which follow the game's playout policy; `playouts` of them from one leaf give a
   -- steadier reward for fewer iterations (a greedy Babel playout is about three quarters of one).
   local r = playouts(s, ctx, o, players, scratch[1], scratch[2])
-  for p = 1, players do scratch.sum[p] = scratch.sum[p] + r[p] end
-  scratch.iterations = scratch.iterations + 1
   -- Backpropagation: each node credits the seat that chose its action.
   while node do
     node.visits = node.visits + 1
@@ -206,7 +187,7 @@ local RETIRED = {
 }
 
 -- An option given once for every game, or as a table by game name that has a default: `greedy` and
--- `margin` shares, `expand` a way to expand, `prior` a count of visits.
+-- `margin` shares, `expand` a way to expand.
 local function check_by_game(name, value, is_ok, what)
   if is_ok(value) then return end
   local bad = ("ismcts: option '%s' must be %s, or a table of them by game name with a default"):format(name, what)
@@ -218,7 +199,6 @@ end
 
 local EXPANSIONS = { random = true, policy = true }
 local function is_expansion(v) return EXPANSIONS[v] == true end
-local function is_count(v) return math.type(v) == "integer" and v >= 0 and v <= 100000 end
 
 local function for_game(option, game)
   if type(option) ~= "table" then return option end
@@ -242,7 +222,6 @@ function ismcts.bot(options)
   check_by_game("greedy", o.greedy, is_share, "a share from 0 to 1")
   check_by_game("margin", o.margin, is_share, "a share from 0 to 1")
   check_by_game("expand", o.expand, is_expansion, '"random" or "policy"')
-  check_by_game("prior", o.prior, is_count, "a whole number from 0 to 100000")
   if not is_scale(o.score_scale) then
     error(("ismcts: option 'score_scale' must be a number above 0, got %s"):format(tostring(o.score_scale)), 2)
   end
@@ -255,13 +234,11 @@ function ismcts.bot(options)
       if #legal == 1 then return legal[1] end
       local root = new_node(nil, nil, nil)
       root.order = {}
-      local scratch = { {}, {}, sum = {}, iterations = 0 }
-      for p = 1, ctx.players do scratch.sum[p] = 0 end
+      local scratch = { {}, {} }
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
       o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
       o.expand_now = for_game(o.expand, ctx.game)
-      o.prior_now = o.expand_now == "policy" and for_game(o.prior, ctx.game) or 0
       repeat
         iterate(root, ctx, o, players, scratch)
         n = n + 1
@@ -272,11 +249,7 @@ function ismcts.bot(options)
         local child = root.children[a]
         if child.visits > most then best, most = a, child.visits end
       end
-      if o.explain then
-        local prior = root.children[best] and root.children[best].prior
-        print(("%d iterations, %s: %d visits%s"):format(n, best, most - (prior or 0),
-          prior and (" and a prior of %d"):format(prior) or ""))
-      end
+      if o.explain then print(("%d iterations, %s: %d visits"):format(n, best, most)) end
       return best
     end,
   }

@@ -283,41 +283,6 @@ describe("ctx", function()
     for _, line in ipairs(lines) do assert.equal("0\tfalse", line) end
   end)
 
-  it("ismcts refuses a prior that is not a whole number from 0 to 100000, or a table of them without a default",
-    function()
-      refused("prior", { "-1", "1.5", "100001", "'all'", "{ babel = 10 }", "{ default = -1 }" },
-              "ismcts: option 'prior' must be a whole number from 0 to 100000")
-    end)
-
-  it("ismcts with a prior keeps to the playout policy's favourite unless another earns more visits", function()
-    -- 40 iterations a decision: a prior of 1000 visits is more than any other action can earn, so the
-    -- choice is the first action tried (the policy's favourite in the first deal); without it, the
-    -- visits decide and somewhere in the game another action wins them, as it does over a small prior.
-    local source = spying .. [[
-      local bot = require("ismcts").bot { name = "probe", iterations = 40, expand = "policy", prior = %s }
-      local first
-      return spy_on(bot, "ranked", function(s, seed)
-        local r = s:ranked(seed)
-        first = first or r[1]
-        return r
-      end, function(legal, a)
-        if #legal > 1 then print(a == first) end
-        first = nil
-      end)
-    ]]
-    local function choices(prior)
-      local out, code = probe(source:format(prior), "--games 1 --seed 5")
-      assert.equal(0, code, out)
-      local lines, count = said(out), {}
-      assert.truthy(#lines > 5, out)
-      for _, line in ipairs(lines) do count[line] = (count[line] or 0) + 1 end
-      return count
-    end
-    assert.is_nil(choices("1000")["false"])
-    assert.truthy(choices("{ default = 0 }")["false"])
-    assert.truthy(choices("2")["false"]) -- a small prior is overturned where another action does better
-  end)
-
   it("ismcts scores a finished game by the win, and by the score lead for the margin's share", function()
     local ismcts = dofile(root .. "/bots/lib/ismcts.lua")
     local function finished(scores, winners)
