@@ -115,6 +115,19 @@ describe("the playout policies", function()
         { fields = { { "princess", "princess" }, { "pluck" } }, hand = { "cape" } } } })
   end)
 
+  it("are a bot of their own: bots/policy.lua plays every shipped game to the end, as strong as greedy", function()
+    for _, case in ipairs { { "babel", 2 }, { "citadels", 4 }, { "bohnanza", 4 }, { "rabohnzel", 4 } } do
+      local game, players = table.unpack(case)
+      local bots = { "policy" }
+      for i = 2, players do bots[i] = "greedy_" .. game end
+      local out, code = util.sh(("%s match %s %s --games 4 --seed 2 --json 2>/dev/null"):format(
+        util.quote(util.exe), game, table.concat(bots, " ")))
+      assert.equal(0, code, out)
+      local _, ok = util.jq(out, '[.bots[].forfeits] | add == 0')
+      assert.equal(0, ok, game .. ": " .. out)
+    end
+  end)
+
   it("play as the greedy bots do off their path too, where a third of the moves are random", function()
     for _, case in ipairs { { "citadels", 4, 10, 1000 }, { "bohnanza", 4, 8, 3000 }, { "rabohnzel", 4, 8, 3000 } } do
       local game, players, games, least = table.unpack(case)
