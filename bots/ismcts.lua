@@ -14,9 +14,15 @@
 --                      policy's favourite first, s:ranked: the search then looks first at what a greedy
 --                      player would do, the opponent's most likely replies among them)
 --   margin = 0         a finished game is worth its win alone (by default, in Babel, 0.4 of its worth is
---                      the score lead's: the search then also wants to win by more, and in a game it
---                      cannot win, to lose by less, where the win alone would make every line look
---                      the same)
+--                      the score lead's, and 0.3 in Rabohnzel: the search then also wants to win by
+--                      more, and in a game it cannot win, to lose by less, where the win alone would
+--                      make every line look the same)
+--   score_scale = 4    how big a score lead is worth about 0.76 of a win (by default 150 in Rabohnzel,
+--                      whose scores count Bohnpfennig: 100 of them make a Bohntaler)
+--   widen = false      every action of a node is tried before any is tried again (by default, in
+--                      Rabohnzel, a node visited n times has at most ceil(sqrt(n)) children, added in
+--                      the playout policy's order: a few hundred iterations a decision then weigh the
+--                      greedy player's likeliest moves instead of trying every move once)
 return require("ismcts").bot {
   name = "ismcts",
   ms = 100,
@@ -25,6 +31,8 @@ return require("ismcts").bot {
   playout_depth = false,
   greedy = { babel = 1, citadels = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
   playouts = 1,
-  margin = { babel = 0.4, default = 0 },
+  margin = { babel = 0.4, rabohnzel = 0.3, default = 0 },
+  score_scale = { rabohnzel = 150, default = 4 },
   expand = { babel = "policy", default = "random" },
+  widen = { rabohnzel = 1, default = false },
 }

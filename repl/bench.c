@@ -419,8 +419,9 @@ static void print_figures(const figure *f, int n, bool json) {
 static double per(double a, double b) { return b > 0 ? a / b : 0; }
 
 /* The host's overhead per Lua decision (bench_overhead): the view unread, one field read, all walked,
- * and the same walk over a plain copy of a view (the walk's own Lua, to take out of the figure). */
-enum { PROBE_UNREAD, PROBE_FIELD, PROBE_WALK, PROBE_WALK_PLAIN, PROBES };
+ * the same walk over a plain copy of a view (the walk's own Lua, to take out of the figure), and that
+ * copy made anew in Lua (what building the same tables costs the VM itself: the floor for the host). */
+enum { PROBE_UNREAD, PROBE_FIELD, PROBE_WALK, PROBE_WALK_PLAIN, PROBE_COPY_PLAIN, PROBES };
 
 /* The spread of the rounds' ns per decision: median, lowest, highest. */
 typedef struct spread {
@@ -450,7 +451,7 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
     getrusage(RUSAGE_SELF, &ru);
     spread ns = spread_of(runs, (int)a->rounds);
     const bench_run *run = &runs[ns.median_round];
-    figure f[28];
+    figure f[29];
     int n = 0;
     f[n++] = (figure){"game", "game", a->def->name, 0, 0};
     f[n++] = (figure){"players", "players", NULL, (double)a->players, 0};
@@ -474,6 +475,9 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
         double walk_lua = overhead_ns[PROBE_WALK_PLAIN] - overhead_ns[PROBE_UNREAD];
         f[n++] = (figure){"ns host overhead per decision, whole view walked, less the walk's own Lua",
                           "host_overhead_walk_net_ns", NULL, overhead_ns[PROBE_WALK] - walk_lua, 1};
+        /* A copy walks the plain view and builds its tables: less the walk, Lua's own cost of them. */
+        f[n++] = (figure){"ns to build the view's tables in Lua itself (a plain copy, less the walk)",
+                          "lua_build_view_ns", NULL, overhead_ns[PROBE_COPY_PLAIN] - overhead_ns[PROBE_WALK_PLAIN], 1};
     }
     if (api) {
         f[n++] = (figure){"ns per s:clone() from Lua", "lua_clone_ns", NULL, api->clone_ns, 1};
@@ -503,6 +507,11 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
                               "local plain\n"
                               "return { name = 'probe', init = function() plain = nil end,\n"
                               "         choose = function(view) plain = plain or copy(view); walk(plain) end }"),
+        /* The same copy made anew at every decision: the walk above, and Lua building the tables. */
+        [PROBE_COPY_PLAIN] = ("local function copy(t) local c = {} for k, v in pairs(t) do c[k] = type(v) == 'table' and copy(v) or v end return c end\n"
+                              "local plain\n"
+                              "return { name = 'probe', init = function() plain = nil end,\n"
+                              "         choose = function(view) plain = plain or copy(view); local _ = copy(plain) end }"),
     };
     long long games = a->games < 200 ? 200 : a->games > 1000 ? 1000 : a->games;
     random_chooser rc = random_chooser_new(a);

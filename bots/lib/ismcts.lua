@@ -25,7 +25,7 @@ ismcts.defaults = {
   c = 0.7,               -- UCB1 exploration constant
   playout_depth = false, -- decisions played after the tree at most (false: to the game's end, or 20000)
   score_scale = 4,       -- a score lead this big is worth ~0.76 of a win (where a playout stops short,
-                         -- and in the `margin` share of a finished one)
+                         -- and in the `margin` share of a finished one); or a table by game name
   greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
                          -- or a table of shares by game name with a `default` ({bohnanza = 1, default = 0.2})
   playouts = 1,          -- playouts from each new node, their rewards averaged (1 to 64)
@@ -33,10 +33,14 @@ ismcts.defaults = {
                          -- win): a search that also wants to win by more; a share, or a table by game
   expand = "random",     -- which untried action a node tries next: "random", or "policy" (the first in
                          -- s:ranked, the playout policy's favourite); or a table of them by game name
+  widen = false,         -- progressive widening: a node visited n times has at most ceil(widen * sqrt(n))
+                         -- children, added in the playout policy's order (s:ranked), so a search of a few
+                         -- hundred iterations weighs the likeliest actions instead of trying each once;
+                         -- false: every action is tried before any is tried again; or a table by game
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
 }
 
-local exp, log, sqrt, huge = math.exp, math.log, math.sqrt, math.huge
+local exp, log, sqrt, huge, max, ceil = math.exp, math.log, math.sqrt, math.huge, math.max, math.ceil
 
 local function is_share(v) return type(v) == "number" and v >= 0 and v <= 1 end
 local function is_scale(v) return type(v) == "number" and v > 0 and v < huge end
@@ -90,13 +94,13 @@ local function playouts(s, ctx, o, players, mean, r)
   local depth, k = o.playout_depth or PLAYOUT_CAP, o.playouts
   if k == 1 then
     s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
-    return rewards(s, players, o.margin_now, o.score_scale, mean)
+    return rewards(s, players, o.margin_now, o.scale_now, mean)
   end
   for p = 1, players do mean[p] = 0 end
   for i = 1, k do
     local game = i < k and s:clone() or s
     game:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
-    rewards(game, players, o.margin_now, o.score_scale, r)
+    rewards(game, players, o.margin_now, o.scale_now, r)
     for p = 1, players do mean[p] = mean[p] + r[p] / k end
   end
   return mean
@@ -132,17 +136,17 @@ local function iterate(root, ctx, o, players, scratch)
   local node, c = root, o.c
   -- Selection: while every action legal in this deal has a child, go down by UCB1. A finished game
   -- has no legal action.
-  local legal = s:legal()
+  local legal, widen = s:legal(), o.widen_now
   while #legal > 0 do
     local children, untried = node.children, 0
     for i = 1, #legal do
       local child = children[legal[i]]
       if child then child.avail = child.avail + 1 else untried = untried + 1 end
     end
-    if untried > 0 then
+    if untried > 0 and (not widen or #legal - untried < max(1, ceil(widen * sqrt(node.visits)))) then
       -- Expansion: one new child, for an action this deal offers.
       local a
-      if o.expand_now == "policy" then
+      if widen or o.expand_now == "policy" then
         a = first_untried(s:ranked(ctx.rng(0x7fffffff)), children)
       else
         a = kth_untried(legal, children, ctx.rng(untried))
@@ -158,9 +162,11 @@ local function iterate(root, ctx, o, players, scratch)
     local best, best_ucb
     for i = 1, #legal do
       local child = children[legal[i]]
-      local visits = child.visits
-      local ucb = child.wins / visits + c * sqrt(log(child.avail) / visits)
-      if not best or ucb > best_ucb then best, best_ucb = child, ucb end
+      if child then -- (with `widen`, not every action this deal offers has one yet)
+        local visits = child.visits
+        local ucb = child.wins / visits + c * sqrt(log(child.avail) / visits)
+        if not best or ucb > best_ucb then best, best_ucb = child, ucb end
+      end
     end
     s:play(best.action)
     node = best
@@ -200,9 +206,13 @@ end
 local EXPANSIONS = { random = true, policy = true }
 local function is_expansion(v) return EXPANSIONS[v] == true end
 
+local function is_widening(v) return v == false or is_scale(v) end
+
 local function for_game(option, game)
   if type(option) ~= "table" then return option end
-  return option[game] or option.default
+  local v = option[game]
+  if v == nil then return option.default end
+  return v
 end
 
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
@@ -222,9 +232,8 @@ function ismcts.bot(options)
   check_by_game("greedy", o.greedy, is_share, "a share from 0 to 1")
   check_by_game("margin", o.margin, is_share, "a share from 0 to 1")
   check_by_game("expand", o.expand, is_expansion, '"random" or "policy"')
-  if not is_scale(o.score_scale) then
-    error(("ismcts: option 'score_scale' must be a number above 0, got %s"):format(tostring(o.score_scale)), 2)
-  end
+  check_by_game("score_scale", o.score_scale, is_scale, "a number above 0")
+  check_by_game("widen", o.widen, is_widening, "false or a number above 0")
   if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
     error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end
@@ -238,7 +247,8 @@ function ismcts.bot(options)
       local ms = math.min(o.ms, ctx.budget.ms / 2)
       local players, n = ctx.players, 0
       o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
-      o.expand_now = for_game(o.expand, ctx.game)
+      o.expand_now, o.widen_now = for_game(o.expand, ctx.game), for_game(o.widen, ctx.game)
+      o.scale_now = for_game(o.score_scale, ctx.game)
       repeat
         iterate(root, ctx, o, players, scratch)
         n = n + 1
@@ -249,7 +259,9 @@ function ismcts.bot(options)
         local child = root.children[a]
         if child.visits > most then best, most = a, child.visits end
       end
-      if o.explain then print(("%d iterations, %s: %d visits"):format(n, best, most)) end
+      if o.explain then
+        print(("%d iterations, %d of %d actions tried, %s: %d visits"):format(n, #root.order, #legal, best, most))
+      end
       return best
     end,
   }

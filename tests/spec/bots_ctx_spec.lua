@@ -308,8 +308,69 @@ describe("ctx", function()
     assert.has_error(function() ismcts.rewards(won, 2, 0.5, 0) end, "ismcts.rewards: scale must be a number above 0")
   end)
 
-  it("ismcts refuses a score_scale that is not a number above 0", function()
-    refused("score_scale", { "0", "-1", "'big'", "1/0" }, "ismcts: option 'score_scale' must be a number above 0")
+  it("ismcts refuses a score_scale that is not a number above 0, or a table of them without a default", function()
+    refused("score_scale", { "0", "-1", "'big'", "1/0", "{ rabohnzel = 150 }", "{ default = 4, babel = 0 }" },
+            "ismcts: option 'score_scale' must be a number above 0")
+  end)
+
+  it("ismcts refuses a widening that is not false or a number above 0, or a table of them without a default", function()
+    refused("widen", { "true", "0", "-1", "'wide'", "{ babel = 1 }", "{ default = false, babel = 'x' }" },
+            "ismcts: option 'widen' must be false or a number above 0")
+  end)
+
+  -- The explained decisions of a probe ismcts with `options` (the iterations, actions tried at the root
+  -- and actions legal, from `explain`), against random in Babel.
+  local function explained(options)
+    local out, code = probe(("return require('ismcts').bot { name = 'probe', explain = true, %s }"):format(options),
+                            "--games 1 --seed 7")
+    assert.equal(0, code, out)
+    local decisions = {}
+    for _, line in ipairs(said(out)) do
+      local n, tried, legal = line:match("^(%d+) iterations, (%d+) of (%d+) actions tried")
+      assert.truthy(n, line)
+      decisions[#decisions + 1] = { n = tonumber(n), tried = tonumber(tried), legal = tonumber(legal) }
+    end
+    assert.truthy(#decisions > 5, out)
+    return decisions
+  end
+
+  it("ismcts with widen tries at most ceil(widen * sqrt(visits)) actions at a node, by game name", function()
+    -- Ten iterations: the root's visits before each were 0..9, so widen = 1 allows 1, 1, 2, 2, 2, 3, 3,
+    -- 3, 3, 3 children: three actions tried where more are legal; without widening, each untried
+    -- action is tried before any is tried again.
+    local wide, narrow = 0, 0
+    for _, d in ipairs(explained("iterations = 10, widen = { babel = 1, default = false }")) do
+      assert.equal(10, d.n)
+      assert.equal(math.min(3, d.legal), d.tried)
+      if d.legal > 3 then wide = wide + 1 end
+    end
+    for _, d in ipairs(explained("iterations = 10, widen = { babel = false, default = 1 }")) do
+      assert.equal(math.min(10, d.legal), d.tried)
+      if d.legal > 3 then narrow = narrow + 1 end
+    end
+    assert.truthy(wide > 0 and narrow > 0)
+    -- A wider search: widen = 3 allows 3 children at 1 visit, 6 at 3, 9 at 8 and 9: nine at most.
+    for _, d in ipairs(explained("iterations = 10, widen = 3")) do assert.equal(math.min(9, d.legal), d.tried) end
+  end)
+
+  it("ismcts with widen adds a node's children in the playout policy's order", function()
+    -- One iteration a decision: the one action tried is s:ranked's first, whatever `expand` says.
+    local out, code = probe(spying .. [[
+      local bot = require("ismcts").bot { name = "probe", iterations = 1, expand = "random", widen = 2 }
+      local first
+      return spy_on(bot, "ranked", function(s, seed)
+        local r = s:ranked(seed)
+        first = first or r[1]
+        return r
+      end, function(legal, a)
+        if #legal > 1 then print(a == first) end
+        first = nil
+      end)
+    ]], "--games 1 --seed 5")
+    assert.equal(0, code, out)
+    local lines = said(out)
+    assert.truthy(#lines > 5, out)
+    for _, line in ipairs(lines) do assert.equal("true", line) end
   end)
 
   it("ismcts takes its greedy share by game name, else the default", function()
