@@ -257,10 +257,10 @@ describe("ctx", function()
             "ismcts: option 'expand' must be \"random\" or \"policy\"")
   end)
 
-  it("ismcts with expand = policy tries the playout policy's favourite first, by game name", function()
+  it("ismcts with expand = policy (or widen) tries the playout policy's favourite first, by game name", function()
     -- One iteration a decision: the one action tried is the choice. The proxy reports s:ranked's first.
     local source = spying .. [[
-      local bot = require("ismcts").bot { name = "probe", iterations = 1, expand = %s }
+      local bot = require("ismcts").bot { name = "probe", iterations = 1, %s }
       local first, ranked = nil, 0
       return spy_on(bot, "ranked", function(s, seed)
         local r = s:ranked(seed)
@@ -271,14 +271,17 @@ describe("ctx", function()
         first, ranked = nil, 0
       end)
     ]]
-    local out, code = probe(source:format("'policy'"), "--games 1 --seed 5")
+    -- widen adds children in the policy's order whatever `expand` says.
+    for _, options in ipairs { "expand = 'policy'", "expand = 'random', widen = 2" } do
+      local out, code = probe(source:format(options), "--games 1 --seed 5")
+      assert.equal(0, code, out)
+      local lines = said(out)
+      assert.truthy(#lines > 5, out)
+      for _, line in ipairs(lines) do assert.equal("1\ttrue", line) end
+    end
+    local out, code = probe(source:format("expand = { babel = 'random', default = 'policy' }"), "--games 1 --seed 5")
     assert.equal(0, code, out)
     local lines = said(out)
-    assert.truthy(#lines > 5, out)
-    for _, line in ipairs(lines) do assert.equal("1\ttrue", line) end
-    out, code = probe(source:format("{ babel = 'random', default = 'policy' }"), "--games 1 --seed 5")
-    assert.equal(0, code, out)
-    lines = said(out)
     assert.truthy(#lines > 5, out)
     for _, line in ipairs(lines) do assert.equal("0\tfalse", line) end
   end)
@@ -351,26 +354,6 @@ describe("ctx", function()
     assert.truthy(wide > 0 and narrow > 0)
     -- A wider search: widen = 3 allows 3 children at 1 visit, 6 at 3, 9 at 8 and 9: nine at most.
     for _, d in ipairs(explained("iterations = 10, widen = 3")) do assert.equal(math.min(9, d.legal), d.tried) end
-  end)
-
-  it("ismcts with widen adds a node's children in the playout policy's order", function()
-    -- One iteration a decision: the one action tried is s:ranked's first, whatever `expand` says.
-    local out, code = probe(spying .. [[
-      local bot = require("ismcts").bot { name = "probe", iterations = 1, expand = "random", widen = 2 }
-      local first
-      return spy_on(bot, "ranked", function(s, seed)
-        local r = s:ranked(seed)
-        first = first or r[1]
-        return r
-      end, function(legal, a)
-        if #legal > 1 then print(a == first) end
-        first = nil
-      end)
-    ]], "--games 1 --seed 5")
-    assert.equal(0, code, out)
-    local lines = said(out)
-    assert.truthy(#lines > 5, out)
-    for _, line in ipairs(lines) do assert.equal("true", line) end
   end)
 
   it("ismcts takes its greedy share by game name, else the default", function()
