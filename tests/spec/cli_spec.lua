@@ -190,6 +190,7 @@ describe("meeple bench", function()
     assert.equal(0, code)
     local _, ok = util.jq(out, [[.bot == "random" and .host_overhead_ns > 0 and .host_overhead_field_ns > 0
       and .host_overhead_walk_ns > 0 and (.host_overhead_walk_net_ns | type) == "number"
+      and (.lua_build_view_ns | type) == "number"
       and .lua_clone_ns > 0 and .lua_legal_ns > 0]])
     assert.equal(0, ok, out)
   end)
