@@ -6,8 +6,9 @@
 -- sees), walks down the tree choosing among the actions legal in *that* deal by UCB1 (with the
 -- "availability" count in place of the parent's visits, since an action is not always on offer), adds one
 -- node (for an untried action at random, or with `expand = "policy"` the one the game's playout policy
--- wants most: s:ranked), and plays the game out with s:playout — in C, so thousands of games fit in a
--- decision — at random but for a `greedy` share of the decisions, which follow the game's own playout
+-- wants most: s:ranked; with `widen`, only while the node has fewer than ceil(widen * sqrt(visits))
+-- children, in the policy's order), and plays the game out with s:playout — in C, so thousands of
+-- games fit in a decision — at random but for a `greedy` share of the decisions, which follow the game's own playout
 -- policy (a plain greedy player's choice: imagined opponents then build and score as real ones do),
 -- `playouts` times from the new node, the rewards averaged. It scores the end
 -- position for every player: 1 for a win (shared on a draw), but for a `margin` share that is worth
