@@ -490,6 +490,16 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
 
 /* ======================================================================================== main */
 
+/* The probes' Lua: a walk of every table of a view, and a copy of one into plain tables. */
+#define PROBE_WALK_FN "local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
+/* A bot that copies the game's first view into plain tables (`plain`), then does `use` at every decision. */
+#define PROBE_PLAIN_COPY(use)                                                                                        \
+    "local function copy(t) local c = {} for k, v in pairs(t) do c[k] = type(v) == 'table' and copy(v) or v end "   \
+    "return c end\n"                                                                                                 \
+    "local plain\n"                                                                                                  \
+    "return { name = 'probe', init = function() plain = nil end,\n"                                                  \
+    "         choose = function(view) plain = plain or copy(view); " use " end }"
+
 /* The host's cost per decision: a no-op Lua bot's pipeline against pure C, with the view left unread
  * (`choose = function() end`), one field read (which writes that field alone), and every table of it
  * walked with pairs (the walk's own Lua is counted too: an upper bound; the plain walk probe measures
@@ -499,19 +509,11 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
     static const char *const probes[PROBES] = {
         [PROBE_UNREAD] = "return { name = 'probe', choose = function() end }",
         [PROBE_FIELD] = "return { name = 'probe', choose = function(view) local _ = view.turn end }",
-        [PROBE_WALK] = ("local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
-                        "return { name = 'probe', choose = function(view) walk(view) end }"),
+        [PROBE_WALK] = (PROBE_WALK_FN "return { name = 'probe', choose = function(view) walk(view) end }"),
         /* A copy of the game's first view, walked at every decision: the same Lua on plain tables. */
-        [PROBE_WALK_PLAIN] = ("local function walk(t) for _, v in pairs(t) do if type(v) == 'table' then walk(v) end end end\n"
-                              "local function copy(t) local c = {} for k, v in pairs(t) do c[k] = type(v) == 'table' and copy(v) or v end return c end\n"
-                              "local plain\n"
-                              "return { name = 'probe', init = function() plain = nil end,\n"
-                              "         choose = function(view) plain = plain or copy(view); walk(plain) end }"),
+        [PROBE_WALK_PLAIN] = (PROBE_WALK_FN PROBE_PLAIN_COPY("walk(plain)")),
         /* The same copy made anew at every decision: the walk above, and Lua building the tables. */
-        [PROBE_COPY_PLAIN] = ("local function copy(t) local c = {} for k, v in pairs(t) do c[k] = type(v) == 'table' and copy(v) or v end return c end\n"
-                              "local plain\n"
-                              "return { name = 'probe', init = function() plain = nil end,\n"
-                              "         choose = function(view) plain = plain or copy(view); local _ = copy(plain) end }"),
+        [PROBE_COPY_PLAIN] = (PROBE_PLAIN_COPY("local _ = copy(plain)")),
     };
     long long games = a->games < 200 ? 200 : a->games > 1000 ? 1000 : a->games;
     random_chooser rc = random_chooser_new(a);

@@ -8,9 +8,9 @@
 -- node (for an untried action at random, or with `expand = "policy"` the one the game's playout policy
 -- wants most: s:ranked; with `widen`, only while the node has fewer than ceil(widen * sqrt(visits))
 -- children, in the policy's order), and plays the game out with s:playout — in C, so thousands of
--- games fit in a decision — at random but for a `greedy` share of the decisions, which follow the game's own playout
--- policy (a plain greedy player's choice: imagined opponents then build and score as real ones do),
--- `playouts` times from the new node, the rewards averaged. It scores the end
+-- games fit in a decision — at random but for a `greedy` share of the decisions, which follow the
+-- game's own playout policy (a plain greedy player's choice: imagined opponents then build and score
+-- as real ones do), `playouts` times from the new node, the rewards averaged. It scores the end
 -- position for every player: 1 for a win (shared on a draw), but for a `margin` share that is worth
 -- the score lead, or, where `playout_depth` stopped it short, the score lead's worth alone. The action
 -- tried most often at the root is played.
@@ -131,6 +131,12 @@ local function first_untried(ranked, children)
   end
 end
 
+-- Whether `node` takes a new child, with `tried` of this deal's actions tried and `untried` not: any
+-- untried action, or with `widen` only while it has fewer than ceil(widen * sqrt(visits)) (at least one).
+local function may_expand(node, tried, untried, widen)
+  return untried > 0 and (not widen or tried < max(1, ceil(widen * sqrt(node.visits))))
+end
+
 -- One iteration from a fresh deal. `scratch` holds two reward tables reused by every iteration.
 local function iterate(root, ctx, o, players, scratch)
   local s = ctx.sample()
@@ -144,7 +150,7 @@ local function iterate(root, ctx, o, players, scratch)
       local child = children[legal[i]]
       if child then child.avail = child.avail + 1 else untried = untried + 1 end
     end
-    if untried > 0 and (not widen or #legal - untried < max(1, ceil(widen * sqrt(node.visits)))) then
+    if may_expand(node, #legal - untried, untried, widen) then
       -- Expansion: one new child, for an action this deal offers.
       local a
       if widen or o.expand_now == "policy" then

@@ -2092,9 +2092,10 @@ static int plant_worth(const bean_table *g, int seat, int field) {
 /* A field that can pay no more goes first of all (the first such field first, as the bots take it),
  * before even a third field is bought. */
 static int harvest_worth(const bean_table *g, int seat, int field, bool stuck) {
-    if (bean_field_full(g, seat, field)) return 700 + BEAN_MAX_FIELDS - field;
-    int size = bean_field_size(g, seat, field);
-    return stuck ? 300 + 10 * bean_payout(g, bean_field_type(g, seat, field), size) - size : -1;
+    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
+    int coins = bean_payout(g, type, size);
+    if (bean_pays_most(g, type, coins)) return 700 + BEAN_MAX_FIELDS - field;
+    return stuck ? 300 + 10 * coins - size : -1;
 }
 
 /* Whether the card to plant now fits no field: then a field must be harvested first. */
@@ -2108,8 +2109,7 @@ static bool planting_stuck(const bean_table *g) {
     return true;
 }
 
-bool bean_field_full(const bean_table *g, int seat, int field) {
-    int type = bean_field_type(g, seat, field), coins = bean_payout(g, type, bean_field_size(g, seat, field));
+bool bean_pays_most(const bean_table *g, int type, int coins) {
     return coins > 0 && coins == bean_payout(g, type, 255);
 }
 

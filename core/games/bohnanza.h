@@ -233,8 +233,9 @@ int bean_playout_worth(const void *st, action_t a, rng *r);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
 int bean_worth_quarters(const bean_table *g, int seat, int type);
-/* Whether a field pays all its meter can: the greedy bots harvest it before anything else. */
-bool bean_field_full(const bean_table *g, int seat, int field);
+/* Whether a field of `type` that pays `coins` (bean_payout) pays the most its meter can: the greedy
+ * bots harvest such a field before anything else. */
+bool bean_pays_most(const bean_table *g, int type, int coins);
 #define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
 
 /* ---- the boundary ---- */

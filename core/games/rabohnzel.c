@@ -2545,8 +2545,8 @@ static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
 /* A harvest: a field paying its most first of all (the first such field first); in the guard window,
  * thinning out Princess coins by the field paying most; else as the bean core plays it. */
 static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = act_x(a), paid = bean_payout(&g->b, field_type(g, seat, f), field_size(g, seat, f));
-    if (bean_field_full(&g->b, seat, f)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
+    int f = act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
+    if (bean_pays_most(&g->b, type, paid)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
     if (g->sub == SUB_GUARD)
         return bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
     if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);

@@ -115,7 +115,7 @@ describe("the playout policies", function()
         { fields = { { "princess", "princess" }, { "pluck" } }, hand = { "cape" } } } })
   end)
 
-  it("are a bot of their own: bots/policy.lua plays every shipped game to the end, as strong as greedy", function()
+  it("are a bot of their own: bots/policy.lua plays every shipped game against the greedy bots without a forfeit", function()
     for _, case in ipairs { { "babel", 2 }, { "citadels", 4 }, { "bohnanza", 4 }, { "rabohnzel", 4 } } do
       local game, players = table.unpack(case)
       local bots = { "policy" }
