@@ -200,14 +200,29 @@ local RETIRED = {
 }
 
 -- An option given once for every game, or as a table by game name that has a default: `greedy` and
--- `margin` shares, `expand` a way to expand.
+-- `margin` shares, `expand` a way to expand, `score_scale` a scale, `widen` a widening. The error says
+-- what was given that is not one.
+local function shown(v) return type(v) == "string" and ("%q"):format(v) or tostring(v) end
+
 local function check_by_game(name, value, is_ok, what)
   if is_ok(value) then return end
-  local bad = ("ismcts: option '%s' must be %s, or a table of them by game name with a default"):format(name, what)
-  if type(value) ~= "table" or not is_ok(value.default) then error(bad, 3) end
-  for game, v in pairs(value) do
-    if type(game) ~= "string" or not is_ok(v) then error(bad, 3) end
+  local given
+  if type(value) ~= "table" then
+    given = "got " .. shown(value)
+  elseif not is_ok(value.default) then
+    given = "its default is " .. shown(value.default)
+  else
+    for game, v in pairs(value) do
+      if type(game) ~= "string" or not is_ok(v) then
+        local key = type(game) == "string" and game or "[" .. shown(game) .. "]"
+        given = ("%s = %s"):format(key, shown(v))
+        break
+      end
+    end
+    if not given then return end
   end
+  error(("ismcts: option '%s' must be %s, or a table of them by game name with a default (%s)"):format(
+    name, what, given), 3)
 end
 
 local EXPANSIONS = { random = true, policy = true }

@@ -319,6 +319,10 @@ describe("ctx", function()
   it("ismcts refuses a widening that is not false or a number above 0, or a table of them without a default", function()
     refused("widen", { "true", "0", "-1", "'wide'", "{ babel = 1 }", "{ default = false, babel = 'x' }" },
             "ismcts: option 'widen' must be false or a number above 0")
+    -- The error shows what was given.
+    refused("widen", { "true" }, "a table of them by game name with a default (got true)")
+    refused("widen", { "{ default = 0 }" }, "(its default is 0)")
+    refused("score_scale", { "{ default = 4, babel = 'big' }" }, '(babel = "big")')
   end)
 
   -- The explained decisions of a probe ismcts with `options` (the iterations, actions tried at the root
