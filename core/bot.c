@@ -763,7 +763,8 @@ bot *bot_new(const bot_code *code, const game_def *def, const param_value *param
     b->code = code;
     b->def = def;
     if (code->external) {
-        b->ext = extbot_new(code->path, code->name, def, params, limits->ms, echo);
+        b->ext = extbot_new(code->path, code->name, def, params, limits->ms,
+                            limits->program_memory ? limits->program_memory : EXTBOT_DEFAULT_MEMORY, echo);
         if (!b->ext) {
             free(b);
             return NULL;

@@ -29,6 +29,7 @@ struct extbot {
     const game_def *def;
     param_value params[MEEPLE_MAX_PARAMS];
     double ms;
+    size_t memory;
     bool echo;
 
     extproc *proc;            /* NULL when no game runs */
@@ -36,7 +37,7 @@ struct extbot {
     long long decisions;      /* in this game */
 
     bot_fault fault;
-    char reason[256];
+    char reason[512];
 };
 
 /* =====================================================================================================
@@ -319,7 +320,7 @@ static bool send(extbot *x, json_t *msg, bool want_line, double deadline, const 
     }
     extproc_result r = extproc_exchange(x->proc, line, len, want_line, deadline);
     free(line);
-    char end[256], when[64];
+    char end[480], when[64];
     switch (r) {
     case EXTPROC_DONE:
         return true;
@@ -332,6 +333,13 @@ static bool send(extbot *x, json_t *msg, bool want_line, double deadline, const 
         return false;
     case EXTPROC_LONG:
         set_fault(x, BOT_ANSWER, "answered a line longer than %d bytes", EXTPROC_LINE_MAX);
+        return false;
+    case EXTPROC_EARLY:
+        set_fault(x, BOT_ANSWER, "answered before it was asked (at %s): it does not read its input, or wrote "
+                  "more than one line an answer", what);
+        return false;
+    case EXTPROC_STOPPED:
+        set_fault(x, BOT_ERROR, "was stopped: the match was interrupted");
         return false;
     case EXTPROC_CLOSED:
         snprintf(when, sizeof when, "at %s", what);
@@ -353,7 +361,7 @@ static json_t *message(const char *type) {
  * ===================================================================================================== */
 
 extbot *extbot_new(const char *arg, const char *name, const game_def *def, const param_value *params, double ms,
-                   bool echo) {
+                   size_t memory, bool echo) {
     extbot *x = calloc(1, sizeof *x);
     if (!x) return NULL;
     snprintf(x->arg, sizeof x->arg, "%s", arg);
@@ -361,6 +369,7 @@ extbot *extbot_new(const char *arg, const char *name, const game_def *def, const
     x->def = def;
     memcpy(x->params, params, sizeof *params * (size_t)def->num_params); /* the rest stays zero */
     x->ms = ms;
+    x->memory = memory;
     x->echo = echo;
     return x;
 }
@@ -373,7 +382,7 @@ static bool start(extbot *x) {
     char buf[COMMAND_MAX], err[300];
     char *argv[EXTBOT_ARGS_MAX + 1];
     if (split_command(x->arg, buf, sizeof buf, argv, err, sizeof err) >= 0)
-        x->proc = extproc_start(argv, x->arg, x->name, x->echo, err, sizeof err);
+        x->proc = extproc_start(argv, x->arg, x->name, x->echo, x->memory, err, sizeof err);
     if (!x->proc) set_fault(x, BOT_ERROR, "%s", err);
     return x->proc != NULL;
 }

@@ -22,6 +22,7 @@
 #define EXTBOT_START_MS 5000.0  /* added to the first decision's limit: interpreters take time to start */
 #define EXTBOT_EXIT_MS 500.0    /* after game_over, for the program to answer "ready" or exit by itself */
 #define EXTBOT_ARGS_MAX 64      /* words in an exec: command */
+#define EXTBOT_DEFAULT_MEMORY ((size_t)1 << 30) /* address space of each of its processes, without --memory */
 
 /* Whether a bot argument names an external bot: "exec:PROGRAM [ARGS]". */
 bool extbot_is_command(const char *arg);
@@ -36,10 +37,10 @@ bool extbot_check(const char *arg, char *name, size_t namen, char *err, size_t e
 
 typedef struct extbot extbot;
 
-/* The bot for one seat: nothing runs until extbot_begin. NULL only when out of memory. `echo`: the
+/* The bot for one seat: nothing runs until extbot_begin; each of its processes may map `memory` bytes. NULL only when out of memory. `echo`: the
  * program's stderr is copied to ours, each line prefixed with `name`; else it is read and dropped. */
 extbot *extbot_new(const char *arg, const char *name, const game_def *def, const param_value *params, double ms,
-                   bool echo);
+                   size_t memory, bool echo);
 
 /* Starts the program for a new game at `st` as `seat` (0-based) and sends `hello` (a program still running
  * from an earlier game is ended first). False when it cannot (extbot_reason says why). */

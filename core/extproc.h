@@ -17,16 +17,21 @@
 
 typedef struct extproc extproc;
 
-/* Starts argv[0] with argv (searched on PATH when it has no '/'; never through a shell). `echo`: its
+/* Starts argv[0] with argv (searched on PATH when it has no '/'; never through a shell), contained
+ * (extproc_containment) and with every process of it capped at `memory` bytes of address space
+ * (RLIMIT_AS; 0: no cap). `echo`: its
  * stderr is copied to ours, each line prefixed with [name]; else it is read and dropped. NULL and one
  * line in `err` when it cannot start. `key` names the bot, for parking. */
-extproc *extproc_start(char *const argv[], const char *key, const char *name, bool echo, char *err, size_t errn);
+extproc *extproc_start(char *const argv[], const char *key, const char *name, bool echo, size_t memory, char *err,
+                       size_t errn);
 
 typedef enum {
     EXTPROC_DONE,    /* all written and, when asked, a whole line is there */
     EXTPROC_LATE,    /* the deadline passed */
     EXTPROC_CLOSED,  /* it closed its stdin or stdout: it exited, most likely */
-    EXTPROC_LONG     /* the line read is longer than EXTPROC_LINE_MAX */
+    EXTPROC_LONG,    /* the line read is longer than EXTPROC_LINE_MAX */
+    EXTPROC_EARLY,   /* a line came before the question was all written: it does not read its input */
+    EXTPROC_STOPPED  /* extproc_interrupt asked every wait to end */
 } extproc_result;
 
 /* Writes out[0..n) and, when `want_line`, waits until a whole line has been read; gives up at `deadline`
@@ -54,6 +59,15 @@ void extproc_park(extproc *p);
 
 /* A parked process of this thread started with `key` and `echo` that still runs, or NULL. */
 extproc *extproc_unpark(const char *key, bool echo);
+
+/* How bots are contained on this machine: "cgroup+pidns", "cgroup", "pidns" or "group" (a process group
+ * only; docs/protocol.md says what that cannot guarantee). MEEPLE_CONTAINMENT=group forces the last. */
+const char *extproc_containment(void);
+
+/* Asks every wait on a process, in every thread, to end with EXTPROC_STOPPED within 50 ms (on) or lets
+ * them wait again (off). Async-signal-safe: a signal handler calls it. */
+void extproc_interrupt(bool on);
+bool extproc_interrupted(void);
 
 /* The monotonic clock, in milliseconds. */
 double extproc_now_ms(void);

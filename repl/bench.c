@@ -240,7 +240,7 @@ typedef struct lua_chooser {
     rng pick;
 } lua_chooser;
 
-static const bot_limits bench_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY};
+static const bot_limits bench_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};
 
 /* "meeple bench: <line>" with the bot's words escaped (text.h): its name and error are its own. */
 static void say_escaped(const char *line) {

@@ -149,7 +149,7 @@ static int match_option(const char *opt, const char *value, match_args *a) {
     } else if (strcmp(opt, "--memory") == 0) {
         if (!cli_parse_int(value, 1, 1 << 20, &number))
             return cli_bad_args("match", "--memory must be 1..1048576 (MiB), got '%s'", value);
-        a->limits.memory = (size_t)number << 20;
+        a->limits.memory = a->limits.program_memory = (size_t)number << 20;
     }
     return 0;
 }
@@ -183,7 +183,7 @@ static int match_parse(int argc, char **argv, match_args *a, const cli_options *
     const char *game = NULL, *bots[MEEPLE_MAX_PLAYERS + 1];
     int nbots = 0;
     *a = (match_args){.games = 100, .seed = 1, .jobs = 1, .shards = 1, .echo = opts->debug,
-                      .limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY}};
+                      .limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0}};
     static const char *const valued[] = {"--games", "--seed",  "--jobs",         "--shard",  "--variant",
                                          "--log",   "--ms",    "--instructions", "--memory", NULL};
     for (int i = 1; i < argc; i++) {

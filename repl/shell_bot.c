@@ -18,7 +18,7 @@ struct shell_bot {
     const session *game[MEEPLE_MAX_PLAYERS]; /* the session each seat's bot was begun in */
 };
 
-static const bot_limits shell_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY};
+static const bot_limits shell_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};
 
 shell_bot *shell_bot_load(const char *path, uint64_t seed, bool echo, char *err, size_t errn) {
     shell_bot *b = calloc(1, sizeof *b);

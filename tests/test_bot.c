@@ -58,7 +58,7 @@ static bot_fault play(const char *source, bot_limits limits, uint64_t seed, int 
     return fault;
 }
 
-static const bot_limits small = {5000, 5000000, 16u << 20};
+static const bot_limits small = {5000, 5000000, 16u << 20, 0};
 
 static void expect(const char *what, const char *source, bot_fault want, const char *in_reason) {
     char reason[300];
@@ -94,7 +94,7 @@ static void every_limit_trips_with_its_reason(void) {
 }
 
 static void the_clock_trips_too(void) {
-    bot_limits limits = {50, BOT_DEFAULT_INSTRUCTIONS, 16u << 20};
+    bot_limits limits = {50, BOT_DEFAULT_INSTRUCTIONS, 16u << 20, 0};
     char reason[300];
     bot_fault got = play("return { choose = function() local x = 0 while true do x = x + 1 end end }", limits, 1, 40,
                          reason, sizeof reason, NULL, 0);
@@ -209,7 +209,7 @@ static void histories_grown_on_samples_are_charged(void) {
 
 /* Issue 13, finding 3: s:save() text refused at the cap was leaked (LeakSanitizer says so). */
 static void a_save_refused_at_the_cap_leaks_nothing(void) {
-    bot_limits tight = {5000, 50000000, 4u << 20};
+    bot_limits tight = {5000, 50000000, 4u << 20, 0};
     bot_fault fault;
     char reason[256];
     memory_after_one_decision("return { choose = function(v, l, ctx)\n"

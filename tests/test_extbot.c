@@ -28,12 +28,12 @@
 #include "session.h"
 
 static char dir[64];
-static const bot_limits limits = {200, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY};
+static const bot_limits limits = {200, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};
 
 /* The common head of the fake bots: each records its pid in $dir/pids and counts decisions in $n. */
 static const char fake_head[] =
     "#!/bin/sh\n"
-    "echo $$ >> \"$(dirname \"$0\")/pids\"\n"
+    "read -r pid _ < /proc/self/stat; echo $pid >> \"$(dirname \"$0\")/pids\"\n"
     "n=0\n";
 
 /* Writes a fake bot: `body` runs for each line read (in $l) after the head; returns its path. */
@@ -53,6 +53,16 @@ static const char *fake(const char *name, const char *body) {
 #define DECIDE(from, act)                                                                                 \
     "case \"$l\" in *'\"type\":\"decide\"'*) n=$((n+1)); if [ $n -ge " #from " ]; then " act               \
     "; else echo 1; fi;; *'\"type\":\"game_over\"'*) echo ready;; esac"
+
+/* Starts a child that outlives its parent (sleep 1000) and records its pid, as the host sees it (the bot
+ * may run in a PID namespace of its own), before going on. */
+#define CHILD                                                                                             \
+    "(sh -c 'read -r p _ < /proc/self/stat; echo $p; exec sleep 1000 >/dev/null' &) | head -n 1 >> "     \
+    "\"$(dirname \"$0\")/pids\""
+
+#define CHILD_HOLDING_STDOUT                                                                              \
+    "(sh -c 'read -r p _ < /proc/self/stat; echo $p >&3; exec sleep 1000 3>&-' 3>&1 >&4 &) | head -n 1 >> " \
+    "\"$(dirname \"$0\")/pids\""
 
 static double now_ms(void) { return extproc_now_ms(); }
 
@@ -180,10 +190,13 @@ static void test_forfeits(void) {
                   "exited with status 3 at decision 4; its last line on stderr: 'out of ideas'");
     check_forfeit("crashes.sh", DECIDE(2, "kill -SEGV $$"), BOT_ERROR, "was killed by signal 11 (SIGSEGV) at decision 2");
     /* Its children die with it; one holding stdout open keeps no reader waiting past the limit. */
-    check_forfeit("forks.sh", DECIDE(2, "sleep 1000 & echo $! >> \"$(dirname \"$0\")/pids\"; echo nonsense"),
+    check_forfeit("forks.sh", DECIDE(2, CHILD "; echo nonsense"),
                   BOT_ANSWER, "chose 'nonsense'");
-    check_forfeit("orphans.sh", DECIDE(2, "(sleep 1000 & echo $! >> \"$(dirname \"$0\")/pids\") ; exit 0"), BOT_TIME,
-                  "exceeded the time limit");
+    /* An orphan holding its stdout: in a PID namespace it dies with the bot, which is then seen to exit;
+     * with a process group only, it keeps the pipe open until the time limit. */
+    bool ns = strstr(extproc_containment(), "pidns") != NULL;
+    check_forfeit("orphans.sh", DECIDE(2, "{ " CHILD_HOLDING_STDOUT "; } 4>&1; exit 0"), ns ? BOT_ERROR : BOT_TIME,
+                  ns ? "exited with status 0 at decision 2" : "exceeded the time limit");
     check_forfeit("mute.sh", "exec 1>&-; sleep 5", BOT_ERROR, "closed its output at decision 1");
 }
 

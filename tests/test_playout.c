@@ -82,7 +82,7 @@ static void session_playout_stops(void) {
 }
 
 static void bot_playout_stops_at_its_budget(void) {
-    bot_limits limits = {60000, 1000000, 64u << 20};
+    bot_limits limits = {60000, 1000000, 64u << 20, 0};
     char err[300];
     bot_code *code = bot_code_from_text(
         "return { choose = function(view, legal, ctx) ctx.sample():playout(1, nil, 1) return legal[1] end }",

@@ -24,7 +24,7 @@ end
 
 -- A fake bot: /bin/sh running `body` for each line it reads (in $l); records its pid in `pids`.
 local function fake(body, pids)
-  return util.write("#!/bin/sh\necho $$ >> " .. quote(pids) .. "\nwhile IFS= read -r l; do\n" .. body .. "\ndone\n")
+  return util.write("#!/bin/sh\nread -r pid _ < /proc/self/stat; echo $pid >> " .. quote(pids) .. "\nwhile IFS= read -r l; do\n" .. body .. "\ndone\n")
 end
 
 -- Plays a match with a log; returns the log's lines and the output. The bots' time is ample (--ms 5000):
@@ -145,8 +145,9 @@ end)
 describe("a program that forfeits", function()
   it("loses each game with the reason, the match goes on, and no process is left", function()
     local pids = os.tmpname()
-    local bot = fake("case \"$l\" in *'\"decide\"'*) sleep 1000 & echo $! >> " .. quote(pids)
-                     .. "; echo fly;; esac", pids)
+    -- pids as the host sees them (/proc/self/stat): the bot runs in a PID namespace of its own
+    local bot = fake("case \"$l\" in *'\"decide\"'*) (sh -c 'read -r p _ < /proc/self/stat; echo $p; "
+                     .. "exec sleep 1000 >/dev/null' &) | head -n 1 >> " .. quote(pids) .. "; echo fly;; esac", pids)
     sh("chmod +x " .. quote(bot))
     local log, out = match("babel " .. quote(bot) .. " random --games 3 --seed 1", 1)
     assert.equal(3, #log)
