@@ -19,9 +19,11 @@
 #define _XOPEN_SOURCE 700 /* clock_gettime, realpath, readlink */
 
 #include "bot.h"
+#include "extproc.h"
 #include "paths.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -134,9 +136,17 @@ static void set_fault(bot *b, bot_fault f, const char *fmt, ...) {
         snprintf(b->reason + len, sizeof b->reason - len, "%s", where[b->call]);
 }
 
+static volatile sig_atomic_t stop_asked;
+void bot_interrupt(bool on) {
+    stop_asked = on;
+    extproc_interrupt(on);
+}
+
 static void trip_limits(bot *b) {
     if (b->fault) return;
-    if (b->refused)
+    if (stop_asked)
+        set_fault(b, BOT_TIME, "was stopped: the match was interrupted");
+    else if (b->refused)
         set_fault(b, BOT_MEMORY, "exceeded the memory cap (%zu MiB)", b->lim.memory >> 20);
     else if (b->steps > b->lim.instructions)
         set_fault(b, BOT_INSTRUCTIONS, "exceeded the instruction budget (%lld per decision)",
@@ -234,7 +244,7 @@ static bool limited_call(bot *b, call_kind kind, int nargs, int nresults) {
     int status = lua_pcall(L, nargs, nresults, 0);
     b->in_call = false;
     /* A long C call runs without the hook: the clock is read once more. */
-    if (!b->fault && (b->refused || now_ms() > b->deadline)) trip_limits(b);
+    if (!b->fault && (b->refused || stop_asked || now_ms() > b->deadline)) trip_limits(b);
     if (status != LUA_OK && !b->fault) {
         if (status == LUA_ERRMEM) {
             b->refused = true;

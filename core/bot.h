@@ -111,4 +111,9 @@ size_t bot_memory(const bot *b, size_t *peak);
 
 void bot_free(bot *b);
 
+/* Asks every bot's running call, in every thread, to end at once (on: its reason says it was stopped;
+ * an external bot's wait ends within 50 ms), or lets them run again (off). Async-signal-safe: a
+ * SIGINT handler calls it. */
+void bot_interrupt(bool on);
+
 #endif

@@ -512,7 +512,7 @@ void extproc_stop(extproc *p, double grace_ms) {
     /* Waits for its stdout to close (it exited), dropping what it writes meanwhile. */
     double until = extproc_now_ms() + grace_ms;
     extproc_result r = EXTPROC_DONE;
-    while (grace_ms > 0 && r != EXTPROC_LATE && r != EXTPROC_CLOSED) {
+    while (grace_ms > 0 && r == EXTPROC_DONE) {
         p->got = p->taken = 0;
         r = extproc_exchange(p, NULL, 0, true, until);
     }
@@ -590,6 +590,8 @@ extproc_result extproc_exchange(extproc *p, const char *out, size_t n, bool want
         p->got -= p->taken;
         p->taken = 0;
     }
+    siginfo_t zombie = {0};
+    if (waitid(P_ALL, 0, &zombie, WEXITED | WNOHANG | WNOWAIT) == 0 && zombie.si_pid != 0) reap_adopted();
     size_t sent = 0;
     /* A line there before the question is all written answers nothing asked (a program that writes
      * without reading, as `yes`): said so, rather than waiting for its flood to fill a line. */

@@ -74,7 +74,11 @@ typedef struct match {
 /* The signal that asked the match to stop (SIGINT, SIGTERM), or 0. */
 static volatile sig_atomic_t match_signal;
 
-static void on_signal(int sig) { match_signal = sig; }
+/* The decisions running end at once (bot_interrupt): a match stops within 0.5 s whatever its bots do. */
+static void on_signal(int sig) {
+    match_signal = sig;
+    bot_interrupt(true);
+}
 
 static double now_ms(void) {
     struct timespec ts;
@@ -306,6 +310,10 @@ static void play_game(const match *m, long long g, game_result *r) {
         }
         def->apply(st, acts[k]);
     }
+    if (match_signal && r->g.forfeit >= 0) { /* stopped, not lost: played again on --resume */
+        r->abandoned = true;
+        goto done;
+    }
     def->scores(st, r->g.scores);
     if (r->g.forfeit >= 0) note_forfeit(r, bots[r->g.forfeit], players);
     else r->g.nwinners = def->winners(st, r->g.winners);
@@ -467,6 +475,10 @@ static void play_game_variant(const match *m, long long g, game_result *r, lua_S
         lua_rawgeti(L, 3, s + 1);
         r->g.scores[s] = (int)lua_tointeger(L, -1);
         lua_pop(L, 1);
+    }
+    if (match_signal && r->g.forfeit >= 0) { /* stopped, not lost: played again on --resume */
+        r->abandoned = true;
+        goto done;
     }
     if (r->g.forfeit >= 0) {
         note_forfeit(r, bots[r->g.forfeit], players);
@@ -821,11 +833,13 @@ static void catch_signals(bool on, struct sigaction *old) {
         struct sigaction sa = {.sa_handler = on_signal};
         sigemptyset(&sa.sa_mask);
         match_signal = 0;
+        bot_interrupt(false);
         sigaction(SIGINT, &sa, &old[0]);
         sigaction(SIGTERM, &sa, &old[1]);
     } else {
         sigaction(SIGINT, &old[0], NULL);
         sigaction(SIGTERM, &old[1], NULL);
+        bot_interrupt(false);
     }
 }
 

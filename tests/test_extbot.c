@@ -6,7 +6,9 @@
  * command-line side and the examples are in tests/spec/extbot_spec.lua. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -322,7 +324,48 @@ static void test_view_is_the_lua_view(void) {
     lua_close(L);
 }
 
-int main(void) {
+/* Children of this process that are zombies (adopted from a bot's helpers, as the subreaper). */
+static int zombie_children(void) {
+    char path[64], stat[64], text[512];
+    int zombies = 0;
+    snprintf(path, sizeof path, "/proc/%ld/task", (long)getpid());
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char file[PATH_MAX];
+        snprintf(file, sizeof file, "%s/%.100s/children", path, e->d_name);
+        FILE *f = fopen(file, "r");
+        long pid;
+        while (f && fscanf(f, "%ld", &pid) == 1) {
+            snprintf(stat, sizeof stat, "/proc/%ld/stat", pid);
+            FILE *s = fopen(stat, "r");
+            size_t got = s ? fread(text, 1, sizeof text - 1, s) : 0;
+            if (s) fclose(s);
+            text[got] = '\0';
+            const char *close = strrchr(text, ')');
+            zombies += close && close[1] == ' ' && close[2] == 'Z';
+        }
+        if (f) fclose(f);
+    }
+    if (d) closedir(d);
+    return zombies;
+}
+
+/* Issue 29, item 1: a bot whose helpers start a session of their own and end, orphaned, leaves no
+ * zombie with its host, game after game. */
+static void test_orphaned_helpers_are_reaped(const char *hostile) {
+    char arg[PATH_MAX + 8];
+    snprintf(arg, sizeof arg, "exec:%s/helpers.sh", hostile);
+    outcome o = play(arg, 6);
+    CHECK(o.fault == BOT_OK && o.games_finished == 6, "helpers.sh: %s", o.reason);
+    struct timespec pause = {0, 100000000};
+    nanosleep(&pause, NULL); /* the last helpers end */
+    play(arg, 1);            /* a bot starting or stopping reaps what its predecessors left */
+    int zombies = zombie_children();
+    CHECK(zombies == 0, "%d zombies left by helpers.sh (containment %s)", zombies, extproc_containment());
+}
+
+int main(int argc, char **argv) {
     snprintf(dir, sizeof dir, "/tmp/meeple-extbot-XXXXXX");
     CHECK(mkdtemp(dir), "a temporary folder");
     test_commands();
@@ -330,6 +373,7 @@ int main(void) {
     test_answers_by_text();
     test_forfeits();
     test_view_is_the_lua_view();
+    if (argc > 1) test_orphaned_helpers_are_reaped(argv[1]);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleaning up %s", dir);
