@@ -20,6 +20,7 @@
 #include "rng.h"
 #include "session.h"
 #include "tree.h"
+#include "tree_json.h"
 
 #define COMMAND_MAX 1024
 
@@ -185,64 +186,6 @@ static void quote_cut(char *out, size_t n, const char *text, size_t len) {
  * Messages
  * ===================================================================================================== */
 
-/* A tree_writer into jansson values: the game's write_table gives the view as it gives Lua its table. */
-#define JSON_DEPTH 32
-typedef struct json_writer {
-    tree_writer base;
-    json_t *stack[JSON_DEPTH];
-    int depth;
-    const char *key;
-    json_t *root;
-    bool failed;
-} json_writer;
-
-static void jw_place(json_writer *w, json_t *v) {
-    if (!v) {
-        w->failed = true;
-        return;
-    }
-    if (w->depth == 0) {
-        if (w->root) json_decref(w->root);
-        w->root = v;
-        return;
-    }
-    json_t *parent = w->stack[w->depth - 1];
-    int rc = json_is_object(parent) ? json_object_set_new(parent, w->key ? w->key : "", v)
-                                    : json_array_append_new(parent, v);
-    w->key = NULL;
-    if (rc != 0) w->failed = true;
-}
-
-/* The parent holds one reference, the stack another until the close. */
-static void jw_open(json_writer *w, json_t *v) {
-    if (!v || w->depth >= JSON_DEPTH) {
-        json_decref(v);
-        w->failed = true;
-        if (w->depth < JSON_DEPTH) w->stack[w->depth] = NULL;
-        w->depth++; /* the closes to come stay in step */
-        return;
-    }
-    jw_place(w, json_incref(v));
-    w->stack[w->depth++] = v;
-}
-
-static void jw_open_map(tree_writer *t) { jw_open((json_writer *)t, json_object()); }
-static void jw_open_list(tree_writer *t) { jw_open((json_writer *)t, json_array()); }
-static void jw_close(tree_writer *t) {
-    json_writer *w = (json_writer *)t;
-    if (w->depth == 0) {
-        w->failed = true;
-        return;
-    }
-    w->depth--;
-    if (w->depth < JSON_DEPTH) json_decref(w->stack[w->depth]);
-}
-static void jw_key(tree_writer *t, const char *key) { ((json_writer *)t)->key = key; }
-static void jw_str(tree_writer *t, const char *value) { jw_place((json_writer *)t, json_string(value)); }
-static void jw_num(tree_writer *t, int64_t value) { jw_place((json_writer *)t, json_integer((json_int_t)value)); }
-static void jw_bool(tree_writer *t, bool value) { jw_place((json_writer *)t, json_boolean(value)); }
-
-typedef void (*tree_source)(const game_def *def, const void *st, int seat, tree_writer *w);
 static void view_source(const game_def *def, const void *st, int seat, tree_writer *w) {
     def->write_table(st, seat, w);
 }
@@ -250,18 +193,6 @@ static void cards_source(const game_def *def, const void *st, int seat, tree_wri
     (void)seat;
     if (def->write_cards) def->write_cards(st, w);
     else w->open_map(w), w->close(w);
-}
-
-/* The tree `source` writes, as a new JSON value; NULL when out of memory or malformed. */
-static json_t *tree_json(tree_source source, const game_def *def, const void *st, int seat) {
-    json_writer w = {.base = {jw_open_map, jw_open_list, jw_close, jw_key, jw_str, jw_num, jw_bool}};
-    source(def, st, seat, &w.base);
-    while (w.depth > 0) jw_close(&w.base);
-    if (w.failed) {
-        json_decref(w.root);
-        return NULL;
-    }
-    return w.root;
 }
 
 /* The game's parameters as JSON: integers and booleans as such, choices by name, the rest as the text

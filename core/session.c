@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 
 #include "session.h"
+#include "tree_json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -811,6 +812,11 @@ static session *session_from_header(save_header *h, reason *why) {
     if (h->start) {
         s = session_begin(h->def, h->params, h->seed, why);
         if (!s) return NULL;
+        /* Checked as session_from_table checks a table: no position a table could not give loads. */
+        if (!tree_state_checks(h->def, h->start, h->params, h->seed, why)) {
+            session_free(s);
+            return NULL;
+        }
         memcpy(s->start, h->start, h->def->state_size);
         memcpy(s->now, h->start, h->def->state_size);
         s->from_table = true;

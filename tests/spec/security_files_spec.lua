@@ -126,6 +126,37 @@ describe("every game's save", function()
   end
 end)
 
+describe("a save's start state (issue 29: saves are checked as tables are)", function()
+  -- Whatever load accepts is a position meeple.from_table accepts too, as its table: 3 fields for a
+  -- Bohnanza player of a 2-field game, a turn past 60000 (that would wrap a turn later) are refused.
+  local setups = {
+    { "babel", 2 }, { "citadels", 4 }, { "bohnanza", 3 }, { "rabohnzel", 3 },
+  }
+  for _, setup in ipairs(setups) do
+    it(("of %s, with any one byte changed, loads only as a position from_table accepts"):format(setup[1]), function()
+      local s = meeple.new(setup[1], { seed = 5, players = setup[2] })
+      for _ = 1, 12 do s:play(s:legal()[1]) end
+      local save = s:sample(1, 9):save()
+      local b = start_of(save)
+      for i = 1, #b do
+        for _, v in ipairs({ b[i] ~ 1, 255, 0 }) do
+          if v ~= b[i] then
+            local copy = { table.unpack(b) }
+            copy[i] = v
+            local ok, loaded = pcall(meeple.load, with_start(save, copy))
+            if ok then
+              local t = loaded:table()
+              t.seed = 1
+              local built, why = pcall(meeple.from_table, t)
+              assert(built, ("byte %d = %d loads, but from_table refuses its table: %s"):format(i - 1, v, tostring(why)))
+            end
+          end
+        end
+      end
+    end)
+  end
+end)
+
 describe("meeple.from_table", function()
   local function citadels_table()
     local t = meeple.new("citadels", { seed = 1, players = 4 }):table()
