@@ -1,15 +1,19 @@
 /* cli.c — what every `meeple` command shares: refusing bad arguments with a usage line, whole numbers
  * and seeds from the command line, `--opt=value`, a Lua state with the module, errors shown as one
  * line, and a game's rules with its parameters. The commands use this file; it knows none of them. */
+#define _POSIX_C_SOURCE 200809L /* lstat, mkstemp, fdopen, fchmod */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -283,3 +287,63 @@ void cli_print_rules(const game_def *def) {
     print_params(def);
 }
 
+
+FILE *cli_open_log(const char *path, char *err, size_t errn) {
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then looks at what was opened. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errn, "cannot read the log '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(err, errn, "'%s' is not a regular file (a device, a pipe or a folder); give a log file", path);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        snprintf(err, errn, "cannot read the log '%s': %s", path, strerror(errno));
+    }
+    return f;
+}
+
+/* The process's umask (read by setting it back): files made with mkstemp get 0600 otherwise. */
+static mode_t current_umask(void) {
+    mode_t mask = umask(022);
+    umask(mask);
+    return mask;
+}
+
+FILE *cli_out_open(const char *path, char *tmp, size_t tmpn, char *err, size_t errn) {
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errn, "'%s' exists and is not a regular file: give a new file's name", path);
+        return NULL;
+    }
+    if ((size_t)snprintf(tmp, tmpn, "%s.tmp-XXXXXX", path) >= tmpn) {
+        snprintf(err, errn, "the name '%.200s' is too long", path);
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+            remove(tmp);
+        }
+        snprintf(err, errn, "cannot write '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    fchmod(fd, 0644 & ~current_umask());
+    return f;
+}
+
+bool cli_out_commit(FILE *f, const char *tmp, const char *path, bool ok) {
+    ok = fclose(f) == 0 && ok;
+    if (ok && rename(tmp, path) == 0) return true;
+    remove(tmp);
+    return false;
+}

@@ -4,6 +4,7 @@
 #define MEEPLE_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <lua.h>
 
@@ -64,6 +65,20 @@ bool cli_parse_int(const char *text, long long min, long long max, long long *ou
 /* A seed from the operating system (getrandom(2), else /dev/urandom) in 0..CLI_SEED_MAX, for a match
  * given no --seed: one no bot can guess. -1 when neither can be read. */
 long long cli_os_seed(void);
+
+/* A log (or any input file) opened for reading only if it is a regular file: a device (/dev/zero), a
+ * pipe or a folder, directly or through a symbolic link, is refused unread. NULL with one line in
+ * `err` ("'F' is not a regular file ..."). */
+FILE *cli_open_log(const char *path, char *err, size_t errn);
+
+/* An output file written whole or not at all: a temporary file beside `path` (in `tmp`), renamed over
+ * `path` by cli_out_commit; an existing `path` that is not a regular file (a device, a folder, a
+ * symbolic link's target that is not one) is refused, and nothing meeple did not create is ever
+ * removed. NULL with one line in `err` when it cannot. */
+FILE *cli_out_open(const char *path, char *tmp, size_t tmpn, char *err, size_t errn);
+/* Closes `f` and renames it over its path (ok), or removes the temporary file (not ok). True when the
+ * file is in place. */
+bool cli_out_commit(FILE *f, const char *tmp, const char *path, bool ok);
 
 /* A fresh lua_State with the standard libraries and the meeple module (global and require). */
 lua_State *cli_new_lua(void);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -690,7 +691,10 @@ static bool check_logged(match *m, lua_State *L, json_t *id, const char *line, s
 /* The match seed the log's first line carries, or -1. */
 static long long logged_match_seed(const char *text, size_t len) {
     const char *end = memchr(text, '\n', len);
-    json_t *rec = end ? json_loadb(text, (size_t)(end - text), 0, NULL) : NULL;
+    char why[200];
+    json_t *rec = end && matchlog_line_bounded(text, (size_t)(end - text), why, sizeof why)
+                      ? json_loadb(text, (size_t)(end - text), 0, NULL)
+                      : NULL;
     json_t *seed = json_object_get(rec, "match_seed");
     long long value = json_is_integer(seed) && json_integer_value(seed) >= 0 && json_integer_value(seed) <= CLI_SEED_MAX
                           ? (long long)json_integer_value(seed)
@@ -703,9 +707,12 @@ static long long logged_match_seed(const char *text, size_t len) {
 static bool read_log(match *m, char **text, size_t *len, bool *found) {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(m->a->log, "rb");
-    *found = f != NULL;
-    if (!f) return true;
+    struct stat st;
+    *found = stat(m->a->log, &st) == 0;
+    if (!*found) return true;
+    char err[600];
+    FILE *f = cli_open_log(m->a->log, err, sizeof err); /* a regular file only: never /dev/zero */
+    if (!f) return snprintf(m->error, sizeof m->error, "%s", err), false;
     size_t cap = 0;
     bool ok = true;
     for (;;) {

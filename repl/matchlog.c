@@ -262,6 +262,35 @@ static bool read_decisions(json_t *rec, int players, matchlog_game *g, char *why
     return true;
 }
 
+bool matchlog_line_bounded(const char *line, size_t len, char *why, size_t n) {
+    long long values = 1, tables = 0;
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = line[i];
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == ',') values++;
+        else if (c == '{' || c == '[') {
+            tables++;
+            if (++depth > MATCHLOG_MAX_DEPTH)
+                return snprintf(why, n, "its JSON is nested deeper than %d", MATCHLOG_MAX_DEPTH), false;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        }
+    }
+    if (tables > MATCHLOG_MAX_TABLES)
+        return snprintf(why, n, "its JSON has more than %d objects and arrays; not a match log", MATCHLOG_MAX_TABLES),
+               false;
+    if (values > MATCHLOG_MAX_VALUES)
+        return snprintf(why, n, "its JSON has more than %d values; not a match log", MATCHLOG_MAX_VALUES), false;
+    return true;
+}
+
 json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **id, char *why, size_t n) {
     json_error_t err;
     const game_def *def;
@@ -270,6 +299,7 @@ json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **i
     *g = (matchlog_game){.forfeit = -1};
     *id = NULL;
     if (len > MATCHLOG_MAX_LINE) return snprintf(why, n, "the line is longer than %u bytes", MATCHLOG_MAX_LINE), NULL;
+    if (!matchlog_line_bounded(line, len, why, n)) return NULL;
     json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
     if (!rec) return snprintf(why, n, "it is not JSON: %s", err.text), NULL;
     bool ok = json_is_object(rec) || REFUSE("it is not a JSON object");

@@ -16,6 +16,9 @@
 #define MATCHLOG_MAX_LINE (16u << 20)    /* one record: 200000 actions of 63 bytes fit */
 #define MATCHLOG_MAX_DECISIONS 200000    /* a game still running after this many decisions is stuck */
 #define MATCHLOG_MAX_GAMES 100000000LL
+#define MATCHLOG_MAX_VALUES 1000000      /* JSON values in one record: 200000 actions and their seats fit */
+#define MATCHLOG_MAX_TABLES 4096         /* JSON objects and arrays in one record (a few dozen are used) */
+#define MATCHLOG_MAX_DEPTH 16            /* their nesting (4 is used) */
 #define MATCHLOG_NAME 80                 /* a bot's name in a log, with its terminator */
 #define MATCHLOG_REASON 256              /* a forfeit's reason, with its terminator */
 #define MATCHLOG_FORFEITS_KEPT 10000     /* forfeits listed one by one (all are counted) */
@@ -55,6 +58,11 @@ char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *ac
  * g. On success returns the parsed record (json_decref it; `actions` and `by` are in it) and sets
  * *id to its identity, a new object of the fields every record of one match shares. NULL with the
  * reason in `why` (one line) otherwise. */
+/* Whether a line's JSON is small enough to parse: at most MATCHLOG_MAX_VALUES values, MATCHLOG_MAX_TABLES
+ * objects and arrays, MATCHLOG_MAX_DEPTH deep, counted in one pass without allocating, before any tree
+ * is built (a line of 8 MiB of {} would otherwise take ~80 times its size). False with why. */
+bool matchlog_line_bounded(const char *line, size_t len, char *why, size_t n);
+
 json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **id, char *why, size_t n);
 /* The identity a match's records carry, to compare with a read record's (matchlog_same_match). */
 json_t *matchlog_identity(const matchlog_match *m);

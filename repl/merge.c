@@ -129,8 +129,9 @@ static int take_record(merge *mg, int file, long long lineno, const char *line, 
 /* First pass over one log: every line checked and indexed. */
 static int index_log(merge *mg, int file) {
     const char *path = mg->paths[file];
-    line_reader r = {.f = fopen(path, "rb")};
-    if (!r.f) return refuse("cannot read the log '%s'", path);
+    char err[600];
+    line_reader r = {.f = cli_open_log(path, err, sizeof err)};
+    if (!r.f) return refuse("%s", err);
     const char *line;
     size_t len;
     off_t at;
@@ -208,7 +209,8 @@ static FILE *log_file(merge *mg, int file) {
         mg->files[mg->last_open] = NULL;
     }
     mg->last_open = file;
-    return mg->files[file] = fopen(mg->paths[file], "rb");
+    char err[600];
+    return mg->files[file] = cli_open_log(mg->paths[file], err, sizeof err);
 }
 
 /* One record of the second pass, read into buf (e->len + 1 bytes): read again (a file changed since is
@@ -275,11 +277,13 @@ static int merge_output(merge *mg) {
     matchlog_tally t = {.m = &mg->mm};
     FILE *out = NULL;
     if (mg->out_path && is_an_input(mg)) return refuse("--log '%s' is one of the logs merged", mg->out_path);
-    if (mg->out_path && !(out = fopen(mg->out_path, "wb")))
-        return refuse("cannot write the merged log '%s'", mg->out_path);
+    char tmp[4200], err[600];
+    if (mg->out_path && !(out = cli_out_open(mg->out_path, tmp, sizeof tmp, err, sizeof err)))
+        return refuse("--log: %s", err);
     int status = write_merged(mg, &t, out);
-    if (out && fclose(out) != 0 && !status) status = refuse("cannot write the merged log '%s'", mg->out_path);
-    if (status && mg->out_path) remove(mg->out_path);
+    /* Written beside and renamed on success: a refusal leaves OUT as it was, whatever it was. */
+    if (out && !cli_out_commit(out, tmp, mg->out_path, status == 0) && !status)
+        status = refuse("cannot write the merged log '%s'", mg->out_path);
     if (!status) {
         matchlog_notes notes = {.shards = 1};
         if (mg->json) matchlog_print_json(stdout, &t);

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "game.h"
 #include "luajson.h"
+#include "matchlog.h"
 #include "registry.h"
 #include "report.h"
 #include "text.h"
@@ -99,9 +100,10 @@ static char *read_game_line(const char *path, long long k, int *status) {
         *status = cli_bad_args("replay", "'%s' is a folder; give a log file (meeple match --log F.jsonl)", path);
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
+    char err[600];
+    FILE *f = cli_open_log(path, err, sizeof err);
     if (!f) {
-        *status = cli_bad_args("replay", "cannot read the log '%s': %s", path, strerror(errno));
+        *status = cli_bad_args("replay", "%s", err);
         return NULL;
     }
     long long lines = 0;
@@ -413,6 +415,11 @@ int replay_main(int argc, char **argv, const cli_options *opts) {
     char *line = read_game_line(a.path, a.game, &status);
     if (!line) return status;
     json_error_t err;
+    char why[200];
+    if (!matchlog_line_bounded(line, strlen(line), why, sizeof why)) {
+        free(line);
+        return fail(1, "%s, game %lld: %s", a.path, a.game, why);
+    }
     json_t *r = json_loads(line, JSON_REJECT_DUPLICATES, &err);
     free(line);
     if (!r) return fail(1, "%s, game %lld: not JSON (column %d: %s); is this a match log?", a.path, a.game,

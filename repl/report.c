@@ -16,6 +16,7 @@
 #include <lua.h>
 
 #include "cli.h"
+#include "matchlog.h"
 #include "registry.h"
 #include "report.h"
 #include "text.h"
@@ -41,6 +42,97 @@ static int l_escape(lua_State *L) {
     return 1;
 }
 
+/* ---- Files, as hostile input and precious output ---- */
+
+typedef struct log_lines {
+    FILE *f;
+    char *buf;
+    size_t cap;
+    long long line;
+    char path[1024];
+} log_lines;
+
+static int log_lines_close(lua_State *L) {
+    log_lines *r = luaL_checkudata(L, 1, "meeple.log_lines");
+    if (r->f) fclose(r->f);
+    free(r->buf);
+    r->f = NULL;
+    r->buf = NULL;
+    return 0;
+}
+
+/* The next line of the log (its newline removed), or nil at the end; an error naming the line when it
+ * is longer than MATCHLOG_MAX_LINE or its JSON too big to parse (matchlog_line_bounded). */
+static int log_lines_next(lua_State *L) {
+    log_lines *r = luaL_checkudata(L, lua_upvalueindex(1), "meeple.log_lines");
+    if (!r->f) return 0;
+    size_t len = 0;
+    for (;;) {
+        if (r->cap - len < 2) {
+            size_t cap = r->cap ? r->cap * 2 : 1 << 16;
+            char *grown = cap <= (size_t)MATCHLOG_MAX_LINE * 2 ? realloc(r->buf, cap) : NULL;
+            if (!grown) return luaL_error(L, "%s, line %lld: longer than %u bytes", r->path, r->line + 1,
+                                          MATCHLOG_MAX_LINE);
+            r->buf = grown;
+            r->cap = cap;
+        }
+        if (!fgets(r->buf + len, (int)(r->cap - len), r->f)) break;
+        len += strlen(r->buf + len);
+        if (len > MATCHLOG_MAX_LINE)
+            return luaL_error(L, "%s, line %lld: longer than %u bytes", r->path, r->line + 1, MATCHLOG_MAX_LINE);
+        if (len && r->buf[len - 1] == '\n') break;
+    }
+    if (ferror(r->f)) return luaL_error(L, "cannot read the log '%s'", r->path);
+    if (len == 0) return 0;
+    r->line++;
+    if (r->buf[len - 1] == '\n') len--;
+    char why[200];
+    if (!matchlog_line_bounded(r->buf, len, why, sizeof why))
+        return luaL_error(L, "%s, line %lld: %s", r->path, r->line, why);
+    lua_pushlstring(L, r->buf, len);
+    return 1;
+}
+
+/* lines(path) -> an iterator over the log's lines; refuses a file that is not a regular file. */
+static int l_log_lines(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    log_lines *r = lua_newuserdatauv(L, sizeof *r, 0);
+    memset(r, 0, sizeof *r);
+    if (luaL_newmetatable(L, "meeple.log_lines")) {
+        lua_pushcfunction(L, log_lines_close);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, log_lines_close);
+        lua_setfield(L, -2, "__close");
+    }
+    lua_setmetatable(L, -2);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    char err[1200];
+    r->f = cli_open_log(path, err, sizeof err);
+    if (!r->f) {
+        lua_pushstring(L, err);
+        return lua_error(L);
+    }
+    lua_pushcclosure(L, log_lines_next, 1);
+    return 1;
+}
+
+/* write(path, text): written whole beside `path` and renamed over it, or not at all; an existing path
+ * that is not a regular file is refused (cli_out_open). */
+static int l_write_file(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    size_t len;
+    const char *text = luaL_checklstring(L, 2, &len);
+    char tmp[4200], err[1200];
+    FILE *f = cli_out_open(path, tmp, sizeof tmp, err, sizeof err);
+    if (!f) {
+        lua_pushstring(L, err);
+        return lua_error(L);
+    }
+    bool ok = fwrite(text, 1, len, f) == len;
+    if (!cli_out_commit(f, tmp, path, ok)) return luaL_error(L, "cannot write '%s'", path);
+    return 0;
+}
+
 static void push_chunk_result(lua_State *L, const char *text, const char *name) {
     if (luaL_loadbufferx(L, text, strlen(text), name, "t") != LUA_OK) lua_error(L);
     lua_call(L, 0, 1);
@@ -49,6 +141,10 @@ static void push_chunk_result(lua_State *L, const char *text, const char *name) 
 void report_push_modules(lua_State *L) {
     lua_createtable(L, 0, 8);
     push_chunk_result(L, meeple_lua_report, "=report.lua");
+    lua_pushcfunction(L, l_log_lines);
+    lua_setfield(L, -2, "lines");
+    lua_pushcfunction(L, l_write_file);
+    lua_setfield(L, -2, "write");
     lua_setfield(L, -2, "report");
     push_chunk_result(L, meeple_lua_ratings, "=ratings.lua");
     lua_setfield(L, -2, "ratings");

@@ -20,13 +20,11 @@ local MAX_BOTS = 256
 
 -- ---------------------------------------------------------------- files
 
-function M.write(path, text)
-  local f, why = io.open(path, "wb")
-  if not f then error("cannot write " .. why, 0) end
-  local ok, werr = f:write(text)
-  local closed, cerr = f:close()
-  if not ok or not closed then error(("cannot write %s: %s"):format(path, tostring(werr or cerr)), 0) end
-end
+-- Set by the host (repl/report.c), in C:
+--   M.write(path, text)  written beside and renamed over path, or not at all; never over what is not
+--                        a regular file
+--   M.lines(path)        an iterator over a log's lines: a regular file only, each line bounded in bytes
+--                        and in the JSON values it holds; errors name the line
 
 -- ---------------------------------------------------------------- reading
 
@@ -70,45 +68,22 @@ local function problem(r)
 end
 
 local function read_log(meeple, path, games)
-  local f, why = io.open(path, "rb")
-  if not f then error(("cannot read the log %s"):format(why), 0) end
-  local size = f:seek("end")
-  if not size then
-    f:close()
-    error(("'%s' is not a log file"):format(path), 0)
-  end
-  if size > MAX_LOG_BYTES then
-    f:close()
-    error(("%s: larger than %d MiB"):format(path, MAX_LOG_BYTES >> 20), 0)
-  end
-  f:seek("set")
-  local line_no, first = 0, #games + 1
-  while true do
-    local line, err = f:read("l")
-    if not line then
-      if err then
-        f:close()
-        error(("'%s' is a folder or unreadable (%s); give a log file"):format(path, err), 0)
-      end
-      break
-    end
+  local line_no, first, bytes = 0, #games + 1, 0
+  for line in M.lines(path) do
     line_no = line_no + 1
+    bytes = bytes + #line + 1
+    if bytes > MAX_LOG_BYTES then error(("%s: larger than %d MiB"):format(path, MAX_LOG_BYTES >> 20), 0) end
     if line:find("%S") then
       local r, reason = meeple.json.decode(line)
       if r == nil then
-        f:close()
         error(("%s, line %d: not JSON (%s); is this a match log?"):format(path, line_no, reason), 0)
       end
       local bad = problem(r)
-      if bad then
-        f:close()
-        error(("%s, line %d: %s"):format(path, line_no, bad), 0)
-      end
+      if bad then error(("%s, line %d: %s"):format(path, line_no, bad), 0) end
       r.log, r.line = path, line_no
       games[#games + 1] = r
     end
   end
-  f:close()
   if #games < first then error(("the log '%s' is empty"):format(path), 0) end
 end
 
