@@ -115,7 +115,7 @@ static const cli_command commands[] = {
      "  --variant FILE  the variant file of a game logged under one (a log names a variant file by\n"
      "                  its path, and replay runs only the file you name)",
      replay_main},
-    {"report", "meeple report F.jsonl... [--html FILE] [--json] [--no-replays]",
+    {"report", "meeple report F.jsonl... [--html FILE] [--json] [--no-replays] [--pages N]",
      "results, win rates by seat, times, forfeits and ratings from match logs",
      "Reads one or many `meeple match --log` files (of one game) and prints per bot: games, wins,\n"
      "draws, losses, forfeits, win rate and mean score with 95% intervals, win rate by seat, time per\n"
@@ -124,6 +124,7 @@ static const cli_command commands[] = {
      "  --html FILE    a page with the tables and plots; each game links to its replay page, written\n"
      "                 into FILE's name without .html, plus -games/\n"
      "  --no-replays   with --html: no replay pages (the games list says how to replay them)\n"
+     "  --pages N      with --html: at most N replay pages (default 500); the others say how to replay\n"
      "  --json         one JSON object: per bot name, games, wins, ..., rating, rating_sd",
      report_main},
     {"games", "meeple games", "list the games", NULL, cmd_games},

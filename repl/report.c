@@ -30,6 +30,8 @@ extern const char meeple_lua_viewer_app[];
 extern const char meeple_lua_viewer_draw[];
 
 #define REPORT_MAX_LOGS 4096
+#define REPORT_PAGES 500          /* replay pages written without --pages */
+#define REPORT_PAGES_MAX 10000000
 
 /* escape(text) -> text with control characters escaped, for the terminal. */
 static int l_escape(lua_State *L) {
@@ -61,34 +63,41 @@ static int log_lines_close(lua_State *L) {
     return 0;
 }
 
+/* The errors below carry no position: they are about the log, not the script. */
+static int too_long(lua_State *L, const log_lines *r) {
+    lua_pushfstring(L, "%s, line %I: longer than %d bytes", r->path, (lua_Integer)r->line + 1, (int)MATCHLOG_MAX_LINE);
+    return lua_error(L);
+}
+
 /* The next line of the log (its newline removed), or nil at the end; an error naming the line when it
  * is longer than MATCHLOG_MAX_LINE or its JSON too big to parse (matchlog_line_bounded). */
 static int log_lines_next(lua_State *L) {
     log_lines *r = luaL_checkudata(L, lua_upvalueindex(1), "meeple.log_lines");
     if (!r->f) return 0;
     size_t len = 0;
-    for (;;) {
-        if (r->cap - len < 2) {
+    int c = EOF;
+    while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
+        if (len == MATCHLOG_MAX_LINE) return too_long(L, r);
+        if (len == r->cap) {
             size_t cap = r->cap ? r->cap * 2 : 1 << 16;
-            char *grown = cap <= (size_t)MATCHLOG_MAX_LINE * 2 ? realloc(r->buf, cap) : NULL;
-            if (!grown) return luaL_error(L, "%s, line %lld: longer than %u bytes", r->path, r->line + 1,
-                                          MATCHLOG_MAX_LINE);
+            char *grown = realloc(r->buf, cap);
+            if (!grown) return too_long(L, r);
             r->buf = grown;
             r->cap = cap;
         }
-        if (!fgets(r->buf + len, (int)(r->cap - len), r->f)) break;
-        len += strlen(r->buf + len);
-        if (len > MATCHLOG_MAX_LINE)
-            return luaL_error(L, "%s, line %lld: longer than %u bytes", r->path, r->line + 1, MATCHLOG_MAX_LINE);
-        if (len && r->buf[len - 1] == '\n') break;
+        r->buf[len++] = (char)c;
     }
-    if (ferror(r->f)) return luaL_error(L, "cannot read the log '%s'", r->path);
-    if (len == 0) return 0;
+    if (ferror(r->f)) {
+        lua_pushfstring(L, "cannot read the log '%s'", r->path);
+        return lua_error(L);
+    }
+    if (c == EOF && len == 0) return 0;
     r->line++;
-    if (r->buf[len - 1] == '\n') len--;
     char why[200];
-    if (!matchlog_line_bounded(r->buf, len, why, sizeof why))
-        return luaL_error(L, "%s, line %lld: %s", r->path, r->line, why);
+    if (!matchlog_line_bounded(r->buf, len, why, sizeof why)) {
+        lua_pushfstring(L, "%s, line %I: %s", r->path, (lua_Integer)r->line, why);
+        return lua_error(L);
+    }
     lua_pushlstring(L, r->buf, len);
     return 1;
 }
@@ -129,7 +138,10 @@ static int l_write_file(lua_State *L) {
         return lua_error(L);
     }
     bool ok = fwrite(text, 1, len, f) == len;
-    if (!cli_out_commit(f, tmp, path, ok)) return luaL_error(L, "cannot write '%s'", path);
+    if (!cli_out_commit(f, tmp, path, ok)) {
+        lua_pushfstring(L, "cannot write '%s'", path);
+        return lua_error(L);
+    }
     return 0;
 }
 
@@ -190,7 +202,7 @@ void report_push_runner(lua_State *L, const char *chunk, const char *name) {
 
 /* (meeple, m, paths, html, json, replays_dir, replays_href) with m = the modules: the report. */
 static const char report_lua[] =
-    "local meeple, m, paths, html, as_json, dir, href, progress = ...\n"
+    "local meeple, m, paths, html, as_json, dir, href, progress, max_pages = ...\n"
     "local games = m.report.read(meeple, paths)\n"
     "local stats = m.report.summarize(games, m.ratings)\n"
     "if as_json then\n"
@@ -199,11 +211,17 @@ static const char report_lua[] =
     "  io.write(m.report.text(stats, m.escape))\n"
     "end\n"
     "if not html then return end\n"
-    "local links, written = {}, 0\n"
+    "local links, written, skipped = {}, 0, 0\n"
+    "if dir then\n"
+    "  for name, text in pairs(m.viewer.shared_files(m.parts)) do m.report.write(dir .. '/' .. name, text) end\n"
+    "end\n"
     "for i, g in ipairs(games) do\n"
     "  if progress and dir then io.stderr:write(('\\rmeeple report: replay page %d of %d'):format(i, #games)) end\n"
     "  local why\n"
     "  if not dir then why = 'meeple replay ' .. g.log .. ' --game ' .. g.line\n"
+    "  elseif written >= max_pages then\n"
+    "    why = ('past the %d pages written (--pages): meeple replay %s --game %d'):format(max_pages, g.log, g.line)\n"
+    "    skipped = skipped + 1\n"
     "  elseif not m.titles[g.game] then why = 'unknown game'\n"
     "  elseif math.type(g.seed) ~= 'integer' then why = 'no seed'\n"
     "  elseif type(g.variant) == 'string' and (g.variant:find('/', 1, true) or g.variant:find('%.lua$')) then\n"
@@ -218,7 +236,7 @@ static const char report_lua[] =
     "      for _, a in ipairs(record.actions) do\n"
     "        if type(a) ~= 'string' then error('an action is not text', 0) end\n"
     "      end\n"
-    "      return m.viewer.page(meeple, m.viewer.frames(meeple, record), m.parts)\n"
+    "      return m.viewer.page(meeple, m.viewer.frames(meeple, record), m.parts, true)\n"
     "    end)\n"
     "    if ok then\n"
     "      local name = ('game-%d.html'):format(i)\n"
@@ -234,7 +252,7 @@ static const char report_lua[] =
     "end\n"
     "if progress and dir then io.stderr:write('\\r\\27[K') end\n"
     "m.report.write(html, m.report.html(stats, links))\n"
-    "return #games, written\n";
+    "return #games, written, skipped\n";
 
 /* The folder of FILE's replay pages: FILE without ".html", then "-games"; and its name as a link. */
 static bool replay_folder(const char *html, char *dir, size_t n, const char **href) {
@@ -250,10 +268,16 @@ int report_main(int argc, char **argv, const cli_options *opts) {
     const char *html = NULL;
     bool json = false, replays = true;
     int nlogs = 0;
+    long long max_pages = REPORT_PAGES;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--html") == 0) {
             if (i + 1 == argc) return cli_bad_args("report", "--html needs a file");
             html = argv[++i];
+        } else if (strcmp(argv[i], "--pages") == 0) {
+            if (i + 1 == argc || !cli_parse_int(argv[i + 1], 0, REPORT_PAGES_MAX, &max_pages))
+                return cli_bad_args("report", "--pages must be 0..%d, got '%s'", REPORT_PAGES_MAX,
+                                    i + 1 < argc ? argv[i + 1] : "");
+            i++;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--no-replays") == 0) {
@@ -290,7 +314,7 @@ int report_main(int argc, char **argv, const cli_options *opts) {
     lua_createtable(L, nlogs, 0);
     int n = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--html") == 0) i++;
+        if (strcmp(argv[i], "--html") == 0 || strcmp(argv[i], "--pages") == 0) i++;
         else if (argv[i][0] != '-') {
             lua_pushstring(L, argv[i]);
             lua_rawseti(L, -2, ++n);
@@ -307,12 +331,16 @@ int report_main(int argc, char **argv, const cli_options *opts) {
         lua_pushnil(L);
     }
     lua_pushboolean(L, isatty(STDERR_FILENO)); /* progress: a line redrawn in place */
-    int status = lua_pcall(L, 6, 2, 1);
+    lua_pushinteger(L, (lua_Integer)max_pages);
+    int status = lua_pcall(L, 7, 3, 1);
     if (status != LUA_OK) {
         cli_report(L, opts, "meeple report");
     } else if (html) {
-        fprintf(stderr, "meeple report: wrote %s (%lld games", html, (long long)lua_tointeger(L, -2));
-        if (href) fprintf(stderr, "; %lld replay pages in %s", (long long)lua_tointeger(L, -1), dir);
+        fprintf(stderr, "meeple report: wrote %s (%lld games", html, (long long)lua_tointeger(L, -3));
+        if (href) fprintf(stderr, "; %lld replay pages in %s", (long long)lua_tointeger(L, -2), dir);
+        if (href && lua_tointeger(L, -1) > 0)
+            fprintf(stderr, ", %lld skipped past --pages %lld (their games link to meeple replay)",
+                    (long long)lua_tointeger(L, -1), max_pages);
         fprintf(stderr, ")\n");
     }
     lua_close(L);

@@ -153,9 +153,39 @@ function M.fill(template, fills)
   return concat(out)
 end
 
-function M.page(meeple, data, parts)
+-- The files a folder of pages shares (shared_page links to them): name -> text.
+local STYLE_OPEN, STYLE_CLOSE = "<style>\n", "</style>\n"
+function M.shared_files(parts)
+  local open = parts.page:find(STYLE_OPEN, 1, true)
+  local close = open and parts.page:find(STYLE_CLOSE, open, true)
+  return {
+    ["viewer.css"] = open and close and parts.page:sub(open + #STYLE_OPEN, close - 1) or "",
+    ["viewer-draw.js"] = parts.draw,
+    ["viewer-app.js"] = parts.app,
+  }
+end
+
+function M.page(meeple, data, parts, shared)
   local title = ("%s, game %s"):format(data.title or data.game, tostring(data.index or 1))
-  return M.fill(parts.page, {
+  local template = parts.page
+  if shared then -- one copy of the styles and scripts beside the pages, not one in each
+    local open = template:find(STYLE_OPEN, 1, true)
+    local close = open and template:find(STYLE_CLOSE, open, true)
+    if open and close then
+      template = template:sub(1, open - 1) .. '<link rel="stylesheet" href="viewer.css">\n'
+                 .. template:sub(close + #STYLE_CLOSE)
+    end
+    local function swap(name, file)
+      local block = "<script>\n{{" .. name .. "}}\n</script>"
+      local at = template:find(block, 1, true)
+      if at then
+        template = template:sub(1, at - 1) .. '<script src="' .. file .. '"></script>' .. template:sub(at + #block)
+      end
+    end
+    swap("DRAW", "viewer-draw.js")
+    swap("APP", "viewer-app.js")
+  end
+  return M.fill(template, {
     TITLE = html_escape(title),
     DATA = M.script_json(meeple, data),
     DRAW = parts.draw,
