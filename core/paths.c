@@ -73,7 +73,7 @@ int meeple_roots(char roots[][MEEPLE_PATH_LEN], int max) {
         count = add_root(roots, count, max, path, len);
         path += len + (path[len] == ':');
     }
-    return add_root(roots, count, max, ".", 1);
+    return count;
 }
 
 bool meeple_find(const char *relative, char *out, size_t n) {

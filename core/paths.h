@@ -7,8 +7,9 @@
  *   2. meeple's own: <prefix>/share/meeple for an installed copy, found from where the running
  *      executable or meeple.so lies (so `cmake --install --prefix P` works wherever P is), else the
  *      source tree this build came from;
- *   3. each folder of $MEEPLE_PATH (colon-separated), for a user's or a site's own bots and variants;
- *   4. the current directory. */
+ *   3. each folder of $MEEPLE_PATH (colon-separated), for a user's or a site's own bots and variants.
+ * Never the current directory: a name a log carries must not find a file dropped beside the log (a
+ * file in the current directory is used only when the user names it as a path). */
 #ifndef MEEPLE_PATHS_H
 #define MEEPLE_PATHS_H
 

@@ -71,13 +71,16 @@ static const cli_command commands[] = {
      "logged and counted, and --resume plays the rest).\n"
      "Bots print to stderr only under `meeple --debug match`.",
      match_main},
-    {"merge", "meeple merge LOG... [--log OUT] [--json]", "join the logs of a match's shards (match --shard K/N)",
+    {"merge", "meeple merge LOG... [--log OUT] [--json] [--variant FILE]", "join the logs of a match's shards (match --shard K/N)",
      "Checks that the logs are one match's (same game, bots, seed, variant, parameters and meeple\n"
      "version), with every game once and each record the one its seed and actions give when played\n"
      "again; then prints the table one machine playing the whole match prints, and with --log writes\n"
      "the log it would have written (records in game order). docs/cluster.md has the recipes.\n"
-     "  --log OUT    the merged log\n"
+     "  --log OUT    the merged log (written beside OUT, renamed over it on success; OUT must be a\n"
+     "               regular file or not exist)\n"
      "  --json       the results as one JSON object instead of the table\n"
+     "  --variant FILE  the variant file of logs that name theirs by its path (a log never chooses\n"
+     "               which file runs; names are looked up in meeple's folders and $MEEPLE_PATH only)\n"
      "Exit status: 0; 1 when the logs are not one whole match (mixed, a game twice or missing, a\n"
      "damaged line: one line says which); 2 for bad arguments.",
      merge_main},

@@ -979,11 +979,11 @@ struct match_checker {
     json_t *id;
 };
 
-match_checker *match_checker_new(const matchlog_match *mm, char *err, size_t n) {
+match_checker *match_checker_new(const matchlog_match *mm, const char *variant_file, char *err, size_t n) {
     match_checker *c = calloc(1, sizeof *c);
     if (!c) return snprintf(err, n, "out of memory"), NULL;
     c->a = (match_args){.def = mm->def, .players = mm->players, .games = mm->games, .seed = mm->match_seed,
-                        .shards = 1, .variant = mm->variant, .seed_given = true};
+                        .shards = 1, .variant = variant_file ? variant_file : mm->variant, .seed_given = true};
     c->m.a = &c->a;
     params_defaults(mm->def, c->m.params); /* a match deals with the defaults: a log saying otherwise is refused */
     c->m.mm = *mm;

@@ -111,7 +111,7 @@ bool matchlog_print_json(FILE *out, const matchlog_tally *t);
 typedef struct match_checker match_checker;
 /* A checker for records of the match `m` (its params are the game's defaults, as a match deals), with
  * a referee for its game and variant; NULL and why in `err` when the variant cannot be loaded here. */
-match_checker *match_checker_new(const matchlog_match *m, char *err, size_t n);
+match_checker *match_checker_new(const matchlog_match *m, const char *variant_file, char *err, size_t n);
 /* Whether `line` (len bytes, no newline) is exactly the record game `game` (0-based) of the match gives
  * when its seed and actions are played again (timings as logged); false with the reason. */
 bool match_checker_check(match_checker *c, const char *line, size_t len, long long game, char *why, size_t n);

@@ -54,6 +54,7 @@ typedef struct merge {
     int id_file;
     matchlog_match mm;
     char variant[1024];
+    const char *variant_file;  /* --variant: the file to run for a variant the logs name by its path */
     FILE **files;          /* the logs open for the second pass, by file */
     int last_open;
 } merge;
@@ -193,6 +194,15 @@ static int read_identity(merge *mg) {
         snprintf(mg->variant, sizeof mg->variant, "%s", json_string_value(variant));
         mg->mm.variant = mg->variant;
     }
+    /* A log may come from anyone, so it never chooses which file runs: a variant it names by a path is
+     * played only from the file the user passes (--variant FILE); a name is looked up in meeple's
+     * folders only (never the current one). */
+    bool is_path = mg->mm.variant && (strchr(mg->variant, '/') || strstr(mg->variant, ".lua"));
+    if (mg->variant_file && !mg->mm.variant)
+        return cli_bad_args("merge", "the logs' games were played under the base rules: --variant is not needed");
+    if (is_path && !mg->variant_file)
+        return refuse("the logs name their variant by a file's path ('%.200s'); logs name variants by name: pass "
+                      "the file with --variant FILE", mg->variant);
     for (int i = 0; i < mg->mm.players; i++)
         snprintf(mg->mm.bots[i], sizeof mg->mm.bots[i], "%s", json_string_value(json_array_get(bots, (size_t)i)));
     return mg->mm.def ? 0 : refuse("the logs' game is unknown");
@@ -241,7 +251,7 @@ static int merge_record(merge *mg, match_checker *checker, matchlog_tally *t, FI
 /* Second pass: every record in game order. */
 static int write_merged(merge *mg, matchlog_tally *t, FILE *out) {
     char err[300];
-    match_checker *checker = match_checker_new(&mg->mm, err, sizeof err);
+    match_checker *checker = match_checker_new(&mg->mm, mg->variant_file, err, sizeof err);
     if (!checker) return refuse("cannot play the logged games again to check them: %s", err);
     char *buf = NULL;
     size_t cap = 0;
@@ -301,6 +311,9 @@ static int merge_parse(int argc, char **argv, merge *mg) {
         if (strcmp(opt, "--log") == 0) {
             if (i + 1 == argc) return cli_bad_args("merge", "--log needs a value");
             mg->out_path = argv[++i];
+        } else if (strcmp(opt, "--variant") == 0) {
+            if (i + 1 == argc) return cli_bad_args("merge", "--variant needs a file");
+            mg->variant_file = argv[++i];
         } else if (strcmp(opt, "--json") == 0) {
             mg->json = true;
         } else if (opt[0] == '-' && opt[1]) {

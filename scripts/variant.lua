@@ -31,7 +31,8 @@ local function is_path(name)
 end
 
 -- A name is looked up as scripts/variants/GAME/NAME.lua in meeple's roots: $MEEPLE_ROOT, meeple's own
--- (installed or the source tree), each folder of $MEEPLE_PATH, the current directory. Returns the path and the file's text (only regular
+-- (installed or the source tree), each folder of $MEEPLE_PATH; never the current directory, so a
+-- name a log carries cannot find a file dropped beside the log. Returns the path and the file's text (only regular
 -- files, of at most 1 MiB: raw.read_file), or nil and why.
 local function find_file(game, name)
   if is_path(name) then
