@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 
 seconds=${1:-20}
 build=${MEEPLE_FUZZ_BUILD:-build-fuzz}
-targets=(load state table log)
+targets=(load state table log merge report)
 
 CC=${CC:-clang} cmake -S . -B "$build" -DMEEPLE_FUZZ=ON -DMEEPLE_WERROR=ON >/dev/null
 cmake --build "$build" -j"${JOBS:-1}" --target "${targets[@]/#/fuzz_}"
