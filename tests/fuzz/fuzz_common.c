@@ -12,6 +12,7 @@
 
 #include "lmeeple.h"
 #include "rng.h"
+#include "tree_json.h"
 
 /* Steps of random play after the state itself, each checked in full: enough to carry a damaged
  * position into its next phase, few enough that an input takes a few milliseconds (40 made fuzz_state
@@ -209,6 +210,14 @@ void fuzz_load_text(char *text, const char *what) {
         if (!why.text[0]) fuzz_fail("a %s was refused without a reason", what);
         return;
     }
+    /* Whatever loads is a position from_table accepts as a table, under the save's parameters, before
+     * its actions and after them (issue 29: saves are checked as tables are). */
+    if (!tree_state_checks(s->def, s->start, s->params, 1, &why))
+        fuzz_fail("%s: the start of a %s that loaded is not a table from_table accepts: %s", s->def->name, what,
+                  why.text);
+    if (!tree_state_checks(s->def, s->now, s->params, 1, &why))
+        fuzz_fail("%s: the position a %s reaches is not a table from_table accepts: %s", s->def->name, what,
+                  why.text);
     fuzz_exercise(s);
     session_free(s);
 }
