@@ -29,7 +29,7 @@
 #include "registry.h"
 #include "session.h"
 
-static char dir[64];
+static char dir[256];
 static const bot_limits limits = {200, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};
 
 /* The common head of the fake bots: each records its pid in $dir/pids and counts decisions in $n. */
@@ -40,7 +40,7 @@ static const char fake_head[] =
 
 /* Writes a fake bot: `body` runs for each line read (in $l) after the head; returns its path. */
 static const char *fake(const char *name, const char *body) {
-    static char path[128];
+    static char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     CHECK(f != NULL, "cannot write %s", path);
@@ -70,7 +70,7 @@ static double now_ms(void) { return extproc_now_ms(); }
 
 /* Every pid a fake bot recorded (the bots and their children) is gone: no process, no zombie. */
 static void check_no_process_left(const char *what) {
-    char path[128];
+    char path[512];
     snprintf(path, sizeof path, "%s/pids", dir);
     FILE *f = fopen(path, "r");
     if (!f) return;
@@ -84,7 +84,7 @@ static void check_no_process_left(const char *what) {
 }
 
 static int count_pids(void) {
-    char path[128];
+    char path[512];
     snprintf(path, sizeof path, "%s/pids", dir);
     FILE *f = fopen(path, "r");
     int n = 0;
@@ -366,7 +366,8 @@ static void test_orphaned_helpers_are_reaped(const char *hostile) {
 }
 
 int main(int argc, char **argv) {
-    snprintf(dir, sizeof dir, "/tmp/meeple-extbot-XXXXXX");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/meeple-extbot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     CHECK(mkdtemp(dir), "a temporary folder");
     test_commands();
     test_correct_bot_plays_games_in_one_process();
@@ -374,7 +375,7 @@ int main(int argc, char **argv) {
     test_forfeits();
     test_view_is_the_lua_view();
     if (argc > 1) test_orphaned_helpers_are_reaped(argv[1]);
-    char cmd[128];
+    char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleaning up %s", dir);
     printf("ok\n");

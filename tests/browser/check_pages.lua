@@ -32,7 +32,7 @@ if not chromium then
   os.exit(77)
 end
 
-local dir = sh("mktemp -d /tmp/meeple-browser-XXXXXX"):match("[^\n]+")
+local dir = sh("mktemp -d \"${TMPDIR:-/tmp}/meeple-browser-XXXXXX\""):match("[^\n]+")
 local as_root = sh("id -u"):match("^0") ~= nil
 local failures = 0
 

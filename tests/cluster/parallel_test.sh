@@ -10,7 +10,7 @@ source "$root/tests/cluster/common.sh"
 command -v parallel >/dev/null || skip "GNU parallel is not installed (Debian: parallel)"
 parallel --version 2>/dev/null | grep -q "GNU parallel" || skip "'parallel' is not GNU parallel (Debian: parallel)"
 
-dir=$(mktemp -d /tmp/meeple-parallel.XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/meeple-parallel.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 args=(bohnanza greedy_bohnanza random random --games 10 --seed 21)

@@ -13,7 +13,7 @@ for bin in munged slurmctld slurmd sbatch squeue scontrol sinfo; do
 done
 [ "$(id -u)" = 0 ] || skip "slurmd must run as root to start jobs (CI runs as root)"
 
-dir=$(mktemp -d /tmp/meeple-slurm.XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/meeple-slurm.XXXXXX")
 chmod 700 "$dir"
 pids=()
 stop() {

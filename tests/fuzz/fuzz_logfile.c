@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static char in_path[64], out_path[64];
+static char in_path[1024], out_path[1024];
 
 static void remove_files(void) {
     remove(in_path);
@@ -17,8 +17,10 @@ static void remove_files(void) {
 
 static void name_files(void) {
     if (in_path[0]) return;
-    snprintf(in_path, sizeof in_path, "/tmp/meeple-fuzz-%ld.jsonl", (long)getpid());
-    snprintf(out_path, sizeof out_path, "/tmp/meeple-fuzz-%ld-out.jsonl", (long)getpid());
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp) tmp = "/tmp";
+    snprintf(in_path, sizeof in_path, "%.900s/meeple-fuzz-%ld.jsonl", tmp, (long)getpid());
+    snprintf(out_path, sizeof out_path, "%.900s/meeple-fuzz-%ld-out.jsonl", tmp, (long)getpid());
     atexit(remove_files);
     /* What the commands print on success (tables) is not the finding: only what they do. */
     if (!freopen("/dev/null", "w", stdout)) return;

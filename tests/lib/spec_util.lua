@@ -8,6 +8,18 @@ M.root = os.getenv("MEEPLE_ROOT") or "."
 -- A word for /bin/sh, quoted whatever it holds.
 function M.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
+-- Under ctest, temporary files go to the suite's own folder ($TMPDIR), which the last test checks is
+-- empty (tests/leftovers.lua): os.tmpname itself always uses /tmp.
+local suite_tmp = os.getenv("MEEPLE_SUITE")
+if suite_tmp then
+  os.tmpname = function()
+    local p = assert(io.popen("mktemp " .. M.quote(suite_tmp .. "/lua_XXXXXX")))
+    local name = p:read("l")
+    p:close()
+    return assert(name, "mktemp failed in " .. suite_tmp)
+  end
+end
+
 -- Writes `text` to a new temporary file (ending in `suffix`, if given) and returns its name.
 function M.write(text, suffix)
   local base = os.tmpname()
