@@ -303,7 +303,7 @@ static void start_turn(babel *g, int who) {
     g->active = g->to_move = (uint8_t)who;
     g->phase = PHASE_ACTIONS;
     g->migrated = false;
-    g->turn++;
+    if (g->turn < UINT16_MAX) g->turn++; /* stops at its table's bound (65535), never wraps to 0 */
     draw_people(g, who);
 }
 

@@ -850,7 +850,7 @@ static void begin_turn(bean_table *g, int seat) {
     g->phase = BEAN_PLANT;
     g->planted = g->trade_steps = 0;
     g->traded = false;
-    g->turn++;
+    if (g->turn < 60000) g->turn++; /* stops at its table's bound, never past it nor wrapping */
 }
 
 /* Phase 2 begins: the top cards are turned up (only what there is, when the last pass runs out). */

@@ -423,7 +423,7 @@ static void begin_turn(rabohnzel *g, int seat) {
     g->b.phase = BEAN_PLANT;
     g->b.planted = g->b.trade_steps = 0;
     g->b.traded = false;
-    g->b.turn++;
+    if (g->b.turn < 60000) g->b.turn++; /* stops at its table's bound, never past it nor wrapping */
     reset_turn(g);
 }
 

@@ -10,14 +10,33 @@ function M.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
 -- Under ctest, temporary files go to the suite's own folder ($TMPDIR), which the last test checks is
 -- empty (tests/leftovers.lua): os.tmpname itself always uses /tmp.
+-- The names it gave are removed when the spec's process ends, with the files named after them (NAME.jsonl,
+-- NAME.lua: a spec's own); a file meeple left beside one (NAME.tmp-XXXXXX, say) is not, and the check
+-- reports it.
 local suite_tmp = os.getenv("MEEPLE_SUITE")
 if suite_tmp then
+  local given = {}
   os.tmpname = function()
     local p = assert(io.popen("mktemp " .. M.quote(suite_tmp .. "/lua_XXXXXX")))
     local name = p:read("l")
     p:close()
-    return assert(name, "mktemp failed in " .. suite_tmp)
+    given[#given + 1] = assert(name, "mktemp failed in " .. suite_tmp)
+    return name
   end
+  -- busted ends with os.exit(code, true): the state is closed, and this collected last.
+  M._cleanup = setmetatable({}, { __gc = function()
+    local p = io.popen("ls -A " .. M.quote(suite_tmp))
+    local present = {}
+    for name in p:lines() do present[#present + 1] = suite_tmp .. "/" .. name end
+    p:close()
+    for _, base in ipairs(given) do
+      for _, name in ipairs(present) do
+        if name == base or (name:sub(1, #base) == base and name:sub(#base + 1):match("^%.%w+$")) then
+          os.remove(name)
+        end
+      end
+    end
+  end })
 end
 
 -- Writes `text` to a new temporary file (ending in `suffix`, if given) and returns its name.

@@ -157,6 +157,28 @@ describe("a save's start state (issue 29: saves are checked as tables are)", fun
   end
 end)
 
+describe("a turn counter (issue 29: no counter wraps)", function()
+  for _, case in ipairs({ { "babel", 65535 }, { "bohnanza", 60000 }, { "rabohnzel", 60000 } }) do
+    it(("of %s stops at its table's bound, %d, and the position stays one from_table accepts"):format(
+      case[1], case[2]), function()
+      local t = meeple.new(case[1], { seed = 1 }):table()
+      t.turn, t.seed = case[2], 1
+      local s = meeple.from_table(t)
+      local n = 0
+      while s:turn() == case[2] and not s:is_over() and n < 200 do
+        s:play(s:legal()[1])
+        n = n + 1
+        if n % 10 == 0 then
+          local again = s:table()
+          again.seed = 1
+          assert(pcall(meeple.from_table, again), "a position past the bound after " .. n .. " decisions")
+        end
+      end
+      assert.equal(case[2], s:turn())
+    end)
+  end
+end)
+
 describe("meeple.from_table", function()
   local function citadels_table()
     local t = meeple.new("citadels", { seed = 1, players = 4 }):table()
