@@ -118,6 +118,8 @@ static bool make_pipe(int fds[2]) {
  * PR_SET_PDEATHSIG). Without either, a process group and the subreaper are all there is: see
  * docs/protocol.md for what that cannot guarantee. */
 
+static pid_t clone_into(uint64_t flags, int cgroup);
+
 static struct {
     char base[PATH_MAX - 64];  /* meeple's own group for its bots ("" without cgroups) */
     bool pidns;           /* CLONE_NEWPID is allowed */
@@ -234,7 +236,13 @@ static void box_init(void) {
             atexit(box_remove);
         }
     }
-    box.pidns = !fallback;
+    /* Whether this process may make a PID namespace: a child made in one, that exits at once. */
+    pid_t probe_pid = fallback ? -1 : clone_into(CLONE_NEWPID, -1);
+    if (probe_pid == 0) _exit(0);
+    if (probe_pid > 0)
+        while (waitpid(probe_pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+    box.pidns = probe_pid > 0;
 }
 
 const char *extproc_containment(void) {
@@ -294,8 +302,6 @@ static bool find_program(const char *name, char *out, size_t n) {
     }
     return false;
 }
-
-static pid_t clone_into(uint64_t flags, int cgroup);
 
 /* The first process of a bot's PID namespace, when it has one: starts the bot as its child, reaps
  * whatever is orphaned to it, and when the bot ends sends its wait status on `status` and exits, which

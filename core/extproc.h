@@ -1,8 +1,10 @@
 /* extproc.h — the child process behind an external bot (extbot.h): started, talked to in lines under a
  * deadline, stopped, and parked between games.
  *
- * A process runs in a process group of its own with only stdin, stdout and stderr open (pipes to us);
- * stopping it kills the whole group (its own children too) and reaps them, so no zombie stays. Reads
+ * A process runs contained (a cgroup v2 group and a PID namespace of its own where meeple may make
+ * them, a process group always: extproc_containment) with only stdin, stdout and stderr open (pipes to
+ * us); stopping it kills everything it started and reaps them, so no process or zombie stays, and it
+ * dies with meeple. Reads
  * and writes wait in poll() until a deadline; its stderr is drained meanwhile so it can never block on
  * it, and only its last line is kept. A process that may play again is parked with the thread that ran
  * it and taken back by the next game of the same bot in that thread; what a thread leaves parked is
