@@ -157,6 +157,31 @@ describe("a save's start state (issue 29: saves are checked as tables are)", fun
   end
 end)
 
+describe("a Bohnanza save (issue 28: a save is checked as from_table checks a table)", function()
+  it("whose start state gives a player 3 fields in a 4-player game, none bought, is refused", function()
+    local s = meeple.new("bohnanza", { seed = 5, players = 4 })
+    for _ = 1, 3 do s:play(s:legal()[1]) end
+    local save = s:sample(1, 9):save()
+    local b = start_of(save)
+    local tried = 0
+    for i = 1, #b do
+      if b[i] == 2 then -- each byte that could be a field count: made 3
+        local copy = { table.unpack(b) }
+        copy[i] = 3
+        local ok, loaded = pcall(meeple.load, with_start(save, copy))
+        if ok then
+          for p, player in ipairs(loaded:table().players) do
+            assert(#player.fields <= 2 or player.third_field,
+                   ("byte %d = 3 loads with %d fields for player %d, who bought none"):format(i - 1, #player.fields, p))
+          end
+        end
+        tried = tried + 1
+      end
+    end
+    assert.is_true(tried > 0)
+  end)
+end)
+
 describe("a turn counter (issue 29: no counter wraps)", function()
   for _, case in ipairs({ { "babel", 65535 }, { "bohnanza", 60000 }, { "rabohnzel", 60000 } }) do
     it(("of %s stops at its table's bound, %d, and the position stays one from_table accepts"):format(
