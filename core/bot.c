@@ -774,7 +774,7 @@ bot *bot_new(const bot_code *code, const game_def *def, const param_value *param
     b->def = def;
     if (code->external) {
         b->ext = extbot_new(code->path, code->name, def, params, limits->ms,
-                            limits->program_memory ? limits->program_memory : EXTBOT_DEFAULT_MEMORY, echo);
+                            limits->program_memory, echo);
         if (!b->ext) {
             free(b);
             return NULL;

@@ -27,7 +27,7 @@ typedef struct bot_limits {
     double ms;                /* wall-clock milliseconds */
     long long instructions;   /* Lua VM instructions (counted in steps of BOT_HOOK_STEP) */
     size_t memory;            /* bytes: the bot's Lua heap plus the game states it holds */
-    size_t program_memory;    /* bytes of address space each process of an external bot may map; 0: 1 GiB */
+    size_t program_memory;    /* bytes of address space each process of an external bot may map; 0: no cap */
 } bot_limits;
 
 #define BOT_DEFAULT_MS 1000.0

@@ -22,7 +22,6 @@
 #define EXTBOT_START_MS 5000.0  /* added to the first decision's limit: interpreters take time to start */
 #define EXTBOT_EXIT_MS 500.0    /* after game_over, for the program to answer "ready" or exit by itself */
 #define EXTBOT_ARGS_MAX 64      /* words in an exec: command */
-#define EXTBOT_DEFAULT_MEMORY ((size_t)1 << 30) /* address space of each of its processes, without --memory */
 
 /* Whether a bot argument names an external bot: "exec:PROGRAM [ARGS]". */
 bool extbot_is_command(const char *arg);

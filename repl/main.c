@@ -61,7 +61,7 @@ static const cli_command commands[] = {
      "               comes from the log), after replaying every logged game to check it\n"
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
-     "  --memory MB  its memory cap (default 128)\n"
+     "  --memory MB  its memory cap (default 128); given, it caps each process of an exec: bot too\n"
      "  --shard K/N  play only shard K of N: the games i with (i-1) mod N = K-1, for a cluster; needs\n"
      "               --seed (the shards of one match share one seed); `meeple merge` joins their logs\n"
      "  --json       the results as one JSON object on stdout instead of the table\n"

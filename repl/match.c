@@ -154,6 +154,7 @@ static int match_option(const char *opt, const char *value, match_args *a) {
     } else if (strcmp(opt, "--memory") == 0) {
         if (!cli_parse_int(value, 1, 1 << 20, &number))
             return cli_bad_args("match", "--memory must be 1..1048576 (MiB), got '%s'", value);
+        /* Given, it caps external bots too; their default is no cap (bot_limits.program_memory). */
         a->limits.memory = a->limits.program_memory = (size_t)number << 20;
     }
     return 0;
