@@ -97,6 +97,10 @@ struct bot {
     int n;
     bool probe;              /* bot_probe: the answer is not read */
     rng ctx_rng, sample_rng;
+    /* The decisions seen since the last call (bot_saw), for ctx.history: appended inside the next
+     * limited call, so the bot's memory limit covers them. */
+    struct seen { int player; char text[MEEPLE_PUBLIC_TEXT]; } *seen;
+    int seen_n, seen_cap;
     uint32_t keys[MEEPLE_MAX_ACTIONS]; /* the legal actions' text keys (action_texts.h) */
     char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
 };
@@ -862,6 +866,8 @@ static int begin_game(lua_State *L) {
     lua_setfield(L, -2, "clock");
     meeple_push_cards(L, b->def, st); /* public: the deck's make-up and the cards' data */
     lua_setfield(L, -2, "cards");
+    lua_newtable(L); /* filled before each choose (bot_saw) */
+    lua_setfield(L, -2, "history");
     lua_createtable(L, 0, 3);
     lua_pushnumber(L, b->lim.ms);
     lua_setfield(L, -2, "ms");
@@ -879,10 +885,11 @@ static int begin_game(lua_State *L) {
 }
 
 bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
+    b->seat = seat;
+    b->seen_n = 0;
     if (b->ext) return extbot_begin(b->ext, st, seat, seed);
     if (b->fault) return false;
     lua_State *L = b->L;
-    b->seat = seat;
     b->st = st;
     /* Derived one-way: a bot can rebuild its generators from what they give it, and must learn
      * neither the game's seed (the deal) nor another seat's generators from them. */
@@ -912,12 +919,31 @@ bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
  * Decisions
  * ===================================================================================================== */
 
+/* Appends the decisions seen since the last choose to ctx.history (unless the bot replaced it). */
+static void append_history(lua_State *L, bot *b, int ctx) {
+    lua_pushliteral(L, "history");
+    if (lua_rawget(L, ctx) == LUA_TTABLE) {
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        for (int i = 0; i < b->seen_n; i++) {
+            lua_createtable(L, 0, 2);
+            lua_pushinteger(L, b->seen[i].player + 1);
+            lua_setfield(L, -2, "player");
+            lua_pushstring(L, b->seen[i].text);
+            lua_setfield(L, -2, "action");
+            lua_rawseti(L, -2, n + 1 + i);
+        }
+    }
+    lua_pop(L, 1);
+    b->seen_n = 0;
+}
+
 /* Under lua_pcall with choose, the view metatable and ctx: the view (lazy_view.h: tables that fill
  * themselves when first read), the legal strings, and the call. */
 static int decide(lua_State *L) {
     enum { CHOOSE = 1, VIEW_MT, CTX };
     bot *b = bot_of(L);
     const game_def *def = b->def;
+    append_history(L, b, CTX);
     lua_pushvalue(L, CHOOSE);
     lazy_view_push(L, def, b->st, b->seat, VIEW_MT);
     if (b->acts) {
@@ -1017,6 +1043,44 @@ void bot_end(bot *b, const int *scores, const int *winners, int nwinners) {
     if (b && b->ext) extbot_end(b->ext, scores, winners, nwinners);
 }
 
+/* One decision seen, as this seat sees it. */
+static void saw(bot *b, int player, const char *text) {
+    if (b->ext) {
+        extbot_saw(b->ext, player, text);
+        return;
+    }
+    if (b->fault) return;
+    if (b->seen_n == b->seen_cap) {
+        int cap = b->seen_cap ? b->seen_cap * 2 : 16;
+        struct seen *grown = realloc(b->seen, sizeof *grown * (size_t)cap);
+        if (!grown) return; /* out of memory: that entry is lost, nothing else */
+        b->seen = grown;
+        b->seen_cap = cap;
+    }
+    b->seen[b->seen_n].player = player;
+    snprintf(b->seen[b->seen_n].text, sizeof b->seen[b->seen_n].text, "%s", text);
+    b->seen_n++;
+}
+
+void bot_saw(bot *b, const void *st, action_t a) {
+    char text[MEEPLE_PUBLIC_TEXT];
+    game_public_text(b->def, st, a, b->seat, text);
+    saw(b, b->def->to_move(st), text);
+}
+
+void bot_saw_text(bot *b, const void *st, const char *action) {
+    action_t a;
+    if (b->def->parse_action(st, action, &a, NULL) && b->def->check(st, a, NULL)) {
+        char canonical[MEEPLE_ACTION_TEXT];
+        b->def->action_text(st, a, canonical);
+        if (strcmp(canonical, action) == 0) {
+            bot_saw(b, st, a);
+            return;
+        }
+    }
+    saw(b, b->def->to_move(st), action); /* an action the house rules added: seen as it is */
+}
+
 bot_fault bot_fault_of(const bot *b) { return b->ext ? extbot_fault(b->ext) : b->fault; }
 const char *bot_reason(const bot *b) { return b->ext ? extbot_reason(b->ext) : b->reason; }
 const char *bot_name(const bot *b) { return b->code->name; }
@@ -1030,6 +1094,7 @@ void bot_free(bot *b) {
     if (!b) return;
     extbot_free(b->ext);
     if (b->L) lua_close(b->L);
+    free(b->seen);
     free(b);
 }
 

@@ -304,6 +304,7 @@ static void play_game(const match *m, long long g, game_result *r) {
             result_error(r, m, "%s", "out of memory");
             goto done;
         }
+        for (int s = 0; s < players; s++) bot_saw(bots[s], st, acts[k]); /* their histories */
         def->apply(st, acts[k]);
     }
     def->scores(st, r->g.scores);
@@ -455,6 +456,7 @@ static void play_game_variant(const match *m, long long g, game_result *r, lua_S
             result_error(r, m, "%s", "out of memory");
             goto done;
         }
+        for (int s = 0; s < players; s++) bot_saw_text(bots[s], raw->now, texts[k]); /* their histories */
         lua_settop(L, 2);
         lua_pushvalue(L, 2);
         lua_pushstring(L, texts[k]);
