@@ -2,7 +2,10 @@
  * which, after every decision, the game's invariants hold (every card exactly once), check() accepts
  * exactly what legal() lists (in every position: legal() is each game's own direct generator, check()
  * the rules' authority) and refuses the rest with a reason and without touching the state,
- * action text round-trips (and each text key always means one text), clone equals original, same seed and actions give the same game, views
+ * action text round-trips (and each text key always means one text), check on texts accepts exactly
+ * legal()'s texts (misspellings refused: canonical actions only), no history shows another seat the
+ * names of a decision its view hides (public_text), the game_def gives everything a host needs,
+ * clone equals original, same seed and actions give the same game, views
  * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
  * restores the exact state, save/load round-trips, a finished game has no legal actions, and playouts
  * (random games played in C for search bots) are games like any other.
@@ -403,9 +406,9 @@ static void play_one(run_context *c, bool thorough) {
         CHECK(c->step < 100000, WHERE "the game does not end", AT(c));
         check_agrees_with_legal(c, s->now, legal, n, thorough);
         action_text_round_trips(c, s->now, legal, n);
-        if (thorough && c->step % 3 == 0) check_accepts_only_legal_texts(c, s, legal, n);
+        if (thorough && c->step % 5 == 0) check_accepts_only_legal_texts(c, s, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);
-        if (thorough && c->step % 7 == 3) public_text_hides_what_views_hide(c, s->now, legal, n);
+        if (thorough && c->step % 11 == 3) public_text_hides_what_views_hide(c, s->now, legal, n);
         action_t a = legal[rng_below(&r, (uint32_t)n)];
         c->decisions++;
         memcpy(twin, s->now, size); /* a clone is a copy: the same action gives the same bytes */
