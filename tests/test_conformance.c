@@ -471,8 +471,23 @@ static void playouts_are_games(const game_def *def, int players, int games) {
     }
 }
 
+/* A game that forgets what the others see of an action, or whether it hides anything, is refused by
+ * name: the registry's check is what holds every game here to it. */
+static void a_game_must_say_what_others_see(void) {
+    game_def forgot = *meeple_games[0];
+    forgot.public_text = NULL;
+    const char *missing = game_def_problem(&forgot);
+    CHECK(missing && strstr(missing, "public_text"), "a game_def without public_text passes: %s", missing ? missing : "");
+    forgot = *meeple_games[0];
+    forgot.information = INFORMATION_UNSAID;
+    missing = game_def_problem(&forgot);
+    CHECK(missing && strstr(missing, "hidden information"), "a game_def that does not say whether it has hidden "
+          "information passes: %s", missing ? missing : "");
+}
+
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1000;
+    a_game_must_say_what_others_see();
     for (int g = 0; g < meeple_game_count; g++) {
         const game_def *def = meeple_games[g];
         const char *missing = game_def_problem(def);
