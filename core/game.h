@@ -163,11 +163,13 @@ typedef struct game_def {
      * conformance test holds every game to this. */
     uint32_t (*text_key)(const void *st, action_t a);
     /* What `viewer` (0-based, not the player who decides) sees of the legal action `a` decided at
-     * `st`: the action's text when nothing of it is secret, else what the others see of it in
-     * parentheses ("(chooses a character)"). Required: every host that shows another seat's decision
-     * (replays, `meeple play`, bots' histories) asks here, so a secret stays secret everywhere
-     * (game_public_text wraps it: the decider and the whole table see the action itself). */
-    void (*public_text)(const void *st, action_t a, int viewer, char *out /* MEEPLE_PUBLIC_TEXT */);
+     * `st`: false (`out` untouched) when they see the action itself, as for most actions; true with
+     * `out` set when some of it is secret to them: what they see, in parentheses ("(chooses a
+     * character)"). No formatting for a public action: bots' histories ask this for every seat at
+     * every decision. Required: every host that shows another seat's decision (replays, `meeple
+     * play`, bots' histories) asks here, so a secret stays secret everywhere (game_public_text wraps
+     * it: the decider and the whole table see the action itself). */
+    bool (*public_text)(const void *st, action_t a, int viewer, char *out /* MEEPLE_PUBLIC_TEXT */);
     /* Whether some of the game is one player's alone (game_information). */
     game_information information;
     /* Every well-formed action of the grammar that could be meant in this position, legal or not

@@ -288,7 +288,9 @@ static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
         report_bot(b, "failed");
         return k;
     }
-    for (int seat = 0; seat < lc->args->players; seat++) bot_saw(lc->bots[seat], st, acts[k]); /* ctx.history */
+    char text[MEEPLE_ACTION_TEXT]; /* for ctx.history */
+    lc->args->def->action_text(st, acts[k], text);
+    for (int seat = 0; seat < lc->args->players; seat++) bot_saw(lc->bots[seat], st, acts[k], text);
     return k;
 }
 

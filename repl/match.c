@@ -304,7 +304,7 @@ static void play_game(const match *m, long long g, game_result *r) {
             result_error(r, m, "%s", "out of memory");
             goto done;
         }
-        for (int s = 0; s < players; s++) bot_saw(bots[s], st, acts[k]); /* their histories */
+        for (int s = 0; s < players; s++) bot_saw(bots[s], st, acts[k], text); /* their histories */
         def->apply(st, acts[k]);
     }
     def->scores(st, r->g.scores);

@@ -73,7 +73,9 @@ static bool feed_history(shell_bot *b, int seat, const session *s) {
     for (int i = 0; i < s->history_len; i++) {
         action_t a = s->history[i].action;
         if (i >= b->fed_n[seat]) {
-            bot_saw(b->seat[seat], st, a);
+            char text[MEEPLE_ACTION_TEXT];
+            def->action_text(st, a, text);
+            bot_saw(b->seat[seat], st, a, text);
             b->fed[seat][i] = a;
         }
         def->apply(st, a);

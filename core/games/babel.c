@@ -2042,9 +2042,9 @@ static int babel_playout_worth(const void *st, action_t a, rng *r) {
 }
 
 /* Every decision shows on the table (a halving's discard lands face up); only the hands are hidden. */
-static void babel_public_text(const void *st, action_t a, int viewer, char *out) {
-    (void)viewer;
-    babel_action_text(st, a, out);
+static bool babel_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)a, (void)viewer, (void)out;
+    return false;
 }
 
 const game_def babel_game = {

@@ -2204,9 +2204,9 @@ int bean_playout_worth(const void *st, action_t a, rng *r) {
 }
 
 /* Every decision is made in the open: trades name beans or shown cards, plants come from the front. */
-static void bohnanza_public_text(const void *st, action_t a, int viewer, char *out) {
-    (void)viewer;
-    bohnanza_action_text(st, a, out);
+static bool bohnanza_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)a, (void)viewer, (void)out;
+    return false;
 }
 
 const game_def bohnanza_game = {

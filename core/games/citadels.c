@@ -2419,8 +2419,8 @@ static int citadels_playout_worth(const void *st, action_t a, rng *r) {
 
 /* The choosing is secret (which character, which one face down), and so is which district card a
  * player keeps, marks for the Magician or discards at the Laboratory: those cards go face down. */
-static void citadels_public_text(const void *st, action_t a, int viewer, char *out) {
-    (void)viewer;
+static bool citadels_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)viewer;
     const char *secret = NULL;
     switch (act_kind(a)) {
     case ACT_CHOOSE: secret = "chooses a character"; break;
@@ -2430,7 +2430,7 @@ static void citadels_public_text(const void *st, action_t a, int viewer, char *o
     case ACT_LAB: secret = "discards a card for 1 gold"; break;
     }
     if (secret) snprintf(out, MEEPLE_PUBLIC_TEXT, "(%s)", secret);
-    else citadels_action_text(st, a, out);
+    return secret != NULL;
 }
 
 const game_def citadels_game = {

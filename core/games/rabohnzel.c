@@ -2605,10 +2605,11 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
 }
 
 /* Relocation's new order is its owner's secret; every other decision is made in the open. */
-static void rabohnzel_public_text(const void *st, action_t a, int viewer, char *out) {
-    (void)viewer;
-    if (act_kind(a) == ACT_ORDER) snprintf(out, MEEPLE_PUBLIC_TEXT, "(rearranges their hand)");
-    else rabohnzel_action_text(st, a, out);
+static bool rabohnzel_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)viewer;
+    if (act_kind(a) != ACT_ORDER) return false;
+    snprintf(out, MEEPLE_PUBLIC_TEXT, "(rearranges their hand)");
+    return true;
 }
 
 const game_def rabohnzel_game = {
