@@ -97,8 +97,8 @@ struct bot {
     int n;
     bool probe;              /* bot_probe: the answer is not read */
     rng ctx_rng, sample_rng;
-    /* The decisions seen since the last call (bot_saw), for ctx.history: appended inside the next
-     * limited call, so the bot's memory limit covers them. */
+    /* The decisions seen (bot_saw) and not yet in ctx.history: given to it inside a limited call (when
+     * the bot first reads it, then before each choose), so the bot's memory limit covers them. */
     struct seen { int player; char text[MEEPLE_PUBLIC_TEXT]; } *seen;
     int seen_n, seen_cap;
     uint32_t keys[MEEPLE_MAX_ACTIONS]; /* the legal actions' text keys (action_texts.h) */
@@ -838,6 +838,7 @@ static void give_seen(lua_State *L, bot *b);
 /* ctx's __index: ctx.history, made on first reading from the decisions seen so far, then kept in ctx
  * (append_history adds to it before each choose). */
 static int history_index(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE); /* the metatable is locked, but a bot calls what it can reach */
     if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "history") != 0) return 0;
     lua_newtable(L);
     give_seen(L, bot_of(L));
@@ -882,9 +883,10 @@ static int begin_game(lua_State *L) {
     lua_setfield(L, -2, "cards");
     /* ctx.history is made when first read (history_index): a bot that never reads it pays for no
      * Lua tables, only the texts bot_saw keeps. */
-    lua_createtable(L, 0, 1);
+    lua_createtable(L, 0, 2);
     lua_pushcfunction(L, history_index);
     lua_setfield(L, -2, "__index");
+    lock_metatable(L, -1);
     lua_setmetatable(L, -2);
     lua_createtable(L, 0, 3);
     lua_pushnumber(L, b->lim.ms);

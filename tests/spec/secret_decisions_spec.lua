@@ -89,6 +89,7 @@ describe("secret decisions stay secret", function()
     local bot = util.write([[
 local mine, begun = {}, false
 return { name = "spy", choose = function(view, legal, ctx)
+  if getmetatable(ctx) ~= false then error("ctx's metatable is within reach") end
   local k = 0
   for _, h in ipairs(ctx.history) do
     if h.player == ctx.seat then
