@@ -99,6 +99,10 @@ struct bot {
     int n;
     bool probe;              /* bot_probe: the answer is not read */
     rng ctx_rng, sample_rng;
+    /* The decisions seen (bot_saw) and not yet in ctx.history: given to it inside a limited call (when
+     * the bot first reads it, then before each choose), so the bot's memory limit covers them. */
+    struct seen { int player; char text[MEEPLE_PUBLIC_TEXT]; } *seen;
+    int seen_n, seen_cap;
     uint32_t keys[MEEPLE_MAX_ACTIONS]; /* the legal actions' text keys (action_texts.h) */
     char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
 };
@@ -840,6 +844,21 @@ bot *bot_new(const bot_code *code, const game_def *def, const param_value *param
     return b;
 }
 
+static void give_seen(lua_State *L, bot *b);
+
+/* ctx's __index: ctx.history, made on first reading from the decisions seen so far, then kept in ctx
+ * (append_history adds to it before each choose). */
+static int history_index(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE); /* the metatable is locked, but a bot calls what it can reach */
+    if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "history") != 0) return 0;
+    lua_newtable(L);
+    give_seen(L, bot_of(L));
+    lua_pushliteral(L, "history");
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    return 1;
+}
+
 /* Under lua_pcall with the rng metatable, the `sample` method and math.randomseed: seeds
  * math.random, returns this game's template state and ctx. */
 static int begin_game(lua_State *L) {
@@ -873,6 +892,13 @@ static int begin_game(lua_State *L) {
     lua_setfield(L, -2, "clock");
     meeple_push_cards(L, b->def, st); /* public: the deck's make-up and the cards' data */
     lua_setfield(L, -2, "cards");
+    /* ctx.history is made when first read (history_index): a bot that never reads it pays for no
+     * Lua tables, only the texts bot_saw keeps. */
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, history_index);
+    lua_setfield(L, -2, "__index");
+    lock_metatable(L, -1);
+    lua_setmetatable(L, -2);
     lua_createtable(L, 0, 3);
     lua_pushnumber(L, b->lim.ms);
     lua_setfield(L, -2, "ms");
@@ -890,10 +916,11 @@ static int begin_game(lua_State *L) {
 }
 
 bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
+    b->seat = seat;
+    b->seen_n = 0;
     if (b->ext) return extbot_begin(b->ext, st, seat, seed);
     if (b->fault) return false;
     lua_State *L = b->L;
-    b->seat = seat;
     b->st = st;
     /* Derived one-way: a bot can rebuild its generators from what they give it, and must learn
      * neither the game's seed (the deal) nor another seat's generators from them. */
@@ -923,12 +950,34 @@ bool bot_begin(bot *b, const void *st, int seat, uint64_t seed) {
  * Decisions
  * ===================================================================================================== */
 
+/* Appends the decisions seen and not yet given to the table on top of the stack. */
+static void give_seen(lua_State *L, bot *b) {
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    for (int i = 0; i < b->seen_n; i++) {
+        lua_createtable(L, 0, 2);
+        lua_pushinteger(L, b->seen[i].player + 1);
+        lua_setfield(L, -2, "player");
+        lua_pushstring(L, b->seen[i].text);
+        lua_setfield(L, -2, "action");
+        lua_rawseti(L, -2, n + 1 + i);
+    }
+    b->seen_n = 0;
+}
+
+/* Brings ctx.history up to date before a choose, once the bot has read it (unless it replaced it). */
+static void append_history(lua_State *L, bot *b, int ctx) {
+    lua_pushliteral(L, "history");
+    if (lua_rawget(L, ctx) == LUA_TTABLE) give_seen(L, b);
+    lua_pop(L, 1);
+}
+
 /* Under lua_pcall with choose, the view metatable and ctx: the view (lazy_view.h: tables that fill
  * themselves when first read), the legal strings, and the call. */
 static int decide(lua_State *L) {
     enum { CHOOSE = 1, VIEW_MT, CTX };
     bot *b = bot_of(L);
     const game_def *def = b->def;
+    append_history(L, b, CTX);
     lua_pushvalue(L, CHOOSE);
     lazy_view_push(L, def, b->st, b->seat, VIEW_MT);
     if (b->acts) {
@@ -1028,6 +1077,56 @@ void bot_end(bot *b, const int *scores, const int *winners, int nwinners) {
     if (b && b->ext) extbot_end(b->ext, scores, winners, nwinners);
 }
 
+/* The next entry of the seen list, or NULL when out of memory (that entry is lost, nothing else). */
+static struct seen *next_seen(bot *b) {
+    if (b->seen_n == b->seen_cap) {
+        int cap = b->seen_cap ? b->seen_cap * 2 : 64;
+        struct seen *grown = realloc(b->seen, sizeof *grown * (size_t)cap);
+        if (!grown) return NULL;
+        b->seen = grown;
+        b->seen_cap = cap;
+    }
+    return &b->seen[b->seen_n];
+}
+
+/* Called for every seat at every decision: no formatting unless the action is secret to this seat. */
+void bot_saw(bot *b, const void *st, action_t a, const char *text) {
+    const game_def *def = b->def;
+    int player = def->to_move(st);
+    char secret[MEEPLE_PUBLIC_TEXT];
+    bool hidden = player != b->seat && def->public_text(st, a, b->seat, secret);
+    if (b->ext) {
+        extbot_saw(b->ext, player, hidden ? secret : text);
+        return;
+    }
+    struct seen *e = b->fault ? NULL : next_seen(b);
+    if (!e) return;
+    e->player = player;
+    const char *shown = hidden ? secret : text;
+    size_t len = strnlen(shown, MEEPLE_PUBLIC_TEXT - 1);
+    memcpy(e->text, shown, len);
+    e->text[len] = '\0';
+    b->seen_n++;
+}
+
+void bot_saw_text(bot *b, const void *st, const char *action) {
+    action_t a;
+    char canonical[MEEPLE_ACTION_TEXT] = "";
+    if (b->def->parse_action(st, action, &a, NULL) && b->def->check(st, a, NULL))
+        b->def->action_text(st, a, canonical);
+    if (canonical[0] && strcmp(canonical, action) == 0) {
+        bot_saw(b, st, a, canonical);
+        return;
+    }
+    /* an action the house rules added: seen as it is */
+    struct seen *e = b->ext || b->fault ? NULL : next_seen(b);
+    if (b->ext) extbot_saw(b->ext, b->def->to_move(st), action);
+    if (!e) return;
+    e->player = b->def->to_move(st);
+    snprintf(e->text, sizeof e->text, "%s", action);
+    b->seen_n++;
+}
+
 bot_fault bot_fault_of(const bot *b) { return b->ext ? extbot_fault(b->ext) : b->fault; }
 const char *bot_reason(const bot *b) { return b->ext ? extbot_reason(b->ext) : b->reason; }
 const char *bot_name(const bot *b) { return b->code->name; }
@@ -1041,6 +1140,7 @@ void bot_free(bot *b) {
     if (!b) return;
     extbot_free(b->ext);
     if (b->L) lua_close(b->L);
+    free(b->seen);
     free(b);
 }
 

@@ -92,6 +92,15 @@ int bot_choose(bot *b, const void *st, const action_t *acts, int n);
  * may differ from the rules'): `st` is then the state the view and the samples come from. */
 int bot_choose_text(bot *b, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n);
 
+/* A decision about to be played at `st` (by def->to_move(st)), `text` its action text there (made once
+ * by the host for every seat): the bot notes what its seat sees of it (game_def.public_text; another
+ * seat's secret pick stays secret). A Lua bot finds these in ctx.history, an external bot in its next
+ * decide's `seen`. Hosts call it for every seat's bot before each decision is applied. */
+void bot_saw(bot *b, const void *st, action_t a, const char *text);
+/* The same for an action given as its text (a game under a variant's hooks): an action the rules do
+ * not know (the variant added it) is seen as it is. */
+void bot_saw_text(bot *b, const void *st, const char *action);
+
 /* For `meeple bench`: the host's half of a decision alone. Builds the view, the legal list and calls
  * choose, ignoring its answer (the caller picks). False when the bot failed. */
 bool bot_probe(bot *b, const void *st, const action_t *acts, int n);

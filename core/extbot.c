@@ -36,6 +36,7 @@ struct extbot {
     extproc *proc;            /* NULL when no game runs */
     int seat, players;
     long long decisions;      /* in this game */
+    json_t *seen;             /* the decisions since the last decide, as this seat saw them, or NULL */
 
     bot_fault fault;
     char reason[512];
@@ -319,6 +320,8 @@ static bool start(extbot *x) {
 }
 
 bool extbot_begin(extbot *x, const void *st, int seat, uint64_t seed) {
+    json_decref(x->seen);
+    x->seen = NULL;
     if (x->fault || !start(x)) return false;
     x->seat = seat;
     x->players = x->def->num_players(st);
@@ -364,6 +367,17 @@ static int read_answer(extbot *x, const char (*texts)[MEEPLE_ACTION_TEXT], int n
     return k;
 }
 
+void extbot_saw(extbot *x, int player, const char *text) {
+    if (x->fault || !x->proc) return;
+    if (!x->seen) x->seen = json_array();
+    json_t *entry = json_object();
+    if (entry) {
+        json_object_set_new(entry, "player", json_integer(player + 1));
+        json_object_set_new(entry, "action", json_string(text));
+    }
+    json_array_append_new(x->seen, entry); /* out of memory: that entry is lost, nothing else */
+}
+
 int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     if (x->fault) return -1;
     if (!x->proc) {
@@ -383,6 +397,8 @@ int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_T
         json_object_set_new(decide, "ms_left", json_integer((json_int_t)(deadline - now)));
         json_object_set_new(decide, "legal", legal);
         json_object_set_new(decide, "view", view);
+        json_object_set_new(decide, "seen", x->seen ? x->seen : json_array());
+        x->seen = NULL;
     } else { /* message_line says it, as out of memory */
         json_decref(decide);
         json_decref(legal);
@@ -422,6 +438,7 @@ const char *extbot_reason(const extbot *x) { return x->reason; }
 
 void extbot_free(extbot *x) {
     if (!x) return;
+    json_decref(x->seen);
     extproc_stop(x->proc, EXTBOT_EXIT_MS);
     free(x);
 }

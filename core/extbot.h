@@ -45,6 +45,10 @@ extbot *extbot_new(const char *arg, const char *name, const game_def *def, const
  * from an earlier game is ended first). False when it cannot (extbot_reason says why). */
 bool extbot_begin(extbot *x, const void *st, int seat, uint64_t seed);
 
+/* A decision by `player` (0-based) about to be played, as this seat sees it (its public text): sent with
+ * the next `decide` as `seen`. */
+void extbot_saw(extbot *x, int player, const char *text);
+
 /* Sends `decide` (the view of `st`, the legal texts[0..n)) and reads the answer: the index chosen, or -1
  * when the bot is done (it answered late, garbage or not at all, or exited; the process is gone). */
 int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n);

@@ -16,6 +16,10 @@ bool deny_format(reason *why, const char *fmt, ...) {
     return false;
 }
 
+void game_public_text(const game_def *def, const void *st, action_t a, int viewer, char out[MEEPLE_PUBLIC_TEXT]) {
+    if (viewer < 0 || viewer == def->to_move(st) || !def->public_text(st, a, viewer, out)) def->action_text(st, a, out);
+}
+
 bool bytes_are_bools(const void *p, size_t n) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)

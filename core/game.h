@@ -104,6 +104,17 @@ typedef struct card_move {
     bool to_bottom;    /* under the destination instead of on top */
 } card_move;
 
+/* What the players of a game may not see. Every game says it: the zero value is no answer, and the
+ * registry refuses a game that leaves it so (game_def_problem). */
+typedef enum game_information {
+    INFORMATION_UNSAID = 0,
+    INFORMATION_PERFECT, /* everyone sees everything but the future (a shuffled deck's order) */
+    INFORMATION_HIDDEN   /* some cards or decisions are one player's alone (a hand, a secret pick) */
+} game_information;
+
+/* The longest public text of an action (game_def.public_text), with its terminator. */
+#define MEEPLE_PUBLIC_TEXT MEEPLE_ACTION_TEXT
+
 /* ---- The game definition ---- */
 typedef struct game_def {
     const char *name;             /* "babel": lower case, as on the command line */
@@ -151,6 +162,16 @@ typedef struct game_def {
      * in what of the position a text shows (Babel's "@2"). NULL: the text depends on `a` alone. The
      * conformance test holds every game to this. */
     uint32_t (*text_key)(const void *st, action_t a);
+    /* What `viewer` (0-based, not the player who decides) sees of the legal action `a` decided at
+     * `st`: false (`out` untouched) when they see the action itself, as for most actions; true with
+     * `out` set when some of it is secret to them: what they see, in parentheses ("(chooses a
+     * character)"). No formatting for a public action: bots' histories ask this for every seat at
+     * every decision. Required: every host that shows another seat's decision (replays, `meeple
+     * play`, bots' histories) asks here, so a secret stays secret everywhere (game_public_text wraps
+     * it: the decider and the whole table see the action itself). */
+    bool (*public_text)(const void *st, action_t a, int viewer, char *out /* MEEPLE_PUBLIC_TEXT */);
+    /* Whether some of the game is one player's alone (game_information). */
+    game_information information;
     /* Every well-formed action of the grammar that could be meant in this position, legal or not
      * (for the conformance test: check() must accept exactly legal()'s subset of these). */
     int (*action_space)(const void *st, action_t *out);
@@ -187,5 +208,9 @@ typedef struct game_def {
      * each time was a fifth of a Citadels search when Citadels had no policy. */
     int (*score)(const void *st, int player);
 } game_def;
+
+/* What `viewer` sees of the action `a` decided at `st` (game_def.public_text): viewer -1 (the whole
+ * table) and the one who decides see its text, the others what the game shows them. */
+void game_public_text(const game_def *def, const void *st, action_t a, int viewer, char out[MEEPLE_PUBLIC_TEXT]);
 
 #endif

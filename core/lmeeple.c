@@ -627,16 +627,18 @@ static int s_undo(lua_State *L) {
     return 1;
 }
 
-/* An action's text depends on the position it was taken in, so history replays from the start. */
+/* An action's text depends on the position it was taken in, so history replays from the start. With a
+ * player, each decision is written as that player saw it (game_def.public_text). */
 static int s_history(lua_State *L) {
     session *s = arg_state(L, "history");
     const game_def *def = s->def;
+    int viewer = lua_isnoneornil(L, 2) ? -1 : arg_player(L, 2, s, "history");
     void *st = lua_newuserdatauv(L, def->state_size, 0); /* scratch the collector frees, even on error */
     memcpy(st, s->start, def->state_size);
     lua_createtable(L, s->history_len, 0);
     for (int i = 0; i < s->history_len; i++) {
         char text[MEEPLE_ACTION_TEXT];
-        def->action_text(st, s->history[i].action, text);
+        game_public_text(def, st, s->history[i].action, viewer, text);
         def->apply(st, s->history[i].action);
         lua_createtable(L, 0, 2);
         lua_pushinteger(L, s->history[i].player + 1);
@@ -645,6 +647,30 @@ static int s_history(lua_State *L) {
         lua_setfield(L, -2, "action");
         lua_rawseti(L, -2, i + 1);
     }
+    return 1;
+}
+
+/* What player p sees of the legal action `a` if it is played now: its text, or what the others see. */
+static int s_public_text(lua_State *L) {
+    session *s = arg_state(L, "public_text");
+    const char *text = arg_str(L, 2, "public_text", "action");
+    int viewer = arg_player(L, 3, s, "public_text");
+    reason why = {{0}};
+    action_t a;
+    if (!session_check_text(s, text, &a, &why)) {
+        lua_pushnil(L);
+        lua_pushstring(L, why.text);
+        return 2;
+    }
+    char shown[MEEPLE_PUBLIC_TEXT];
+    game_public_text(s->def, s->now, a, viewer, shown);
+    lua_pushstring(L, shown);
+    return 1;
+}
+
+static int s_hidden_information(lua_State *L) {
+    session *s = arg_state(L, "hidden_information");
+    lua_pushboolean(L, s->def->information == INFORMATION_HIDDEN);
     return 1;
 }
 
@@ -799,6 +825,7 @@ static const luaL_Reg state_methods[] = {
     {"winners", s_winners}, {"legal", s_legal},             {"check", s_check},
     {"play", s_play},       {"try", s_try},                 {"undo", s_undo},
     {"history", s_history}, {"table", s_table},             {"view", s_view},
+    {"public_text", s_public_text}, {"hidden_information", s_hidden_information},
     {"clone", s_clone},     {"sample", s_sample},           {"save", s_save},
     {"tostring", s_tostring}, {"move", s_move},           {"add", s_add},
     {"base_score", s_base_score}, {"variant", s_variant}, {"_turn_key", s_turn_key},

@@ -31,3 +31,23 @@ const char *game_names(void) {
     }
     return names;
 }
+
+const char *game_def_problem(const game_def *def) {
+    /* The optional ones (params_check, text_key, playout_worth, score) are left out on purpose. */
+    const struct { bool given; const char *what; } required[] = {
+        {def->name && def->title && def->rules, "a name, a title and its rules text"},
+        {def->setup && def->num_players && def->turn && def->to_move && def->turn_key && def->is_over,
+         "setup, num_players, turn, to_move, turn_key and is_over"},
+        {def->legal && def->check && def->apply, "legal, check and apply"},
+        {def->scores && def->winners, "scores and winners"},
+        {def->action_text && def->parse_action && def->action_space, "action_text, parse_action and action_space"},
+        {def->public_text, "public_text: what the other players see of an action"},
+        {def->information != INFORMATION_UNSAID, "information: whether the game has hidden information"},
+        {def->write_table && def->read_table && def->write_cards && def->validate && def->sample,
+         "write_table, read_table, write_cards, validate and sample"},
+        {def->move && def->add, "move and add"},
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!required[i].given) return required[i].what;
+    return NULL;
+}

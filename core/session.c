@@ -438,6 +438,14 @@ bool session_check_text(const session *s, const char *text, action_t *out, reaso
     action_t a;
     if (s->def->to_move(s->now) < 0) return deny(why, "the game is over");
     if (!s->def->parse_action(s->now, text, &a, why) || !s->def->check(s->now, a, why)) return false;
+    /* One text per action, the one legal() lists: a parser's leniency ("plant 01", "cast luck @2" with
+     * one Magic run) would make logs, saves and bots' answers ambiguous. Checked here, once for every
+     * game, after check() so that an illegal action still gets its rule's reason. */
+    char canonical[MEEPLE_ACTION_TEXT];
+    s->def->action_text(s->now, a, canonical);
+    if (strcmp(text, canonical) != 0)
+        return deny(why, "'%.40s%s' is not how the action is written: did you mean '%s'?", text,
+                    strlen(text) > 40 ? "..." : "", canonical);
     if (out) *out = a;
     return true;
 }

@@ -277,15 +277,20 @@ static void lua_chooser_end(chooser *c, const void *st) {
 static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
     lua_chooser *lc = (lua_chooser *)c;
     bot *b = lc->bots[lc->args->def->to_move(st)];
+    int k;
     if (lc->probe) {
         if (!bot_probe(b, st, acts, n)) {
             report_bot(b, "failed");
             return -1;
         }
-        return (int)rng_below(&lc->pick, (uint32_t)n);
+        k = (int)rng_below(&lc->pick, (uint32_t)n);
+    } else if ((k = bot_choose(b, st, acts, n)) < 0) {
+        report_bot(b, "failed");
+        return k;
     }
-    int k = bot_choose(b, st, acts, n);
-    if (k < 0) report_bot(b, "failed");
+    char text[MEEPLE_ACTION_TEXT]; /* for ctx.history */
+    lc->args->def->action_text(st, acts[k], text);
+    for (int seat = 0; seat < lc->args->players; seat++) bot_saw(lc->bots[seat], st, acts[k], text);
     return k;
 }
 

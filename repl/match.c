@@ -310,6 +310,7 @@ static void play_game(const match *m, long long g, game_result *r) {
             result_error(r, m, "%s", "out of memory");
             goto done;
         }
+        for (int s = 0; s < players; s++) bot_saw(bots[s], st, acts[k], text); /* their histories */
         def->apply(st, acts[k]);
     }
     if (match_signal && r->g.forfeit >= 0) { /* stopped, not lost: played again on --resume */
@@ -465,6 +466,7 @@ static void play_game_variant(const match *m, long long g, game_result *r, lua_S
             result_error(r, m, "%s", "out of memory");
             goto done;
         }
+        for (int s = 0; s < players; s++) bot_saw_text(bots[s], raw->now, texts[k]); /* their histories */
         lua_settop(L, 2);
         lua_pushvalue(L, 2);
         lua_pushstring(L, texts[k]);

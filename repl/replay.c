@@ -220,7 +220,7 @@ static const char replay_lua[] =
     "      s:undo()\n"
     "      i = i - 1\n"
     "      print(i == 0 and '\\n== back to the deal\\n' or ('\\n== back to decision %d: P%d (%s) %s\\n')\n"
-    "        :format(i, game.by[i], name(game.by[i]), actions[i]))\n"
+    "        :format(i, game.by[i], name(game.by[i]), game.shown[i]))\n"
     "      board()\n"
     "      goto continue\n"
     "    elseif answer:sub(1, 1) == 'b' then\n"
@@ -231,10 +231,12 @@ static const char replay_lua[] =
     "  i = i + 1\n"
     "  local p = s:to_move()\n"
     "  if not p then error(('decision %d: the game is already over'):format(i), 0) end\n"
+    "  -- as the seat saw it: another seat's secret pick is not shown (the game's public text)\n"
+    "  game.shown[i] = seat and s:public_text(actions[i], seat) or actions[i]\n"
     "  local ok, why = s:try(actions[i])\n"
     "  if not ok then error(('decision %d: %s cannot be played: %s'):format(i, actions[i], why), 0) end\n"
     "  game.by[i] = p\n"
-    "  print(('\\n== decision %d: P%d (%s) %s\\n'):format(i, p, name(p), actions[i]))\n"
+    "  print(('\\n== decision %d: P%d (%s) %s\\n'):format(i, p, name(p), game.shown[i]))\n"
     "  board()\n"
     "  ::continue::\n"
     "end\n";
@@ -363,6 +365,8 @@ static int replay_record(const json_t *r, const replay_args *a, const cli_option
         push_record(L, r, def, variant, a->game, a->path);
         lua_newtable(L);
         lua_setfield(L, -2, "by");
+        lua_newtable(L);
+        lua_setfield(L, -2, "shown");
         if (a->seat) lua_pushinteger(L, (lua_Integer)a->seat);
         else lua_pushnil(L);
         lua_pushboolean(L, isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));

@@ -666,23 +666,6 @@ end
 -- `meeple play`: a human against bots
 -- =====================================================================================================
 
--- Some decisions are secret: what the other players see of them. By game, by the action's first word.
-local SECRET = {
-  citadels = {
-    choose = "chooses a character", bury = "puts a character aside face down",
-    keep = "keeps one of the drawn cards", replace = "marks a card to replace",
-    lab = "discards a card for 1 gold",
-  },
-  rabohnzel = { order = "rearranges their hand" }, -- relocation: the new order is the owner's secret
-}
-
-local function seen_by_others(game, action)
-  local verb = action:match("^%S+")
-  local secret = SECRET[game] and SECRET[game][verb]
-  if secret and action ~= "replace done" then return "(" .. secret .. ")" end
-  return action
-end
-
 -- Who acts, as the others see it, when a player acts in several roles: by game, from a view.
 local ROLE = {
   citadels = function(view) return view.phase == "turns" and view.current or nil end,
@@ -747,9 +730,11 @@ local function bot_turn(P)
   local role = ROLE[P.game] and ROLE[P.game](s:view(P.me))
   local action, why = bot:choose(s)
   if not action then return false, plain(why) end
+  -- What the human sees of it, as the game says (a secret pick shows as "(chooses a character)").
+  local seen = s:public_text(action, P.me) or action
   local ok, err = try(s, action)
   if not ok then return false, format("bot '%s' chose '%s': %s", bot:name(), action, err) end
-  say("P%d %s%s: %s", p, bot:name(), role and " as " .. role or "", seen_by_others(P.game, action))
+  say("P%d %s%s: %s", p, bot:name(), role and " as " .. role or "", seen)
   autosave(P)
   return true
 end

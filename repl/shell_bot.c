@@ -3,6 +3,7 @@
  * that fails is dropped, so the next decision asked of it starts it afresh. */
 #include "shell_bot.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ struct shell_bot {
     bool echo;
     bot *seat[MEEPLE_MAX_PLAYERS];
     const session *game[MEEPLE_MAX_PLAYERS]; /* the session each seat's bot was begun in */
+    action_t *fed[MEEPLE_MAX_PLAYERS];       /* the decisions each seat's bot has seen (ctx.history) */
+    int fed_n[MEEPLE_MAX_PLAYERS], fed_cap[MEEPLE_MAX_PLAYERS];
 };
 
 static const bot_limits shell_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};
@@ -43,6 +46,42 @@ static void drop_seat(shell_bot *b, int seat) {
     bot_free(b->seat[seat]);
     b->seat[seat] = NULL;
     b->game[seat] = NULL;
+    b->fed_n[seat] = 0;
+}
+
+/* Whether the decisions the seat's bot has seen still begin the game's history (an undo may have taken
+ * them back, and other decisions taken their place). */
+static bool history_holds(const shell_bot *b, int seat, const session *s) {
+    if (b->fed_n[seat] > s->history_len) return false;
+    for (int i = 0; i < b->fed_n[seat]; i++)
+        if (s->history[i].action != b->fed[seat][i]) return false;
+    return true;
+}
+
+/* Shows the seat's bot the decisions since it last decided (bot_saw, from the position each was taken
+ * in). False when out of memory. */
+static bool feed_history(shell_bot *b, int seat, const session *s) {
+    const game_def *def = s->def;
+    if (b->fed_cap[seat] < s->history_len) {
+        action_t *grown = realloc(b->fed[seat], sizeof *grown * (size_t)s->history_len);
+        if (!grown) return false;
+        b->fed[seat] = grown;
+        b->fed_cap[seat] = s->history_len;
+    }
+    _Alignas(max_align_t) unsigned char st[MEEPLE_MAX_STATE];
+    memcpy(st, s->start, def->state_size);
+    for (int i = 0; i < s->history_len; i++) {
+        action_t a = s->history[i].action;
+        if (i >= b->fed_n[seat]) {
+            char text[MEEPLE_ACTION_TEXT];
+            def->action_text(st, a, text);
+            bot_saw(b->seat[seat], st, a, text);
+            b->fed[seat][i] = a;
+        }
+        def->apply(st, a);
+    }
+    b->fed_n[seat] = s->history_len;
+    return true;
 }
 
 bool shell_bot_choose(shell_bot *b, const session *s, const char (*texts)[MEEPLE_ACTION_TEXT], int n,
@@ -53,7 +92,8 @@ bool shell_bot_choose(shell_bot *b, const session *s, const char (*texts)[MEEPLE
         return false;
     }
     int seat = def->to_move(s->now);
-    if (b->seat[seat] && b->game[seat] != s) drop_seat(b, seat); /* another game: a fresh bot */
+    /* another game, or decisions it saw taken back: a fresh bot */
+    if (b->seat[seat] && (b->game[seat] != s || !history_holds(b, seat, s))) drop_seat(b, seat);
     if (!b->seat[seat]) {
         b->seat[seat] = bot_new(b->code, def, s->params, &b->limits, b->echo);
         if (!b->seat[seat]) {
@@ -62,6 +102,10 @@ bool shell_bot_choose(shell_bot *b, const session *s, const char (*texts)[MEEPLE
         }
         b->game[seat] = s;
         bot_begin(b->seat[seat], s->now, seat, b->seed * 1000003u + (uint64_t)seat);
+    }
+    if (!feed_history(b, seat, s)) {
+        snprintf(err, errn, "bot '%s': out of memory", b->code->name);
+        return false;
     }
     action_t acts[MEEPLE_MAX_ACTIONS];
     bool ready = bot_fault_of(b->seat[seat]) == BOT_OK;
@@ -84,7 +128,10 @@ bool shell_bot_choose(shell_bot *b, const session *s, const char (*texts)[MEEPLE
 
 void shell_bot_free(shell_bot *b) {
     if (!b) return;
-    for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) bot_free(b->seat[seat]);
+    for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) {
+        bot_free(b->seat[seat]);
+        free(b->fed[seat]);
+    }
     bot_code_free(b->code);
     free(b);
 }

@@ -274,17 +274,42 @@ local function apply(s, a)
   if s._v.hooks.turn_end and s._raw:_turn_key() ~= key and owner then call(s, "turn_end", owner) end
 end
 
+-- What each seat sees of `a` as the rules decide it (nil where it is the action itself): taken before
+-- `a` is played, as its public text depends on the position. An action only the variant knows (its
+-- actions hook added it) is seen as it is.
+local function public_texts(raw, a)
+  local seen
+  for p = 1, raw:num_players() do
+    local shown = raw:public_text(a, p)
+    if shown and shown ~= a then
+      seen = seen or {}
+      seen[p] = shown
+    end
+  end
+  return seen
+end
+
+function Methods:public_text(a, p)
+  if type(a) ~= "string" then error(("public_text: action must be a string, got %s"):format(type(a)), 2) end
+  local ok, why = self:check(a)
+  if not ok then return nil, why end
+  return self._raw:public_text(a, p) or a
+end
+
+function Methods:hidden_information() return self._raw:hidden_information() end
+
 -- A decision is all or nothing: if a hook fails halfway, the state is as it was before.
 function Methods:try(a)
   local ok, why = self:check(a)
   if not ok then return nil, why end
   local player, before = self:to_move(), self._raw:clone()
+  local seen = public_texts(self._raw, a)
   local applied, err = pcall(apply, self, a)
   if not applied then
     self._raw = before
     error(err, 0)
   end
-  self._actions[#self._actions + 1] = { player = player, action = a }
+  self._actions[#self._actions + 1] = { player = player, action = a, seen = seen }
   return true
 end
 
@@ -377,9 +402,14 @@ function Methods:undo(n)
   return self
 end
 
-function Methods:history()
+function Methods:history(p)
+  if p ~= nil and (math.type(p) ~= "integer" or p < 1 or p > self:num_players()) then
+    error(("history: player must be 1..%d, got %s"):format(self:num_players(), tostring(p)), 2)
+  end
   local copy = {}
-  for i, h in ipairs(self._actions) do copy[i] = { player = h.player, action = h.action } end
+  for i, h in ipairs(self._actions) do
+    copy[i] = { player = h.player, action = p and h.seen and h.seen[p] or h.action }
+  end
   return copy
 end
 

@@ -5,7 +5,8 @@
 --   page(meeple, data, parts) -> html   the page: parts.page (the template), parts.app and parts.draw (its
 --                                  scripts), the data embedded as JSON
 -- `game` is a checked log record: {game, seed, seats, actions, variant?, index?, scores?, winners?,
--- forfeits?, decisions?, ms?}. Views come from s:view(p) only: the page never decides what is hidden.
+-- forfeits?, decisions?, ms?}. Views come from s:view(p) only, and the moves a seat's view lists from
+-- s:public_text(a, p): the page never decides what is hidden.
 
 local concat, sort = table.concat, table.sort
 
@@ -89,6 +90,18 @@ local function perspectives(s, players)
   return seen
 end
 
+-- What each seat sees of `action` before it is played (the game's public text), as a list by seat;
+-- nil when every seat sees the action itself. The page shows a seat's view with these texts, so a
+-- seat's list of moves holds no other seat's secret pick.
+local function seen_by_seat(s, action, players)
+  local seen, secret = {}, false
+  for q = 1, players do
+    seen[q] = s:public_text(action, q) or action
+    secret = secret or seen[q] ~= action
+  end
+  return secret and seen or nil
+end
+
 local M = {}
 
 function M.frames(meeple, game)
@@ -106,9 +119,10 @@ function M.frames(meeple, game)
   for i, action in ipairs(game.actions) do
     local p = s:to_move()
     if not p then error(("decision %d: the game is already over"):format(i), 0) end
+    local seen = seen_by_seat(s, action, players)
     local ok, why = s:try(action)
     if not ok then error(("decision %d: %s cannot be played: %s"):format(i, action, why), 0) end
-    data.moves[i] = { by = p, a = action }
+    data.moves[i] = { by = p, a = action, seen = seen }
     local after = perspectives(s, players)
     for k = 1, players + 1 do
       local ops = {}

@@ -2,7 +2,10 @@
  * which, after every decision, the game's invariants hold (every card exactly once), check() accepts
  * exactly what legal() lists (in every position: legal() is each game's own direct generator, check()
  * the rules' authority) and refuses the rest with a reason and without touching the state,
- * action text round-trips (and each text key always means one text), clone equals original, same seed and actions give the same game, views
+ * action text round-trips (and each text key always means one text), check on texts accepts exactly
+ * legal()'s texts (misspellings refused: canonical actions only), no history shows another seat the
+ * names of a decision its view hides (public_text), the game_def gives everything a host needs,
+ * clone equals original, same seed and actions give the same game, views
  * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
  * restores the exact state, save/load round-trips, a finished game has no legal actions, and playouts
  * (random games played in C for search bots) are games like any other.
@@ -180,6 +183,146 @@ static void action_text_round_trips(const run_context *c, const void *st, const 
     }
 }
 
+/* Whether `text` is one of the n texts. */
+static bool among(const char *text, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(text, texts[i]) == 0) return true;
+    return false;
+}
+
+/* Writes into `out` the forms of `text` a lenient parser might take for it: a leading zero or '+'
+ * before its first number, a tab or two blanks for its first blank, blanks around it, and an '@'
+ * qualifier added or taken away. Returns how many. */
+static int misspellings(const char *text, char (*out)[2 * MEEPLE_ACTION_TEXT]) {
+    int k = 0;
+    size_t len = strlen(text), digit = strcspn(text, "0123456789"), blank = strcspn(text, " ");
+    const char *at = strstr(text, " @");
+    if (digit < len) {
+        snprintf(out[k++], sizeof out[0], "%.*s0%s", (int)digit, text, text + digit);
+        snprintf(out[k++], sizeof out[0], "%.*s+%s", (int)digit, text, text + digit);
+    }
+    if (blank < len) {
+        snprintf(out[k++], sizeof out[0], "%.*s\t%s", (int)blank, text, text + blank + 1);
+        snprintf(out[k++], sizeof out[0], "%.*s  %s", (int)blank, text, text + blank + 1);
+    }
+    snprintf(out[k++], sizeof out[0], "%s ", text);
+    snprintf(out[k++], sizeof out[0], " %s", text);
+    if (at) {
+        snprintf(out[k++], sizeof out[0], "%.*s", (int)(at - text), text);
+    } else {
+        snprintf(out[k++], sizeof out[0], "%s @1", text);
+        snprintf(out[k++], sizeof out[0], "%s @2", text);
+    }
+    return k;
+}
+
+/* Canonical actions only: check(text) is true exactly for the texts legal() lists, over the texts of
+ * the whole action space and misspellings of the legal ones (a refusal naming the canonical text). */
+static void check_accepts_only_legal_texts(const run_context *c, const session *s, const action_t *legal, int n) {
+    const game_def *def = c->def;
+    static char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
+    static action_t space[MEEPLE_MAX_SPACE];
+    char text[MEEPLE_ACTION_TEXT], forms[8][2 * MEEPLE_ACTION_TEXT];
+    reason why;
+    for (int i = 0; i < n; i++) {
+        def->action_text(s->now, legal[i], texts[i]);
+        CHECK(session_check_text(s, texts[i], NULL, &why), WHERE "check('%s') refuses a legal action: %s", AT(c),
+              texts[i], why.text);
+    }
+    int m = def->action_space(s->now, space);
+    for (int i = 0; i < m; i++) {
+        def->action_text(s->now, space[i], text);
+        CHECK(session_check_text(s, text, NULL, NULL) == among(text, texts, n),
+              WHERE "check('%s') disagrees with legal()", AT(c), text);
+    }
+    for (int i = 0; i < n; i++) {
+        int k = misspellings(texts[i], forms);
+        for (int j = 0; j < k; j++) {
+            if (among(forms[j], texts, n)) continue; /* "cast luck" may be legal beside "cast luck @2" */
+            why.text[0] = '\0';
+            CHECK(!session_check_text(s, forms[j], NULL, &why), WHERE "check accepts '%s', which legal() does not list",
+                  AT(c), forms[j]);
+            CHECK(why.text[0] != '\0', WHERE "'%s' refused without a reason", AT(c), forms[j]);
+        }
+    }
+}
+
+/* The views of every player but the decider after `a`, one text: what the others can tell of it. */
+static char *others_views(const game_def *def, const void *st, action_t a, int players, void *after) {
+    memcpy(after, st, def->state_size);
+    def->apply(after, a);
+    size_t len = 0;
+    char *all = NULL;
+    for (int v = 0; v < players; v++) {
+        if (v == def->to_move(st)) continue;
+        char *view = table_text(def, after, v);
+        size_t more = strlen(view);
+        all = realloc(all, len + more + 2);
+        memcpy(all + len, view, more);
+        len += more;
+        all[len++] = '\n';
+        all[len] = '\0';
+        free(view);
+    }
+    return all;
+}
+
+/* `text` with each number written '#': positions and seats are public (hand sizes are), names are not. */
+/* Whether two action texts start with the same word ("stop" and "done" may do the same, in the open). */
+static bool same_verb(const char *a, const char *b) {
+    size_t n = strcspn(a, " ");
+    return n == strcspn(b, " ") && strncmp(a, b, n) == 0;
+}
+
+static void names_only(const char *text, char *out) {
+    for (; *text; text++) {
+        bool digit = *text >= '0' && *text <= '9';
+        if (!digit || text[1] < '0' || text[1] > '9') *out++ = digit ? '#' : *text;
+    }
+    *out = '\0';
+}
+
+/* Secret decisions stay secret: two legal actions that leave every other player's view the same changed
+ * only what the decider alone sees, so the history must not show anyone else different names for them
+ * (public_text), or it would tell what the views hide (Citadels' "choose architect" by the last to
+ * choose, "keep library"). Numbers may differ: a hand position is public, which card lies there is not
+ * ("pick 3" names the copy that moves, in the open). The decider and the whole table see the action. */
+static void public_text_hides_what_views_hide(const run_context *c, const void *st, const action_t *legal, int n) {
+    const game_def *def = c->def;
+    int mover = def->to_move(st);
+    void *after = malloc(def->state_size);
+    char **seen = malloc(sizeof *seen * (size_t)n);
+    static char shown[MEEPLE_MAX_PLAYERS][MEEPLE_MAX_ACTIONS][MEEPLE_PUBLIC_TEXT];
+    static char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
+    char mine[MEEPLE_PUBLIC_TEXT];
+    for (int i = 0; i < n; i++) {
+        char *text = texts[i];
+        def->action_text(st, legal[i], text);
+        game_public_text(def, st, legal[i], mover, mine);
+        CHECK(strcmp(mine, text) == 0, WHERE "the decider sees '%s' as '%s'", AT(c), text, mine);
+        game_public_text(def, st, legal[i], -1, mine);
+        CHECK(strcmp(mine, text) == 0, WHERE "the whole table sees '%s' as '%s'", AT(c), text, mine);
+        seen[i] = others_views(def, st, legal[i], c->players, after);
+        for (int v = 0; v < c->players; v++) {
+            if (v == mover) continue;
+            game_public_text(def, st, legal[i], v, shown[v][i]);
+            CHECK(shown[v][i][0] != '\0', WHERE "player %d sees nothing of '%s'", AT(c), v + 1, text);
+            char name_i[MEEPLE_PUBLIC_TEXT], name_j[MEEPLE_PUBLIC_TEXT];
+            names_only(shown[v][i], name_i);
+            for (int j = 0; j < i; j++) {
+                names_only(shown[v][j], name_j);
+                if (strcmp(seen[i], seen[j]) != 0 || !same_verb(texts[i], texts[j])) continue;
+                CHECK(strcmp(name_i, name_j) == 0,
+                      WHERE "no other player's view tells these apart, yet player %d's history shows '%s' and '%s'",
+                      AT(c), v + 1, shown[v][j], shown[v][i]);
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) free(seen[i]);
+    free(seen);
+    free(after);
+}
+
 static int sample_runs, sample_changes;
 
 /* Re-dealing what a player cannot see changes nothing they see, and (over a game) does change the
@@ -263,7 +406,9 @@ static void play_one(run_context *c, bool thorough) {
         CHECK(c->step < 100000, WHERE "the game does not end", AT(c));
         check_agrees_with_legal(c, s->now, legal, n, thorough);
         action_text_round_trips(c, s->now, legal, n);
+        if (thorough && c->step % 5 == 0) check_accepts_only_legal_texts(c, s, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);
+        if (thorough && c->step % 11 == 3) public_text_hides_what_views_hide(c, s->now, legal, n);
         action_t a = legal[rng_below(&r, (uint32_t)n)];
         c->decisions++;
         memcpy(twin, s->now, size); /* a clone is a copy: the same action gives the same bytes */
@@ -326,10 +471,27 @@ static void playouts_are_games(const game_def *def, int players, int games) {
     }
 }
 
+/* A game that forgets what the others see of an action, or whether it hides anything, is refused by
+ * name: the registry's check is what holds every game here to it. */
+static void a_game_must_say_what_others_see(void) {
+    game_def forgot = *meeple_games[0];
+    forgot.public_text = NULL;
+    const char *missing = game_def_problem(&forgot);
+    CHECK(missing && strstr(missing, "public_text"), "a game_def without public_text passes: %s", missing ? missing : "");
+    forgot = *meeple_games[0];
+    forgot.information = INFORMATION_UNSAID;
+    missing = game_def_problem(&forgot);
+    CHECK(missing && strstr(missing, "hidden information"), "a game_def that does not say whether it has hidden "
+          "information passes: %s", missing ? missing : "");
+}
+
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1000;
+    a_game_must_say_what_others_see();
     for (int g = 0; g < meeple_game_count; g++) {
         const game_def *def = meeple_games[g];
+        const char *missing = game_def_problem(def);
+        CHECK(!missing, "%s: the game_def gives no %s", def->name, missing);
         for (int players = def->min_players; players <= def->max_players; players++) {
             run_context c = {def, players, 0, 0, 0};
             sample_runs = sample_changes = 0;

@@ -2041,6 +2041,12 @@ static int babel_playout_worth(const void *st, action_t a, rng *r) {
     }
 }
 
+/* Every decision shows on the table (a halving's discard lands face up); only the hands are hidden. */
+static bool babel_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)a, (void)viewer, (void)out;
+    return false;
+}
+
 const game_def babel_game = {
     .name = "babel",
     .title = "Babel",
@@ -2063,6 +2069,8 @@ const game_def babel_game = {
     .scores = babel_scores,
     .winners = babel_winners,
     .action_text = babel_action_text,
+    .public_text = babel_public_text,
+    .information = INFORMATION_HIDDEN,
     .text_key = babel_text_key,
     .parse_action = babel_parse_action,
     .action_space = babel_action_space,

@@ -2203,6 +2203,12 @@ int bean_playout_worth(const void *st, action_t a, rng *r) {
     return kind == ACT_DONE ? 450 : -1;
 }
 
+/* Every decision is made in the open: trades name beans or shown cards, plants come from the front. */
+static bool bohnanza_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)a, (void)viewer, (void)out;
+    return false;
+}
+
 const game_def bohnanza_game = {
     .name = "bohnanza",
     .title = "Bohnanza",
@@ -2226,6 +2232,8 @@ const game_def bohnanza_game = {
     .scores = bohnanza_scores,
     .winners = bohnanza_winners,
     .action_text = bohnanza_action_text,
+    .public_text = bohnanza_public_text,
+    .information = INFORMATION_HIDDEN,
     .parse_action = bohnanza_parse_action,
     .action_space = bohnanza_action_space,
     .write_table = bohnanza_write_table,

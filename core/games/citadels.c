@@ -2417,6 +2417,22 @@ static int citadels_playout_worth(const void *st, action_t a, rng *r) {
     }
 }
 
+/* The choosing is secret (which character, which one face down), and so is which district card a
+ * player keeps, marks for the Magician or discards at the Laboratory: those cards go face down. */
+static bool citadels_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)viewer;
+    const char *secret = NULL;
+    switch (act_kind(a)) {
+    case ACT_CHOOSE: secret = "chooses a character"; break;
+    case ACT_BURY: secret = "puts a character aside face down"; break;
+    case ACT_KEEP: secret = "keeps one of the drawn cards"; break;
+    case ACT_REPLACE: secret = "marks a card to replace"; break;
+    case ACT_LAB: secret = "discards a card for 1 gold"; break;
+    }
+    if (secret) snprintf(out, MEEPLE_PUBLIC_TEXT, "(%s)", secret);
+    return secret != NULL;
+}
+
 const game_def citadels_game = {
     .name = "citadels",
     .title = "Citadels",
@@ -2440,6 +2456,8 @@ const game_def citadels_game = {
     .score = citadels_score,
     .winners = citadels_winners,
     .action_text = citadels_action_text,
+    .public_text = citadels_public_text,
+    .information = INFORMATION_HIDDEN,
     .parse_action = citadels_parse_action,
     .action_space = citadels_action_space,
     .write_table = citadels_write_table,

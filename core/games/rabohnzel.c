@@ -2604,6 +2604,14 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
     }
 }
 
+/* Relocation's new order is its owner's secret; every other decision is made in the open. */
+static bool rabohnzel_public_text(const void *st, action_t a, int viewer, char *out) {
+    (void)st, (void)viewer;
+    if (act_kind(a) != ACT_ORDER) return false;
+    snprintf(out, MEEPLE_PUBLIC_TEXT, "(rearranges their hand)");
+    return true;
+}
+
 const game_def rabohnzel_game = {
     .name = "rabohnzel",
     .title = "Rabohnzel",
@@ -2626,6 +2634,8 @@ const game_def rabohnzel_game = {
     .scores = rabohnzel_scores,
     .winners = rabohnzel_winners,
     .action_text = rabohnzel_action_text,
+    .public_text = rabohnzel_public_text,
+    .information = INFORMATION_HIDDEN,
     .text_key = rabohnzel_text_key,
     .parse_action = rabohnzel_parse_action,
     .action_space = rabohnzel_action_space,

@@ -91,9 +91,18 @@
     const li = document.createElement("li");
     li.dataset.step = String(i + 1);
     li.dataset.by = String(m.by);
-    li.textContent = "P" + m.by + " " + seatName(m.by) + ": " + m.a;
     list.appendChild(li);
   });
+  // A move as the chosen perspective saw it: another seat's secret pick shows as its public text.
+  const moveText = (m, p) => (p && m.seen ? String(m.seen[p - 1]) : m.a);
+  let listedFor = -1;
+  function listMoves(p) {
+    if (listedFor === p) return;
+    listedFor = p;
+    moves.forEach((m, i) => {
+      list.children[i + 1].textContent = "P" + m.by + " " + seatName(m.by) + ": " + moveText(m, p);
+    });
+  }
   list.setAttribute("start", "0");
 
   // ------------------------------------------------------------------ showing a step
@@ -119,9 +128,10 @@
     slider.value = String(step);
     jump.value = String(step);
     select.value = seat ? String(seat) : "god";
+    listMoves(seat);
     $("where").textContent = step === 0 ? "the deal" :
       "after move " + step + " of " + moves.length + " (P" + moves[step - 1].by + " " +
-      seatName(moves[step - 1].by) + ": " + moves[step - 1].a + ")";
+      seatName(moves[step - 1].by) + ": " + moveText(moves[step - 1], seat) + ")";
     for (const li of list.children) li.classList.toggle("now", li.dataset.step === String(step));
     const now = list.children[step];
     if (now && now.scrollIntoView && document.hasFocus && document.hasFocus()) now.scrollIntoView({ block: "nearest" });

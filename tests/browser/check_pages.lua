@@ -160,6 +160,17 @@ for _, game in ipairs { { "citadels", "random random random random" }, { "bohnan
   check(html:find('data%-step="30" data%-seat="2" data%-drawn="board"') ~= nil, game[1] .. " draws its board at step 30")
   local _, face_down = zone(html, 1, "hand")
   check(face_down > 0, game[1] .. ": P2's view shows P1's hand face down")
+  if game[1] == "citadels" then
+    -- Secret decisions stay secret: P2's list of moves names no other seat's pick, and the god view does.
+    local others = 0
+    for by, text in html:gmatch('<li data%-step="%d+" data%-by="(%d)">P%d [^:]*: ([^<]*)</li>') do
+      if by ~= "2" and text:match("^choose ") then others = others + 1 end
+    end
+    check(others == 0, "citadels: P2's move list names no other seat's character pick")
+    check(html:find("(chooses a character)", 1, true) ~= nil, "citadels: P2's move list shows the others' picks as secret")
+    html = dom(gpage, "#step=30&seat=god")
+    check(html:find('data%-by="1">P1 [^:]*: choose ') ~= nil, "citadels: the god view names every pick")
+  end
 end
 
 -- ------------------------------------------------------------------ the report
