@@ -1,0 +1,104 @@
+/* seating.c — the seating designs. The balanced one: a block of P(P-1) seatings in which every bot sits
+ * in every seat P-1 times and every ordered pair of bots is left neighbours (seat s, seat s+1, seat P
+ * next to seat 1) P times; it is the smallest block that can do both, since seats need a multiple of P
+ * seatings and the P(P-1) ordered pairs need a multiple of P-1. For a prime P, seating (d, r) puts bot
+ * r + s*d (mod P) in seat s: neighbours differ by d, so the P-1 steps d each give every pair its turn.
+ * For 4, 6 and 8 players no such formula exists (the complete directed graph on 4 or 6 vertices has no
+ * decomposition into directed Hamiltonian cycles, Tillson 1980); the tables below were found by a search
+ * and are checked seat by seat and pair by pair in tests/test_seating.c. */
+#include "seating.h"
+
+#include <string.h>
+
+#include "rng.h"
+
+/* Seat s holds bot row[s] - '0'. 4: found by annealing. 6: two base cycles over Z5 plus a fixed point,
+ * developed mod 5 (every arc twice), each cycle at three rotations of one parity. 8: seven arc-disjoint
+ * directed Hamiltonian cycles, each at its eight rotations. */
+static const char *const balanced4[] = {
+    "0132", "0213", "0312", "1023", "1032", "1230", "2103", "2301", "2310", "3021", "3120", "3201",
+};
+static const char *const balanced6[] = {
+    "013245", "324501", "450132", "124305", "430512", "051243", "230415", "041523",
+    "152304", "341025", "102534", "253410", "402135", "213540", "354021", "503421",
+    "342150", "215034", "514032", "403251", "325140", "520143", "014352", "435201",
+    "531204", "120453", "045312", "542310", "231054", "105423",
+};
+static const char *const balanced8[] = {
+    "07341652", "73416520", "34165207", "41652073", "16520734", "65207341", "52073416", "20734165",
+    "04762315", "47623150", "76231504", "62315047", "23150476", "31504762", "15047623", "50476231",
+    "02437561", "24375610", "43756102", "37561024", "75610243", "56102437", "61024375", "10243756",
+    "06351274", "63512740", "35127406", "51274063", "12740635", "27406351", "74063512", "40635127",
+    "01726453", "17264530", "72645301", "26453017", "64530172", "45301726", "53017264", "30172645",
+    "05421367", "54213670", "42136705", "21367054", "13670542", "36705421", "67054213", "70542136",
+    "03257146", "32571460", "25714603", "57146032", "71460325", "14603257", "46032571", "60325714",
+};
+
+static const char *const names[] = {"rotate", "balanced", "permute", "random"};
+
+const char *seating_name(seating_design d) { return names[d]; }
+
+bool seating_parse(const char *name, seating_design *d) {
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) return *d = (seating_design)i, true;
+    return false;
+}
+
+static long long factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+long long seating_block(seating_design d, int players) {
+    if (players < 1 || players > MEEPLE_MAX_PLAYERS) return 0;
+    switch (d) {
+    case SEATING_ROTATE: return players;
+    case SEATING_BALANCED: return players == 1 ? 1 : (long long)players * (players - 1);
+    case SEATING_PERMUTE: return players <= SEATING_PERMUTE_MAX ? factorial(players) : 0;
+    case SEATING_RANDOM: return 1;
+    }
+    return 0;
+}
+
+static void from_row(const char *row, int players, int *bots) {
+    for (int s = 0; s < players; s++) bots[s] = row[s] - '0';
+}
+
+static void balanced(int players, long long k, int *bots) {
+    if (players == 4) return from_row(balanced4[k], players, bots);
+    if (players == 6) return from_row(balanced6[k], players, bots);
+    if (players == 8) return from_row(balanced8[k], players, bots);
+    long long step = 1 + k / players, first = k % players; /* players is prime: 1, 2, 3, 5, 7 */
+    for (int s = 0; s < players; s++) bots[s] = (int)((first + s * step) % players);
+}
+
+/* The k-th permutation in lexicographic order (k < players!). */
+static void permutation(int players, long long k, int *bots) {
+    int left[MEEPLE_MAX_PLAYERS];
+    for (int i = 0; i < players; i++) left[i] = i;
+    for (int s = 0, n = players; s < players; s++, n--) {
+        long long f = factorial(n - 1);
+        int pick = (int)(k / f);
+        k %= f;
+        bots[s] = left[pick];
+        memmove(&left[pick], &left[pick + 1], sizeof *left * (size_t)(n - 1 - pick));
+    }
+}
+
+/* A purpose for rng_derive that no other seed of a game uses. */
+#define SEATING_RANDOM_PURPOSE 0x5ea7ab1eULL
+
+void seating_of_game(seating_design d, int players, long long game, uint64_t game_seed, int bots[MEEPLE_MAX_PLAYERS]) {
+    long long k = game % seating_block(d, players);
+    if (d == SEATING_ROTATE) {
+        for (int s = 0; s < players; s++) bots[s] = (int)((s + k) % players);
+    } else if (d == SEATING_BALANCED) {
+        balanced(players, k, bots);
+    } else if (d == SEATING_PERMUTE) {
+        permutation(players, k, bots);
+    } else {
+        uint8_t order[MEEPLE_MAX_PLAYERS];
+        rng r;
+        rng_seed(&r, rng_derive(game_seed, SEATING_RANDOM_PURPOSE), 0);
+        for (int s = 0; s < players; s++) order[s] = (uint8_t)s;
+        rng_shuffle_bytes(&r, order, players);
+        for (int s = 0; s < players; s++) bots[s] = order[s];
+    }
+}
