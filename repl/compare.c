@@ -86,7 +86,7 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         }
     }
     if (!a->game) return cli_bad_args("compare", "which game? games: %s", game_names());
-    if (!game_find(a->game)) return cli_bad_args("compare", "unknown game '%s'; games: %s", a->game, game_names());
+    if (!game_find(a->game)) return cli_unknown_game("compare", a->game);
     if (!a->variant) return cli_bad_args("compare", "--variant V names the house rules to compare with");
     if (a->nbots < 1) return cli_bad_args("compare", "name a bot for every seat (for example: random random)");
     if (a->json && a->html) return cli_bad_args("compare", "--json or --html, not both (--html writes a file; --json prints)");

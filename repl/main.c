@@ -18,6 +18,7 @@
 static int cmd_games(int argc, char **argv, const cli_options *opts);
 static int cmd_rules(int argc, char **argv, const cli_options *opts);
 static int cmd_run(int argc, char **argv, const cli_options *opts);
+static int cmd_help(int argc, char **argv, const cli_options *opts);
 
 static const cli_command commands[] = {
     {"repl", "meeple repl [GAME] [--seed S] [--players N] [--variant V]",
@@ -129,6 +130,8 @@ static const cli_command commands[] = {
     {"games", "meeple games", "list the games", NULL, cmd_games},
     {"rules", "meeple rules GAME", "a game's rules summary, rulings, action grammar and parameters", NULL,
      cmd_rules},
+    {"help", "meeple help [COMMAND]", "the commands, or one command's usage and options (as COMMAND --help)", NULL,
+     cmd_help},
 };
 static const int command_count = (int)(sizeof commands / sizeof commands[0]);
 
@@ -154,7 +157,7 @@ static int cmd_rules(int argc, char **argv, const cli_options *opts) {
     if (argc < 2) return cli_bad_args("rules", "which game? games: %s", game_names());
     if (argc > 2) return cli_bad_args("rules", "one game expected, got also '%s'", argv[2]);
     const game_def *def = game_find(argv[1]);
-    if (!def) return cli_bad_args("rules", "unknown game '%s'; games: %s", argv[1], game_names());
+    if (!def) return cli_unknown_game("rules", argv[1]);
     cli_print_rules(def);
     return 0;
 }
@@ -192,6 +195,14 @@ static int cmd_run(int argc, char **argv, const cli_options *opts) {
 
 /* ====================================================================================== main */
 
+/* "unknown command 'mach'; did you mean 'match'?" */
+static int unknown_command(const char *name) {
+    const char *names[sizeof commands / sizeof commands[0] + 1];
+    for (int i = 0; i < command_count; i++) names[i] = commands[i].name;
+    names[command_count] = NULL;
+    return cli_bad_args(NULL, "unknown command '%s'%s", name, cli_suggest(name, names));
+}
+
 static void print_help(void) {
     printf("meeple — board games for people, bots and scripts, with Lua 5.4 inside\n\n"
            "usage: %s\n\ncommands:\n", CLI_MAIN_USAGE);
@@ -200,7 +211,7 @@ static void print_help(void) {
                commands[i].fn ? "" : " (not in this build yet)");
     printf("\noptions:\n"
            "  --debug        full Lua tracebacks and internal detail in errors (anywhere on the line)\n"
-           "  --help, -h     this text; `meeple COMMAND --help` for one command\n"
+           "  --help, -h     this text; `meeple help COMMAND` or `meeple COMMAND --help` for one command\n"
            "  --version, -V  the version\n"
            "Options take their value as `--games 9` or `--games=9`.\n"
            "Reference: docs/ in the source tree, or `man meeple` once installed.\n");
@@ -209,6 +220,19 @@ static void print_help(void) {
 static void print_command_help(const cli_command *c) {
     printf("usage: %s\n\n%s%s\n", c->usage, c->summary, c->fn ? "" : " (not in this build yet)");
     if (c->details) printf("\n%s\n", c->details);
+}
+
+static int cmd_help(int argc, char **argv, const cli_options *opts) {
+    (void)opts;
+    if (argc > 2) return cli_bad_args("help", "one command expected, got also '%s'", argv[2]);
+    if (argc < 2) {
+        print_help();
+        return 0;
+    }
+    const cli_command *c = cli_command_find(argv[1]);
+    if (!c) return unknown_command(argv[1]);
+    print_command_help(c);
+    return 0;
 }
 
 static bool is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
@@ -239,12 +263,13 @@ int main(int argc, char **argv) {
             print_version();
             return 0;
         } else {
-            return cli_bad_args(NULL, "unknown option '%s'", argv[i]);
+            return cli_bad_args(NULL, "unknown option '%s'%s", argv[i],
+                                cli_suggest(argv[i], (const char *const[]){"--debug", "--help", "--version", NULL}));
         }
     }
     if (i == argc) return shell_main(1, (char *[]){"repl", NULL}, &opts); /* `meeple`: the shell */
     const cli_command *c = cli_command_find(argv[i]);
-    if (!c) return cli_bad_args(NULL, "unknown command '%s'", argv[i]);
+    if (!c) return unknown_command(argv[i]);
     if (wants_help(c, argc - i, argv + i)) {
         print_command_help(c);
         return 0;

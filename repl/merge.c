@@ -188,6 +188,8 @@ static int read_identity(merge *mg) {
     mg->mm.games = (long long)json_integer_value(json_object_get(id, "games"));
     mg->mm.match_seed = (long long)json_integer_value(json_object_get(id, "match_seed"));
     mg->mm.players = (int)json_integer_value(json_object_get(id, "players"));
+    /* matchlog_read checked it: every record names a design that seats its players */
+    seating_parse(json_string_value(json_object_get(id, "seating")), &mg->mm.seating);
     if (json_is_string(variant)) {
         snprintf(mg->variant, sizeof mg->variant, "%s", json_string_value(variant));
         mg->mm.variant = mg->variant;

@@ -649,7 +649,7 @@ int shell_main(int argc, char **argv, const cli_options *opts) {
         } else if (game) {
             return cli_bad_args("repl", "one game expected, got also '%s'", argv[i]);
         } else if (!game_find(argv[i])) {
-            return cli_bad_args("repl", "unknown game '%s'; games: %s", argv[i], game_names());
+            return cli_unknown_game("repl", argv[i]);
         } else {
             game = argv[i];
         }
@@ -745,7 +745,7 @@ static int parse_play(int argc, char **argv, play_args *a) {
         }
     }
     if (a->game && !game_find(a->game))
-        return cli_bad_args("play", "unknown game '%s'; games: %s", a->game, game_names());
+        return cli_unknown_game("play", a->game);
     if (a->load) {
         if (a->seeded || a->players)
             return cli_bad_args("play", "--load takes the seed and players from the save: leave out %s",
