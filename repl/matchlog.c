@@ -465,8 +465,8 @@ static void print_sprt(FILE *out, const matchlog_sprt *s) {
 static void print_header(FILE *out, const matchlog_tally *t, const matchlog_notes *notes) {
     const matchlog_match *m = t->m;
     long long block = matchlog_block(m);
-    fprintf(out, "%s: %lld games, %lld deals of %lld, %s seating, seed %lld", m->def->name, t->seat_games,
-            t->deals, block, seating_name(m->seating), m->match_seed);
+    fprintf(out, "%s: %lld games, %lld deal%s of %lld, %s seating, seed %lld", m->def->name, t->seat_games,
+            t->deals, t->deals == 1 ? "" : "s", block, seating_name(m->seating), m->match_seed);
     if (notes->from_log || notes->cut_line) fprintf(out, " (%lld from the log", notes->from_log);
     if (notes->cut_line)
         fprintf(out, ", whose line %lld was cut short: its game was played again", notes->cut_line);

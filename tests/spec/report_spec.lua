@@ -139,7 +139,7 @@ describe("meeple report", function()
     local empty = write("")
     local garbage = write("hello\n")
     local no_seats = write('{"game":"babel","seed":1}\n')
-    local other = match("match citadels random random --games 1 --seed 1")
+    local other = match("match citadels random random --games 2 --seed 1")
     local cases = {
       { "report", 2, "which logs" }, { "report /nonexistent.jsonl", 2, "cannot read the log" },
       { "report /tmp", 2, "is a folder" }, { "report " .. quote(log1) .. " --frobnicate", 2, "unknown option" },
