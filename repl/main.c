@@ -46,14 +46,25 @@ static const cli_command commands[] = {
      "`quit` stops. Ctrl-C stops too, with status 130.",
      play_main},
     {"match",
-     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]"
-     " [--shard K/N] [--json]",
-     "a tournament between bots, seats rotated",
+     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--seating rotate|balanced|permute|random]"
+     " [--sprt P0,P1 [--alpha A] [--beta B]] [--variant V] [--log F.jsonl] [--resume] [--shard K/N] [--json]",
+     "a tournament between bots, in deals played under every seating of a balanced design",
      "  BOT          a bot file, the name of one in bots/ (random, greedy_babel, ismcts, ...), or a\n"
      "               program: 'exec:PROGRAM [ARGS]' or an executable file (docs/protocol.md);\n"
      "               one per seat, so the number of bots is the number of players\n"
-     "  --games N    games to play (default 100); each game's seed is derived from S, seats rotated\n"
+     "  --games N    games to play, a whole number of deals (default: 100 rounded up to whole deals)\n"
      "  --seed S     the match's seed, 0..2^53-1 (default: drawn from the OS, printed and logged)\n"
+     "  --seating D  who sits where; every game of a deal plays the same deal (its seed from S):\n"
+     "               balanced (default): P(P-1) games a deal, each bot in each seat and each bot\n"
+     "                 left of each other equally often (2 players: 2, 3: 6, 4: 12, 5: 20, 6: 30,\n"
+     "                 7: 42, 8: 56 games a deal)\n"
+     "               rotate: P games a deal, seats rotated (neighbours never change: biased)\n"
+     "               permute: P! games a deal, every order (at most 5 players)\n"
+     "               random: one game a deal, a random order drawn from its seed\n"
+     "  --sprt P0,P1 a sequential test on the first bot's expected score (a win 1, a win shared by k\n"
+     "               1/k): H0 score = P0 against H1 score = P1, one trial a deal; stops at the first\n"
+     "               deal where it decides, or at --games (not with --shard)\n"
+     "  --alpha A, --beta B   its error rates (default 0.05 each)\n"
      "  --jobs J     games played at once, one thread each (default 1; 0: one per core); results do\n"
      "               not depend on it\n"
      "  --variant V  every game under a house-rule variant (a name in scripts/variants/GAME, or a file)\n"
@@ -63,7 +74,7 @@ static const cli_command commands[] = {
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
      "  --memory MB  its memory cap (default 128)\n"
-     "  --shard K/N  play only shard K of N: the games i with (i-1) mod N = K-1, for a cluster; needs\n"
+     "  --shard K/N  play only shard K of N: the deals d with (d-1) mod N = K-1, for a cluster; needs\n"
      "               --seed (the shards of one match share one seed); `meeple merge` joins their logs\n"
      "  --json       the results as one JSON object on stdout instead of the table\n"
      "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"

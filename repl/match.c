@@ -73,6 +73,7 @@ typedef struct match {
     game_result **done;                        /* finished, not yet counted, by slot - first */
     FILE *log;
     bool stop, tty;
+    double started;                            /* now_ms() when play began, for the time left */
     char error[1600];
 } match;
 
@@ -579,11 +580,16 @@ static void progress(match *m, bool last) {
     long long total = m->slots, done = m->next_count;
     long long step = total / 500 > 0 ? total / 500 : 1;
     if (last) {
-        fprintf(stderr, "\r%*s\r", 72, "");
+        fprintf(stderr, "\r\033[K");
     } else if (done % step == 0 || done == total) {
         int width = 30, filled = (int)(done * width / (total ? total : 1));
-        fprintf(stderr, "\rmatch %s: [%.*s%*s] %lld/%lld games", m->a->def->name, filled,
-                "##############################", width - filled, "", done, total);
+        long long played = done - m->first;
+        char left[48] = "";
+        if (played > 0 && done < total)
+            snprintf(left, sizeof left, ", about %.0f s left",
+                     (now_ms() - m->started) / 1e3 / (double)played * (double)(total - done));
+        fprintf(stderr, "\r\033[Kmatch %s: [%.*s%*s] %lld/%lld games%s", m->a->def->name, filled,
+                "##############################", width - filled, "", done, total, left);
     }
     fflush(stderr);
 }
@@ -970,6 +976,7 @@ static int run(match *m) {
         return 1;
     }
     m->tty = isatty(STDERR_FILENO);
+    m->started = now_ms();
     m->stop = m->tally.sprt.result >= 0; /* a resumed log that already decided plays nothing more */
     struct sigaction old[2];
     catch_signals(true, old);

@@ -320,14 +320,13 @@ void matchlog_sprt_bounds(matchlog_sprt *s) {
     s->upper = log((1 - s->beta) / s->alpha);
 }
 
-/* Below this a deal-to-deal variance counts as this: identical deals (identical bots with duplicate
- * deals score alike in every deal) then decide at once instead of dividing by zero. */
-#define SPRT_MIN_VARIANCE 1e-6
-
-double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, double sum, double sq) {
+double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq) {
     if (deals < 2) return 0;
-    double n = (double)deals, mean = sum / n, var = (sq - sum * mean) / (n - 1);
-    if (!(var > SPRT_MIN_VARIANCE)) var = SPRT_MIN_VARIANCE;
+    /* The deals' spread, with one pseudo-deal of the largest variance a mean of `block` independent
+     * games can have (1/4 per game): a few identical deals (identical bots score alike in every deal)
+     * cannot decide alone, and there is no division by zero. */
+    double n = (double)deals, mean = sum / n, spread = sq - sum * mean;
+    double var = ((spread > 0 ? spread : 0) + 0.25 / (double)block) / n;
     /* Per trial, log N(x; p1, var) - log N(x; p0, var) = (p1 - p0)(2x - p0 - p1) / (2 var); summed. */
     return n * (s->p1 - s->p0) * (2 * mean - s->p0 - s->p1) / (2 * var);
 }
@@ -347,7 +346,7 @@ static void close_deal(matchlog_tally *t, long long block) {
     matchlog_sprt *s = &t->sprt;
     if (!s->on || s->result >= 0) return;
     s->games = t->seat_games;
-    s->llr = matchlog_sprt_llr(s, t->deals, t->stats[0].points_by_deal, t->stats[0].points_by_deal_sq);
+    s->llr = matchlog_sprt_llr(s, t->deals, block, t->stats[0].points_by_deal, t->stats[0].points_by_deal_sq);
     if (s->llr >= s->upper) s->result = 1;
     else if (s->llr <= s->lower) s->result = 0;
 }

@@ -122,11 +122,11 @@ typedef struct matchlog_notes {
 void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_notes *notes);
 /* The results as one JSON object (docs/log-format.md, "--json"), with its newline. */
 bool matchlog_print_json(FILE *out, const matchlog_tally *t);
-/* The SPRT's bounds for its alpha and beta, and its log-likelihood ratio over `deals` deals whose mean
- * scores sum to `sum` and their squares to `sq` (Wald's test under a normal approximation, the variance
- * estimated from the deals, as fishtest does with game pairs). */
+/* The SPRT's bounds for its alpha and beta, and its log-likelihood ratio over `deals` deals of `block`
+ * games whose mean scores sum to `sum` and their squares to `sq` (Wald's test under a normal
+ * approximation, the variance estimated from the deals, as fishtest does with game pairs). */
 void matchlog_sprt_bounds(matchlog_sprt *s);
-double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, double sum, double sq);
+double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq);
 
 /* `v` as JSON text with every real in its shortest form that reads back exactly (0.0003, not
  * 0.00029999999999999997); `flags` as json_dumps takes them (JSON_INDENT, JSON_SORT_KEYS...).
