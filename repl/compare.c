@@ -23,6 +23,7 @@
 #include <lua.h>
 
 #include "cli.h"
+#include "luajson.h"
 #include "registry.h"
 #include "report.h"
 
@@ -481,7 +482,7 @@ static int print_json(const compare_args *a, const side *base, const side *var, 
     json_t *out = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "game", a->game, "variant", a->variant, "games",
                             (json_int_t)a->games, "match_seed", (json_int_t)a->seed, "base_rules", side_json(base),
                             "variant_rules", side_json(var), "differences", diffs);
-    char *text = out ? json_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) : NULL;
+    char *text = out ? luajson_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
     json_decref(out);
     if (!text) {
         fprintf(stderr, "meeple compare: out of memory\n");

@@ -128,10 +128,6 @@ bool matchlog_print_json(FILE *out, const matchlog_tally *t);
 void matchlog_sprt_bounds(matchlog_sprt *s);
 double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq);
 
-/* `v` as JSON text with every real in its shortest form that reads back exactly (0.0003, not
- * 0.00029999999999999997); `flags` as json_dumps takes them (JSON_INDENT, JSON_SORT_KEYS...).
- * malloc'd; NULL when out of memory. */
-char *matchlog_dumps(const json_t *v, size_t flags);
 
 /* ---- In match.c: a logged record played again, for `meeple merge` ---- */
 typedef struct match_checker match_checker;

@@ -240,6 +240,8 @@ function M.summarize(games, ratings)
   for seat = 1, #stats.seats do
     stats.seats[seat] = stats.seats[seat] or { games = 0, wins = 0 }
     stats.seats[seat].win = proportion(stats.seats[seat].wins, stats.seats[seat].games)
+    local effect = fitted.seats[seat] or { effect = 0, sd = 0 }
+    stats.seats[seat].effect, stats.seats[seat].effect_sd = effect.effect, effect.sd
   end
   stats.length = mean_of(stats.lengths)
   sort(stats.bots, function(a, b)
@@ -302,8 +304,14 @@ function M.text(stats, escape)
       line("forfeits of %s: %d × %s", escape(b.name), r.count, escape(r.reason))
     end
   end
+  local effects = { format("%-20s", "seat effect (Elo)") }
+  for seat, s in ipairs(stats.seats) do
+    effects[#effects + 1] = format("%-16s", seat == 1 and "0 (reference)" or format("%+.0f ± %.0f", s.effect, s.effect_sd))
+  end
+  line("%s", concat(effects, " "))
   line("")
-  line("Ratings: Bradley–Terry over each game's pairs of seats, on the Elo scale (mean 1500; ± one standard error).")
+  line("Ratings: Bradley–Terry over each game's pairs of seats, on the Elo scale (mean 1500; ± one standard error),")
+  line("fitted with a term per seat (its advantage over seat 1), so no bot is credited with its seats' luck.")
   return concat(out, "\n") .. "\n"
 end
 
@@ -336,7 +344,7 @@ function M.json(stats, null)
   local seats = {}
   for seat, s in ipairs(stats.seats) do
     seats[seat] = { seat = seat, games = s.games, wins = s.wins, win_rate = or_null(s.win.value),
-      ci_low = or_null(s.win.lo), ci_high = or_null(s.win.hi) }
+      ci_low = or_null(s.win.lo), ci_high = or_null(s.win.hi), effect = s.effect, effect_sd = s.effect_sd }
   end
   return { game = stats.game, games = stats.games, logs = stats.logs, bots = bots, seats = seats,
     mean_length = or_null(stats.length.value) }
