@@ -91,7 +91,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         } else if (strcmp(opt, "--json") == 0) {
             a->json = true;
         } else if (opt[0] == '-') {
-            return cli_bad_args("bench", "unknown option '%s'", opt);
+            return cli_unknown_option("bench", opt);
         } else if (game) {
             return cli_bad_args("bench", "one game expected, got also '%s'", opt);
         } else {

@@ -334,3 +334,28 @@ int cli_unknown_game(const char *cmd, const char *name) {
     if (near) return cli_bad_args(cmd, "unknown game '%s'; did you mean '%s'?", name, near);
     return cli_bad_args(cmd, "unknown game '%s'; games: %s", name, game_names());
 }
+
+/* The options a command's usage and details name ("--games", ...), for a typo's nearest. */
+static int command_options(const char *cmd, char names[][32], int max) {
+    const cli_command *c = cmd ? cli_command_find(cmd) : NULL;
+    const char *texts[] = {c ? c->usage : CLI_MAIN_USAGE, c ? c->details : "--help --version --debug"};
+    int n = 0;
+    for (int t = 0; t < 2; t++)
+        for (const char *p = texts[t]; p && (p = strstr(p, "--")) != NULL && n < max;) {
+            size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+            bool seen = len < 4 || len >= 32;
+            for (int i = 0; i < n && !seen; i++) seen = strlen(names[i]) == len && strncmp(names[i], p, len) == 0;
+            if (!seen) snprintf(names[n++], 32, "%.*s", (int)len, p);
+            p += len;
+        }
+    return n;
+}
+
+int cli_unknown_option(const char *cmd, const char *opt) {
+    char names[64][32];
+    const char *list[65];
+    int n = command_options(cmd, names, 64);
+    for (int i = 0; i < n; i++) list[i] = names[i];
+    list[n] = NULL;
+    return cli_bad_args(cmd, "unknown option '%s'%s", opt, cli_suggest(opt, list));
+}

@@ -79,7 +79,10 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 0, 256, &a->jobs)) /* 0: one per core, as match takes it */
                 return cli_bad_args("compare", "--jobs takes a whole number from 0 (one per core) to 256, got '%s'", argv[i]);
         } else if (arg[0] == '-') {
-            return cli_bad_args("compare", "unknown option '%s' (or it lacks its value)", arg);
+            static const char *const valued[] = {"--variant", "--games", "--seed", "--html", "--jobs", NULL};
+            const char *near = cli_nearest(arg, valued);
+            if (near && strcmp(near, arg) == 0) return cli_bad_args("compare", "%s needs a value", arg);
+            return cli_unknown_option("compare", arg);
         } else if (!a->game) {
             a->game = arg;
         } else if (a->nbots < COMPARE_MAX_SEATS) {

@@ -302,7 +302,7 @@ static int merge_parse(int argc, char **argv, merge *mg) {
         } else if (strcmp(opt, "--json") == 0) {
             mg->json = true;
         } else if (opt[0] == '-' && opt[1]) {
-            return cli_bad_args("merge", "unknown option '%s'", opt);
+            return cli_unknown_option("merge", opt);
         } else if (mg->nfiles == MERGE_MAX_LOGS) {
             return cli_bad_args("merge", "at most %d logs", MERGE_MAX_LOGS);
         } else {
