@@ -26,12 +26,13 @@
 #include "luajson.h"
 #include "registry.h"
 #include "report.h"
+#include "seating.h"
 
 #define COMPARE_MAX_SEATS MEEPLE_MAX_PLAYERS
 #define Z95 1.959963984540054
 
 typedef struct compare_args {
-    const char *game, *variant, *html;
+    const char *game, *variant, *html, *seating;  /* seating: a design's name, checked */
     bool json;
     const char *bots[COMPARE_MAX_SEATS];
     int nbots;
@@ -58,7 +59,7 @@ typedef struct side {
 /* ==================================================================== arguments */
 
 static int compare_parse(int argc, char **argv, compare_args *a) {
-    *a = (compare_args){.games = 200, .seed = -1, .jobs = 1};
+    *a = (compare_args){.games = 200, .seed = -1, .jobs = 1, .seating = "balanced"};
     for (int i = 1; i < argc; i++) { /* argv[0] is "compare" */
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -71,6 +72,13 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 0, CLI_SEED_MAX, &a->seed))
                 return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
                                     argv[i]);
+        } else if (strcmp(arg, "--seating") == 0 && has_value) {
+            seating_design d;
+            a->seating = argv[++i];
+            if (!seating_parse(a->seating, &d))
+                return cli_bad_args("compare", "--seating must be one of %s, got '%s'%s", SEATING_NAMES, a->seating,
+                                    cli_suggest(a->seating, (const char *const[]){"rotate", "balanced", "permute",
+                                                                                  "random", NULL}));
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
         } else if (strcmp(arg, "--html") == 0 && has_value) {
@@ -79,7 +87,7 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 0, 256, &a->jobs)) /* 0: one per core, as match takes it */
                 return cli_bad_args("compare", "--jobs takes a whole number from 0 (one per core) to 256, got '%s'", argv[i]);
         } else if (arg[0] == '-') {
-            static const char *const valued[] = {"--variant", "--games", "--seed", "--html", "--jobs", NULL};
+            static const char *const valued[] = {"--variant", "--games", "--seed", "--html", "--jobs", "--seating", NULL};
             const char *near = cli_nearest(arg, valued);
             if (near && strcmp(near, arg) == 0) return cli_bad_args("compare", "%s needs a value", arg);
             return cli_unknown_option("compare", arg);
@@ -208,7 +216,7 @@ static int run_match(const compare_args *a, const char *variant, const char *log
     argv[n++] = "match";
     argv[n++] = a->game;
     for (int i = 0; i < a->nbots; i++) argv[n++] = a->bots[i];
-    const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--log", log};
+    const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--seating", a->seating, "--log", log};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) argv[n++] = rest[i];
     if (variant) {
         argv[n++] = "--variant";
@@ -415,8 +423,8 @@ static void print_row(const row *r) {
 }
 
 static void report(const compare_args *a, const side *base, const row *rows, int nrows) {
-    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), balanced seating\n\n", a->game,
-           a->variant, base->games, a->seed);
+    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), %s seating\n\n", a->game,
+           a->variant, base->games, a->seed, a->seating);
     printf("%-28s %-24s %-24s %s\n", "", "base rules", a->variant, "change");
     int nfound = 0;
     for (int i = 0; i < nrows; i++) {

@@ -93,13 +93,16 @@ static const cli_command commands[] = {
      "Exit status: 0; 1 when the logs are not one whole match (mixed, a game twice or missing, a\n"
      "damaged line: one line says which); 2 for bad arguments.",
      merge_main},
-    {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J] [--json] [--html FILE]",
+    {"compare",
+     "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]"
+     " [--seating rotate|balanced|permute|random] [--json] [--html FILE]",
      "the same bots and seeds under the base rules and under a variant, side by side",
      "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"
      "variant, and prints per-seat win rates (the first player's advantage), game length, and each\n"
      "bot's win rate and mean score, with 95% intervals, marking what changed beyond chance.\n"
      "  --variant V  the house rules: a name in scripts/variants/GAME/, or a file\n"
-     "  --games N    games under each rule set (default 200)\n"
+     "  --games N    games under each rule set, a whole number of deals (default 200)\n"
+     "  --seating D  the seating design both matches play (default balanced; see match --help)\n"
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
