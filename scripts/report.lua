@@ -63,6 +63,7 @@ local function problem(r)
     end
   end
   if type(r.actions) ~= "table" then return "no actions ('actions')" end
+  if r.deal ~= nil and not is_whole(r.deal, 1, 1 << 53) then return "'deal' must be a deal's number" end
   for _, key in ipairs { "decisions", "ms", "ms_max" } do
     if r[key] ~= nil and not numbers(r[key], n) then return ("'%s' must be one number per seat"):format(key) end
   end
@@ -150,6 +151,24 @@ local function mean_of(list)
 end
 M.proportion, M.mean_of = proportion, mean_of
 
+-- A win rate's 95% interval from games that come in deals (format-3 logs: the games of a deal share
+-- their luck, so they are not independent trials): the cluster-robust normal interval over the deals,
+-- `deals` a map of {games, wins} by deal. Wilson's on the games when every deal is one game or the
+-- logs have no deals (nil).
+local function by_deal(k, n, deals)
+  local count, bigger = 0, false
+  for _, d in pairs(deals or {}) do
+    count = count + 1
+    bigger = bigger or d.games > 1
+  end
+  if not deals or count < 2 or not bigger then return proportion(k, n) end
+  local p, sq = k / n, 0
+  for _, d in pairs(deals) do sq = sq + (d.wins - p * d.games) ^ 2 end
+  local half = Z95 * math.sqrt(sq * count / (count - 1)) / n
+  return { value = p, lo = math.max(0, p - half), hi = math.min(1, p + half) }
+end
+M.by_deal = by_deal
+
 -- A reason with its numbers masked, so "took 1210 ms" and "took 1304 ms" count together.
 local function reason_kind(text)
   return (text:gsub("%d+%.?%d*", "N"):sub(1, 120))
@@ -157,7 +176,7 @@ end
 
 local function new_bot(name)
   return { name = name, games = 0, wins = 0, draws = 0, losses = 0, forfeits = 0, scores = {}, seats = {},
-    decisions = 0, ms = 0, ms_max = nil, timed = 0, reasons = {} }
+    decisions = 0, ms = 0, ms_max = nil, timed = 0, reasons = {}, deals = {} }
 end
 
 -- The rank a seat ended with, for the ratings: winners first, then those who did not forfeit, then score.
@@ -188,6 +207,15 @@ local function count_game(stats, g, by_name)
       stats.bots[#stats.bots + 1] = b
     end
     b.games = b.games + 1
+    if b.deals and g.deal then
+      local key = g.log .. "\0" .. g.deal
+      local d = b.deals[key] or { games = 0, wins = 0 }
+      b.deals[key] = d
+      d.games = d.games + 1
+      if alone == seat then d.wins = d.wins + 1 end
+    else
+      b.deals = nil -- a game without a deal: the games are the trials
+    end
     if alone == seat then b.wins = b.wins + 1
     elseif shared[seat] then b.draws = b.draws + 1
     else b.losses = b.losses + 1 end
@@ -234,7 +262,7 @@ function M.summarize(games, ratings)
   local fitted = ratings.fit(names, comparisons)
   for i, b in ipairs(stats.bots) do
     b.rating, b.rating_sd = fitted[i].rating, fitted[i].sd
-    b.win = proportion(b.wins, b.games)
+    b.win = by_deal(b.wins, b.games, b.deals)
     b.score = mean_of(b.scores)
   end
   for seat = 1, #stats.seats do

@@ -157,3 +157,21 @@ describe("meeple report", function()
     for _, f in ipairs { empty, garbage, no_seats, other } do os.remove(f) end
   end)
 end)
+
+describe("meeple report on logs with deals", function()
+  it("takes a bot's win-rate interval from the spread between deals, not from the games as if independent", function()
+    local report = dofile(util.root .. "/scripts/report.lua")
+    -- Two copies of a bot that split each deal of four games 2:2 are measured exactly: every deal says 50%.
+    local deals = {}
+    for d = 1, 10 do deals[d] = { games = 4, wins = 2 } end
+    local even = report.by_deal(20, 40, deals)
+    assert.equal(0.5, even.value)
+    assert.is_true(even.lo == 0.5 and even.hi == 0.5, even.lo .. " " .. even.hi)
+    -- Deals won whole or lost whole are as uncertain as ten coin flips, not forty.
+    for d = 1, 10 do deals[d] = { games = 4, wins = d % 2 == 0 and 4 or 0 } end
+    local lumpy, wilson = report.by_deal(20, 40, deals), report.proportion(20, 40)
+    assert.is_true(lumpy.hi - lumpy.lo > 1.5 * (wilson.hi - wilson.lo), (lumpy.hi - lumpy.lo) .. " " .. (wilson.hi - wilson.lo))
+    -- Without deals (older logs), Wilson's.
+    assert.same(wilson, report.by_deal(20, 40, nil))
+  end)
+end)
