@@ -54,7 +54,7 @@ static void balanced_pairs_every_ordered_pair_as_left_neighbours_equally_often(i
 
 static void permute_plays_every_order_once(int players) {
     long long block = seating_block(SEATING_PERMUTE, players);
-    int bots[MEEPLE_MAX_PLAYERS], orders[120][MEEPLE_MAX_PLAYERS];
+    int bots[MEEPLE_MAX_PLAYERS] = {0}, orders[120][MEEPLE_MAX_PLAYERS];
     CHECK(block <= 120, "%d players: %lld orders", players, block);
     for (long long g = 0; g < block; g++) {
         seats_of(SEATING_PERMUTE, players, g, 1, bots);
@@ -71,7 +71,7 @@ static void permute_refuses_six_players_or_more(void) {
 }
 
 static void random_order_follows_the_game_seed_alone(void) {
-    int a[MEEPLE_MAX_PLAYERS], b[MEEPLE_MAX_PLAYERS], first[MEEPLE_MAX_PLAYERS] = {0};
+    int a[MEEPLE_MAX_PLAYERS] = {0}, b[MEEPLE_MAX_PLAYERS] = {0}, first[MEEPLE_MAX_PLAYERS] = {0};
     seats_of(SEATING_RANDOM, 5, 3, 1234, a);
     seats_of(SEATING_RANDOM, 5, 77, 1234, b);
     CHECK(memcmp(a, b, sizeof a) == 0, "%s", "the same seed seats differently");
