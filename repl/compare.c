@@ -33,7 +33,7 @@
 
 typedef struct compare_args {
     const char *game, *variant, *html, *seating;  /* seating: a design's name, checked */
-    bool json;
+    bool json, games_given;
     const char *bots[COMPARE_MAX_SEATS];
     int nbots;
     long long games, seed, jobs;
@@ -68,6 +68,7 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         } else if (strcmp(arg, "--games") == 0 && has_value) {
             if (!cli_parse_int(argv[++i], 1, 100000000, &a->games))
                 return cli_bad_args("compare", "--games takes a whole number from 1, got '%s'", argv[i]);
+            a->games_given = true;
         } else if (strcmp(arg, "--seed") == 0 && has_value) {
             if (!cli_parse_int(argv[++i], 0, CLI_SEED_MAX, &a->seed))
                 return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
@@ -104,6 +105,9 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
     if (!a->variant) return cli_bad_args("compare", "--variant V names the house rules to compare with");
     if (a->nbots < 1) return cli_bad_args("compare", "name a bot for every seat (for example: random random)");
     if (a->json && a->html) return cli_bad_args("compare", "--json or --html, not both (--html writes a file; --json prints)");
+    seating_design design;
+    long long block = seating_parse(a->seating, &design) ? seating_block(design, a->nbots) : 0;
+    if (!a->games_given && block > 0) a->games = (a->games + block - 1) / block * block; /* whole deals, as match's */
     return 0;
 }
 
