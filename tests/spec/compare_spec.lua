@@ -58,7 +58,7 @@ describe("meeple compare", function()
   it("refuses a misspelt variant before any game is played, in one line", function()
     local out, code = meeple("compare babel --variant shrot ismcts random --games 4 --seed 1")
     assert.are.equal(2, code, out)
-    assert.is_truthy(out:find("^meeple compare: no variant 'shrot' for babel"), out)
+    assert.is_truthy(out:find("^meeple compare: no variant 'shrot' for babel; did you mean 'short'%?"), out)
     assert.is_nil(out:find("games under", 1, true), out)
   end)
 
