@@ -1009,6 +1009,7 @@ static void push_variant_module(lua_State *L) {
     static const luaL_Reg raw[] = {{"new", m_new}, {"from_table", m_from_table}, {"load", m_load_plain},
                                    {"set_variant", raw_set_variant}, {"rebase", raw_rebase},
                                    {"limited", variant_limited}, {"read_file", variant_read_file},
+                                   {"names", variant_names},
                                    {"print", variant_print}, {"guarded_libs", variant_guarded_libs},
                                    {NULL, NULL}};
     luaL_newlib(L, raw);

@@ -23,6 +23,11 @@ json_t *luajson_encode_value(lua_State *L, int idx, char *err, size_t errn);
 /* Pushes `v` as a Lua value: arrays and objects become tables, null becomes meeple.json.null. */
 void luajson_push(lua_State *L, const json_t *v);
 
+/* `v` as JSON text with every real in its shortest form that reads back exactly (0.0003, not
+ * 0.00029999999999999997), as every JSON meeple prints; `flags` as json_dumps takes them (JSON_COMPACT,
+ * JSON_INDENT, JSON_SORT_KEYS). malloc'd; NULL when out of memory. */
+char *luajson_dumps(const json_t *v, size_t flags);
+
 /* Pushes the `meeple.json` table: encode(value [, {indent = true | N}]) --> text (raises on a value
  * with no JSON form), decode(text) --> value | nil, reason, and null. */
 void luajson_open(lua_State *L);

@@ -15,6 +15,7 @@
 
 #include "variant_sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -346,6 +347,23 @@ int variant_read_file(lua_State *L) {
     close(fd);
     if (got > (size_t)st.st_size) return refuse(L, -1, "variant file '%s' changed while it was read", path);
     luaL_pushresultsize(&b, got);
+    return 1;
+}
+
+int variant_names(lua_State *L) {
+    const char *folder = luaL_checkstring(L, 1);
+    lua_newtable(L);
+    DIR *dir = opendir(folder);
+    if (!dir) return 1;
+    int n = 0;
+    for (struct dirent *e; n < 1000 && (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && len < 128 && strcmp(e->d_name + len - 4, ".lua") == 0) {
+            lua_pushlstring(L, e->d_name, len - 4);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    closedir(dir);
     return 1;
 }
 

@@ -28,6 +28,9 @@ int variant_guarded_libs(lua_State *L);
 /* read_file(path): the text of a regular file of at most VARIANT_FILE_MAX bytes, or nil, why and
  * whether the file is simply not there (devices, pipes and directories are refused unread). */
 int variant_read_file(lua_State *L);
+/* names(folder) -> the names of the .lua files in it (without ".lua"; none when it cannot be read), for
+ * a misspelt variant's nearest name. */
+int variant_names(lua_State *L);
 
 /* print(...): as Lua's, with control characters (newlines too) escaped. */
 int variant_print(lua_State *L);

@@ -91,7 +91,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         } else if (strcmp(opt, "--json") == 0) {
             a->json = true;
         } else if (opt[0] == '-') {
-            return cli_bad_args("bench", "unknown option '%s'", opt);
+            return cli_unknown_option("bench", opt);
         } else if (game) {
             return cli_bad_args("bench", "one game expected, got also '%s'", opt);
         } else {
@@ -101,7 +101,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
     if (!game) return cli_bad_args("bench", "which game? games: %s", game_names());
     if (a->rounds == 0) a->rounds = a->bot || a->variant ? 1 : BENCH_ROUNDS;
     a->def = game_find(game);
-    if (!a->def) return cli_bad_args("bench", "unknown game '%s'; games: %s", game, game_names());
+    if (!a->def) return cli_unknown_game("bench", game);
     if (a->players == 0) a->players = a->def->default_players;
     if (a->players < a->def->min_players || a->players > a->def->max_players)
         return cli_bad_args("bench", "%s takes %d..%d players, got %lld", a->def->name, a->def->min_players,

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "game.h"
 #include "lmeeple.h"
+#include "registry.h"
 #include "text.h"
 
 
@@ -346,4 +347,79 @@ bool cli_out_commit(FILE *f, const char *tmp, const char *path, bool ok) {
     if (ok && rename(tmp, path) == 0) return true;
     remove(tmp);
     return false;
+}
+
+/* ==================================================================================== suggestions */
+
+/* The edit distance (insertions, deletions, substitutions, swaps of neighbours) of a and b, capped. */
+static int distance(const char *a, const char *b) {
+    enum { MAX = 64 };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= MAX || m >= MAX) return MAX;
+    int d[MAX][MAX];
+    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *cli_nearest(const char *given, const char *const *names) {
+    const char *best = NULL;
+    int best_d = 0, limit = (int)strlen(given) / 3 + 1; /* a typo or two, not a different word */
+    for (const char *const *name = names; *name; name++) {
+        int d = distance(given, *name);
+        if (d <= limit && (!best || d < best_d)) best = *name, best_d = d;
+    }
+    return best;
+}
+
+const char *cli_suggest(const char *given, const char *const *names) {
+    static char text[160];
+    const char *near = cli_nearest(given, names);
+    if (!near) return "";
+    snprintf(text, sizeof text, "; did you mean '%s'?", near);
+    return text;
+}
+
+int cli_unknown_game(const char *cmd, const char *name) {
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; i < meeple_game_count && n < 63; i++) names[n++] = meeple_games[i]->name;
+    names[n] = NULL;
+    const char *near = cli_nearest(name, names);
+    if (near) return cli_bad_args(cmd, "unknown game '%s'; did you mean '%s'?", name, near);
+    return cli_bad_args(cmd, "unknown game '%s'; games: %s", name, game_names());
+}
+
+/* The options a command's usage and details name ("--games", ...), for a typo's nearest. */
+static int command_options(const char *cmd, char names[][32], int max) {
+    const cli_command *c = cmd ? cli_command_find(cmd) : NULL;
+    const char *texts[] = {c ? c->usage : CLI_MAIN_USAGE, c ? c->details : "--help --version --debug"};
+    int n = 0;
+    for (int t = 0; t < 2; t++)
+        for (const char *p = texts[t]; p && (p = strstr(p, "--")) != NULL && n < max;) {
+            size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+            bool seen = len < 4 || len >= 32;
+            for (int i = 0; i < n && !seen; i++) seen = strlen(names[i]) == len && strncmp(names[i], p, len) == 0;
+            if (!seen) snprintf(names[n++], 32, "%.*s", (int)len, p);
+            p += len;
+        }
+    return n;
+}
+
+int cli_unknown_option(const char *cmd, const char *opt) {
+    char names[64][32];
+    const char *list[65];
+    int n = command_options(cmd, names, 64);
+    for (int i = 0; i < n; i++) list[i] = names[i];
+    list[n] = NULL;
+    return cli_bad_args(cmd, "unknown option '%s'%s", opt, cli_suggest(opt, list));
 }

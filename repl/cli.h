@@ -51,6 +51,16 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The name in `names` (NULL-terminated) nearest to `given` when it is a likely typo of it, else NULL;
+ * cli_suggest: "; did you mean 'NAME'?" for a message, or "" (its text lasts until the next call). */
+const char *cli_nearest(const char *given, const char *const *names);
+const char *cli_suggest(const char *given, const char *const *names);
+/* "unknown option '--seeed'; did you mean '--seed'?" (the options from the command's usage and help), as
+ * cli_bad_args; returns 2. */
+int cli_unknown_option(const char *cmd, const char *opt);
+/* "unknown game 'citadel'; did you mean 'citadels'?" (else the list of games), as cli_bad_args; returns 2. */
+int cli_unknown_game(const char *cmd, const char *name);
+
 /* The refusal of a BOT argument that names no bot (meeple_find_bot said no), worded the same by every
  * command; returns 2. */
 int cli_no_bot(const char *cmd, const char *arg);

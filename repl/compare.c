@@ -7,9 +7,11 @@
  * (a fixed default would let a bot that knows it work out every deal) — and it is printed.
  * --json writes the same numbers as one object; --html the report's plots (scripts/report.lua) for
  * both rule sets side by side. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, getline */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime */
 
 #include <math.h>
+#include <poll.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +23,17 @@
 #include <lua.h>
 
 #include "cli.h"
+#include "luajson.h"
 #include "registry.h"
 #include "report.h"
+#include "seating.h"
 
 #define COMPARE_MAX_SEATS MEEPLE_MAX_PLAYERS
 #define Z95 1.959963984540054
 
 typedef struct compare_args {
-    const char *game, *variant, *html;
-    bool json;
+    const char *game, *variant, *html, *seating;  /* seating: a design's name, checked */
+    bool json, games_given;
     const char *bots[COMPARE_MAX_SEATS];
     int nbots;
     long long games, seed, jobs;
@@ -55,7 +59,7 @@ typedef struct side {
 /* ==================================================================== arguments */
 
 static int compare_parse(int argc, char **argv, compare_args *a) {
-    *a = (compare_args){.games = 200, .seed = -1, .jobs = 1};
+    *a = (compare_args){.games = 200, .seed = -1, .jobs = 1, .seating = "balanced"};
     for (int i = 1; i < argc; i++) { /* argv[0] is "compare" */
         const char *arg = argv[i];
         bool has_value = i + 1 < argc;
@@ -64,10 +68,18 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         } else if (strcmp(arg, "--games") == 0 && has_value) {
             if (!cli_parse_int(argv[++i], 1, 100000000, &a->games))
                 return cli_bad_args("compare", "--games takes a whole number from 1, got '%s'", argv[i]);
+            a->games_given = true;
         } else if (strcmp(arg, "--seed") == 0 && has_value) {
             if (!cli_parse_int(argv[++i], 0, CLI_SEED_MAX, &a->seed))
                 return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
                                     argv[i]);
+        } else if (strcmp(arg, "--seating") == 0 && has_value) {
+            seating_design d;
+            a->seating = argv[++i];
+            if (!seating_parse(a->seating, &d))
+                return cli_bad_args("compare", "--seating must be one of %s, got '%s'%s", SEATING_NAMES, a->seating,
+                                    cli_suggest(a->seating, (const char *const[]){"rotate", "balanced", "permute",
+                                                                                  "random", NULL}));
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
         } else if (strcmp(arg, "--html") == 0 && has_value) {
@@ -76,7 +88,10 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 0, 256, &a->jobs)) /* 0: one per core, as match takes it */
                 return cli_bad_args("compare", "--jobs takes a whole number from 0 (one per core) to 256, got '%s'", argv[i]);
         } else if (arg[0] == '-') {
-            return cli_bad_args("compare", "unknown option '%s' (or it lacks its value)", arg);
+            static const char *const valued[] = {"--variant", "--games", "--seed", "--html", "--jobs", "--seating", NULL};
+            const char *near = cli_nearest(arg, valued);
+            if (near && strcmp(near, arg) == 0) return cli_bad_args("compare", "%s needs a value", arg);
+            return cli_unknown_option("compare", arg);
         } else if (!a->game) {
             a->game = arg;
         } else if (a->nbots < COMPARE_MAX_SEATS) {
@@ -86,10 +101,13 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
         }
     }
     if (!a->game) return cli_bad_args("compare", "which game? games: %s", game_names());
-    if (!game_find(a->game)) return cli_bad_args("compare", "unknown game '%s'; games: %s", a->game, game_names());
+    if (!game_find(a->game)) return cli_unknown_game("compare", a->game);
     if (!a->variant) return cli_bad_args("compare", "--variant V names the house rules to compare with");
     if (a->nbots < 1) return cli_bad_args("compare", "name a bot for every seat (for example: random random)");
     if (a->json && a->html) return cli_bad_args("compare", "--json or --html, not both (--html writes a file; --json prints)");
+    seating_design design;
+    long long block = seating_parse(a->seating, &design) ? seating_block(design, a->nbots) : 0;
+    if (!a->games_given && block > 0) a->games = (a->games + block - 1) / block * block; /* whole deals, as match's */
     return 0;
 }
 
@@ -116,6 +134,78 @@ static void relay_line(char *pending, size_t n, const char *line) {
         fputs(line, stderr);
 }
 
+/* The progress of one half on a terminal: the games its log holds so far (match flushes each game's
+ * line in order), counted as the log grows, and the time left at the pace so far. */
+typedef struct halfway {
+    const char *label, *log;
+    long long total, done;
+    long offset;
+    double started;
+    bool tty, shown;
+} halfway;
+
+static double seconds_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void show_progress(halfway *h) {
+    if (!h->tty) return;
+    FILE *f = fopen(h->log, "rb");
+    if (f && fseek(f, h->offset, SEEK_SET) == 0) {
+        char buf[1 << 14];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+            for (size_t i = 0; i < got; i++) h->done += buf[i] == '\n';
+            h->offset += (long)got;
+        }
+    }
+    if (f) fclose(f);
+    double spent = seconds_now() - h->started;
+    char left[48] = "";
+    if (h->done > 0 && h->done < h->total)
+        snprintf(left, sizeof left, ", about %.0f s left", spent / (double)h->done * (double)(h->total - h->done));
+    fprintf(stderr, "\r\033[Kcompare, %s: %lld/%lld games%s", h->label, h->done, h->total, left);
+    fflush(stderr);
+    h->shown = true;
+}
+
+static void clear_progress(halfway *h) {
+    if (h->shown) fprintf(stderr, "\r\033[K");
+    h->shown = false;
+}
+
+/* The child's stderr, read as it comes (a progress line in between on a terminal), each whole line
+ * through relay_line. */
+static void relay_output(int fd, halfway *h) {
+    char buf[4096], line[4096 + 1], pending[2048] = "";
+    size_t fill = 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    for (;;) {
+        int ready = poll(&p, 1, 250);
+        if (ready == 0) {
+            show_progress(h);
+            continue;
+        }
+        ssize_t got = ready < 0 ? 0 : read(fd, buf, sizeof buf);
+        if (got <= 0) break;
+        for (ssize_t i = 0; i < got; i++) {
+            if (fill < sizeof line - 2) line[fill++] = buf[i];
+            if (buf[i] != '\n' && fill < sizeof line - 2) continue;
+            line[fill] = '\0';
+            clear_progress(h);
+            relay_line(pending, sizeof pending, line);
+            fill = 0;
+        }
+        show_progress(h);
+    }
+    line[fill] = '\0';
+    clear_progress(h);
+    if (fill) relay_line(pending, sizeof pending, line);
+    relay_line(pending, sizeof pending, NULL);
+}
+
 /* Runs `meeple match` with the comparison's arguments, its table discarded and its log in `log`; its
  * stderr comes through relay_line. Returns its exit status (-1: it could not run). */
 static int run_match(const compare_args *a, const char *variant, const char *log, const cli_options *opts) {
@@ -130,7 +220,7 @@ static int run_match(const compare_args *a, const char *variant, const char *log
     argv[n++] = "match";
     argv[n++] = a->game;
     for (int i = 0; i < a->nbots; i++) argv[n++] = a->bots[i];
-    const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--log", log};
+    const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--seating", a->seating, "--log", log};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) argv[n++] = rest[i];
     if (variant) {
         argv[n++] = "--variant";
@@ -157,14 +247,10 @@ static int run_match(const compare_args *a, const char *variant, const char *log
         _exit(127);
     }
     close(err[1]);
-    FILE *from = fdopen(err[0], "r");
-    char *line = NULL, pending[2048] = "";
-    size_t cap = 0;
-    while (from && getline(&line, &cap, from) > 0) relay_line(pending, sizeof pending, line);
-    relay_line(pending, sizeof pending, NULL);
-    free(line);
-    if (from) fclose(from);
-    else close(err[0]);
+    halfway h = {.label = variant ? variant : "base rules", .log = log, .total = a->games, .started = seconds_now(),
+                 .tty = isatty(STDERR_FILENO)};
+    relay_output(err[0], &h);
+    close(err[0]);
     int status;
     if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
     return WEXITSTATUS(status);
@@ -341,8 +427,8 @@ static void print_row(const row *r) {
 }
 
 static void report(const compare_args *a, const side *base, const row *rows, int nrows) {
-    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), seats rotated\n\n", a->game,
-           a->variant, base->games, a->seed);
+    printf("%s: base rules against %s, %lld games each, match seed %lld (--seed), %s seating\n\n", a->game,
+           a->variant, base->games, a->seed, a->seating);
     printf("%-28s %-24s %-24s %s\n", "", "base rules", a->variant, "change");
     int nfound = 0;
     for (int i = 0; i < nrows; i++) {
@@ -411,7 +497,7 @@ static int print_json(const compare_args *a, const side *base, const side *var, 
     json_t *out = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "game", a->game, "variant", a->variant, "games",
                             (json_int_t)a->games, "match_seed", (json_int_t)a->seed, "base_rules", side_json(base),
                             "variant_rules", side_json(var), "differences", diffs);
-    char *text = out ? json_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) : NULL;
+    char *text = out ? luajson_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
     json_decref(out);
     if (!text) {
         fprintf(stderr, "meeple compare: out of memory\n");
@@ -479,9 +565,38 @@ static int compare_logs(const compare_args *a, const char *base_log, const char 
     return status;
 }
 
+/* The variant loaded and a game set up under it, before any game is played: a misspelt variant or
+ * parameters the game refuses are a bad argument now, not after the whole base-rules half. */
+static int check_variant(const compare_args *a) {
+    lua_State *L = cli_new_lua();
+    if (!L) {
+        fprintf(stderr, "meeple compare: out of memory\n");
+        return 1;
+    }
+    static const char chunk[] = "local meeple, game, players, variant = ...\n"
+                                "meeple.new(game, { seed = 1, players = players, variant = variant })\n";
+    int status = luaL_loadbufferx(L, chunk, sizeof chunk - 1, "=compare", "t");
+    if (status == LUA_OK) {
+        lua_getglobal(L, "meeple");
+        lua_pushstring(L, a->game);
+        lua_pushinteger(L, a->nbots);
+        lua_pushstring(L, a->variant);
+        status = lua_pcall(L, 4, 0, 0);
+    }
+    int bad = 0;
+    if (status != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        if (!msg) msg = "the variant cannot be played";
+        bad = cli_bad_args("compare", "%.*s", (int)strcspn(msg, "\n"), msg);
+    }
+    lua_close(L);
+    return bad;
+}
+
 int compare_main(int argc, char **argv, const cli_options *opts) {
     compare_args a;
     int bad = compare_parse(argc, argv, &a);
+    if (!bad) bad = check_variant(&a);
     if (bad) return bad;
     if (a.seed < 0 && (a.seed = cli_os_seed()) < 0) {
         fprintf(stderr, "meeple compare: cannot draw a seed from the system: give one with --seed\n");

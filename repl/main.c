@@ -18,6 +18,7 @@
 static int cmd_games(int argc, char **argv, const cli_options *opts);
 static int cmd_rules(int argc, char **argv, const cli_options *opts);
 static int cmd_run(int argc, char **argv, const cli_options *opts);
+static int cmd_help(int argc, char **argv, const cli_options *opts);
 
 static const cli_command commands[] = {
     {"repl", "meeple repl [GAME] [--seed S] [--players N] [--variant V]",
@@ -45,14 +46,25 @@ static const cli_command commands[] = {
      "`quit` stops. Ctrl-C stops too, with status 130.",
      play_main},
     {"match",
-     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--variant V] [--log F.jsonl] [--resume]"
-     " [--shard K/N] [--json]",
-     "a tournament between bots, seats rotated",
+     "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--seating rotate|balanced|permute|random]"
+     " [--sprt P0,P1 [--alpha A] [--beta B]] [--variant V] [--log F.jsonl] [--resume] [--shard K/N] [--json]",
+     "a tournament between bots, in deals played under every seating of a balanced design",
      "  BOT          a bot file, the name of one in bots/ (random, greedy_babel, ismcts, ...), or a\n"
      "               program: 'exec:PROGRAM [ARGS]' or an executable file (docs/protocol.md);\n"
      "               one per seat, so the number of bots is the number of players\n"
-     "  --games N    games to play (default 100); each game's seed is derived from S, seats rotated\n"
+     "  --games N    games to play, a whole number of deals (default: 100 rounded up to whole deals)\n"
      "  --seed S     the match's seed, 0..2^53-1 (default: drawn from the OS, printed and logged)\n"
+     "  --seating D  who sits where; every game of a deal plays the same deal (its seed from S):\n"
+     "               balanced (default): P(P-1) games a deal, each bot in each seat and each bot\n"
+     "                 left of each other equally often (2 players: 2, 3: 6, 4: 12, 5: 20, 6: 30,\n"
+     "                 7: 42, 8: 56 games a deal)\n"
+     "               rotate: P games a deal, seats rotated (neighbours never change: biased)\n"
+     "               permute: P! games a deal, every order (at most 5 players)\n"
+     "               random: one game a deal, a random order drawn from its seed\n"
+     "  --sprt P0,P1 a sequential test on the first bot's expected score (a win 1, a win shared by k\n"
+     "               1/k): H0 score = P0 against H1 score = P1, one trial a deal; stops at the first\n"
+     "               deal where it decides, or at --games (not with --shard)\n"
+     "  --alpha A, --beta B   its error rates (default 0.05 each)\n"
      "  --jobs J     games played at once, one thread each (default 1; 0: one per core); results do\n"
      "               not depend on it\n"
      "  --variant V  every game under a house-rule variant (a name in scripts/variants/GAME, or a file)\n"
@@ -62,7 +74,7 @@ static const cli_command commands[] = {
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
      "  --memory MB  its memory cap (default 128); given, it caps each process of an exec: bot too\n"
-     "  --shard K/N  play only shard K of N: the games i with (i-1) mod N = K-1, for a cluster; needs\n"
+     "  --shard K/N  play only shard K of N: the deals d with (d-1) mod N = K-1, for a cluster; needs\n"
      "               --seed (the shards of one match share one seed); `meeple merge` joins their logs\n"
      "  --json       the results as one JSON object on stdout instead of the table\n"
      "A bot that errors, answers an action that is not legal or breaks a limit forfeits the game.\n"
@@ -84,13 +96,17 @@ static const cli_command commands[] = {
      "Exit status: 0; 1 when the logs are not one whole match (mixed, a game twice or missing, a\n"
      "damaged line: one line says which); 2 for bad arguments.",
      merge_main},
-    {"compare", "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J] [--json] [--html FILE]",
+    {"compare",
+     "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]"
+     " [--seating rotate|balanced|permute|random] [--json] [--html FILE]",
      "the same bots and seeds under the base rules and under a variant, side by side",
      "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"
      "variant, and prints per-seat win rates (the first player's advantage), game length, and each\n"
      "bot's win rate and mean score, with 95% intervals, marking what changed beyond chance.\n"
      "  --variant V  the house rules: a name in scripts/variants/GAME/, or a file\n"
-     "  --games N    games under each rule set (default 200)\n"
+     "  --games N    games under each rule set, a whole number of deals (default: 200 rounded up to\n"
+     "               whole deals)\n"
+     "  --seating D  the seating design both matches play (default balanced; see match --help)\n"
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
@@ -133,6 +149,8 @@ static const cli_command commands[] = {
     {"games", "meeple games", "list the games", NULL, cmd_games},
     {"rules", "meeple rules GAME", "a game's rules summary, rulings, action grammar and parameters", NULL,
      cmd_rules},
+    {"help", "meeple help [COMMAND]", "the commands, or one command's usage and options (as COMMAND --help)", NULL,
+     cmd_help},
 };
 static const int command_count = (int)(sizeof commands / sizeof commands[0]);
 
@@ -158,7 +176,7 @@ static int cmd_rules(int argc, char **argv, const cli_options *opts) {
     if (argc < 2) return cli_bad_args("rules", "which game? games: %s", game_names());
     if (argc > 2) return cli_bad_args("rules", "one game expected, got also '%s'", argv[2]);
     const game_def *def = game_find(argv[1]);
-    if (!def) return cli_bad_args("rules", "unknown game '%s'; games: %s", argv[1], game_names());
+    if (!def) return cli_unknown_game("rules", argv[1]);
     cli_print_rules(def);
     return 0;
 }
@@ -196,6 +214,14 @@ static int cmd_run(int argc, char **argv, const cli_options *opts) {
 
 /* ====================================================================================== main */
 
+/* "unknown command 'mach'; did you mean 'match'?" */
+static int unknown_command(const char *name) {
+    const char *names[sizeof commands / sizeof commands[0] + 1];
+    for (int i = 0; i < command_count; i++) names[i] = commands[i].name;
+    names[command_count] = NULL;
+    return cli_bad_args(NULL, "unknown command '%s'%s", name, cli_suggest(name, names));
+}
+
 static void print_help(void) {
     printf("meeple — board games for people, bots and scripts, with Lua 5.4 inside\n\n"
            "usage: %s\n\ncommands:\n", CLI_MAIN_USAGE);
@@ -204,7 +230,7 @@ static void print_help(void) {
                commands[i].fn ? "" : " (not in this build yet)");
     printf("\noptions:\n"
            "  --debug        full Lua tracebacks and internal detail in errors (anywhere on the line)\n"
-           "  --help, -h     this text; `meeple COMMAND --help` for one command\n"
+           "  --help, -h     this text; `meeple help COMMAND` or `meeple COMMAND --help` for one command\n"
            "  --version, -V  the version\n"
            "Options take their value as `--games 9` or `--games=9`.\n"
            "Reference: docs/ in the source tree, or `man meeple` once installed.\n");
@@ -213,6 +239,19 @@ static void print_help(void) {
 static void print_command_help(const cli_command *c) {
     printf("usage: %s\n\n%s%s\n", c->usage, c->summary, c->fn ? "" : " (not in this build yet)");
     if (c->details) printf("\n%s\n", c->details);
+}
+
+static int cmd_help(int argc, char **argv, const cli_options *opts) {
+    (void)opts;
+    if (argc > 2) return cli_bad_args("help", "one command expected, got also '%s'", argv[2]);
+    if (argc < 2) {
+        print_help();
+        return 0;
+    }
+    const cli_command *c = cli_command_find(argv[1]);
+    if (!c) return unknown_command(argv[1]);
+    print_command_help(c);
+    return 0;
 }
 
 static bool is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
@@ -243,12 +282,13 @@ int main(int argc, char **argv) {
             print_version();
             return 0;
         } else {
-            return cli_bad_args(NULL, "unknown option '%s'", argv[i]);
+            return cli_bad_args(NULL, "unknown option '%s'%s", argv[i],
+                                cli_suggest(argv[i], (const char *const[]){"--debug", "--help", "--version", NULL}));
         }
     }
     if (i == argc) return shell_main(1, (char *[]){"repl", NULL}, &opts); /* `meeple`: the shell */
     const cli_command *c = cli_command_find(argv[i]);
-    if (!c) return cli_bad_args(NULL, "unknown command '%s'", argv[i]);
+    if (!c) return unknown_command(argv[i]);
     if (wants_help(c, argc - i, argv + i)) {
         print_command_help(c);
         return 0;

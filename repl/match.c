@@ -1,13 +1,15 @@
-/* match.c — `meeple match`: bots against each other over many games, seats rotated, in parallel
- * threads, each game logged as one JSON line (docs/log-format.md), and a results table at the end.
+/* match.c — `meeple match`: bots against each other over many games, in parallel threads, each game
+ * logged as one JSON line (docs/log-format.md), and a results table at the end.
  *
- * The match has one seed S: --seed, or drawn from the OS and logged. Game i is dealt with a seed derived
- * from S and i by a keyed hash, so no game's seed follows from another's or can be guessed by a bot,
- * and seat s gets bot (s+i-1) mod P, so every bot sits in every seat equally often. Each bot gets a
- * fresh sandboxed lua_State for each game, so a game's result depends on its seed and its bots alone:
- * the same whatever --jobs is, whichever worker plays it, and whichever shard (--shard K/N: the games
- * i with (i-1) mod N = K-1, for a cluster; `meeple merge` joins the shards' logs). Results are logged
- * and counted in game order, as each game and all before it are done. */
+ * The match has one seed S: --seed, or drawn from the OS and logged. The games come in deals (blocks of
+ * the seating design, repl/seating.h): every game of deal d is dealt with one seed derived from S and d
+ * by a keyed hash, so no deal's seed follows from another's or can be guessed by a bot, and the design
+ * seats the bots so that each sits in each seat equally often within a deal (balanced: with every left
+ * neighbour equally often too). Each bot gets a fresh sandboxed lua_State for each game, so a game's
+ * result depends on its seed and its bots alone: the same whatever --jobs is, whichever worker plays it,
+ * and whichever shard (--shard K/N: the deals d with (d-1) mod N = K-1, for a cluster; `meeple merge`
+ * joins the shards' logs). Results are logged and counted in game order, as each game and all before it
+ * are done; --sprt decides on each completed deal in that order, so its stop does not depend on --jobs. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty, fileno, sigaction */
 
 #include <math.h>
@@ -43,7 +45,10 @@ typedef struct match_args {
     long long games, seed, jobs;               /* seed: --seed, when seed_given */
     long long shard, shards;                   /* --shard K/N: shard = K-1; 0 of 1 without it */
     const char *log, *variant;                 /* variant: as given (a name or a path), or NULL */
-    bool resume, echo, seed_given, json;
+    bool resume, echo, seed_given, json, games_given;
+    seating_design seating;
+    long long block;                           /* games a deal */
+    matchlog_sprt sprt;                        /* --sprt P0,P1 [--alpha A] [--beta B] */
     bot_limits limits;
 } match_args;
 
@@ -69,6 +74,7 @@ typedef struct match {
     game_result **done;                        /* finished, not yet counted, by slot - first */
     FILE *log;
     bool stop, tty;
+    double started;                            /* now_ms() when play began, for the time left */
     char error[1600];
 } match;
 
@@ -87,13 +93,21 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static long long game_of_slot(const match *m, long long slot) { return m->a->shard + slot * m->a->shards; }
-
-static int bot_of_seat(const match *m, long long game, int seat) {
-    return matchlog_bot_of_seat(m->a->players, game, seat);
+/* A shard plays whole deals: slot j is game j mod B of its (j div B)-th deal, deal shard + (j div B) * shards. */
+static long long game_of_slot(const match *m, long long slot) {
+    long long block = m->a->block;
+    return (m->a->shard + slot / block * m->a->shards) * block + slot % block;
 }
 
-static long long game_seed(const match *m, long long game) { return matchlog_game_seed(m->mm.match_seed, game); }
+/* The games (slots) shard K-1 of N plays: its deals times their games. */
+static long long slots_of_shard(const match_args *a) {
+    long long deals = a->games / a->block;
+    return (deals - a->shard + a->shards - 1) / a->shards * a->block;
+}
+
+static int bot_of_seat(const match *m, long long game, int seat) { return matchlog_bot_of_seat(&m->mm, game, seat); }
+
+static long long game_seed(const match *m, long long game) { return matchlog_seed_of_game(&m->mm, game); }
 
 /* ==================================================================================== arguments */
 
@@ -117,6 +131,25 @@ static long long cores(void) {
     return n < 1 ? 1 : n > 256 ? 256 : n;
 }
 
+/* A probability strictly between 0 and 1, written as a plain decimal number. */
+static bool parse_fraction(const char *text, double *out) {
+    char *end;
+    if (!text[0] || strspn(text, "0123456789.") != strlen(text)) return false;
+    *out = strtod(text, &end);
+    return *end == '\0' && *out > 0 && *out < 1;
+}
+
+/* "P0,P1": the SPRT's two hypotheses on the first bot's expected score. */
+static bool parse_sprt(const char *text, matchlog_sprt *s) {
+    const char *comma = strchr(text, ',');
+    char p0[32];
+    if (!comma || (size_t)(comma - text) >= sizeof p0) return false;
+    memcpy(p0, text, (size_t)(comma - text));
+    p0[comma - text] = '\0';
+    s->on = parse_fraction(p0, &s->p0) && parse_fraction(comma + 1, &s->p1) && s->p0 != s->p1;
+    return s->on;
+}
+
 /* The option `opt` with its value; 0, or the status of a refusal. */
 static int match_option(const char *opt, const char *value, match_args *a) {
     long long number = 0;
@@ -124,6 +157,20 @@ static int match_option(const char *opt, const char *value, match_args *a) {
         if (!cli_parse_int(value, 1, MATCHLOG_MAX_GAMES, &a->games))
             return cli_bad_args("match", "--games must be a whole number from 1 to %lld, got '%s'",
                                 MATCHLOG_MAX_GAMES, value);
+        a->games_given = true;
+    } else if (strcmp(opt, "--seating") == 0) {
+        if (!seating_parse(value, &a->seating))
+            return cli_bad_args("match", "--seating must be one of %s, got '%s'%s", SEATING_NAMES, value,
+                                cli_suggest(value, (const char *const[]){"rotate", "balanced", "permute", "random",
+                                                                         NULL}));
+    } else if (strcmp(opt, "--sprt") == 0) {
+        if (!parse_sprt(value, &a->sprt))
+            return cli_bad_args("match", "--sprt must be P0,P1: two different expected scores of the first bot, "
+                                "each between 0 and 1 (e.g. 0.5,0.55), got '%s'", value);
+    } else if (strcmp(opt, "--alpha") == 0 || strcmp(opt, "--beta") == 0) {
+        double *p = opt[2] == 'a' ? &a->sprt.alpha : &a->sprt.beta;
+        if (!parse_fraction(value, p) || *p >= 0.5)
+            return cli_bad_args("match", "%s must be a probability between 0 and 0.5 (e.g. 0.05), got '%s'", opt, value);
     } else if (strcmp(opt, "--seed") == 0) {
         if (!cli_parse_int(value, 0, CLI_SEED_MAX, &a->seed))
             return cli_bad_args("match", "--seed must be a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
@@ -160,11 +207,39 @@ static int match_option(const char *opt, const char *value, match_args *a) {
     return 0;
 }
 
+/* The seating design's block against the players and --games; --sprt against --shard. */
+static int match_design(match_args *a) {
+    a->block = seating_block(a->seating, a->players);
+    if (a->block == 0)
+        return cli_bad_args("match", "--seating permute plays all %d! orders of %d bots; it stops at %d players "
+                            "(balanced balances seats and neighbours in %d games)", a->players, a->players,
+                            SEATING_PERMUTE_MAX, a->players * (a->players - 1));
+    if (!a->games_given) a->games = (a->games + a->block - 1) / a->block * a->block; /* the default, in whole deals */
+    if (a->games % a->block != 0) {
+        long long below = a->games / a->block * a->block, above = below + a->block;
+        char nearest[80];
+        if (below > 0) snprintf(nearest, sizeof nearest, "%lld or %lld", below, above);
+        else snprintf(nearest, sizeof nearest, "%lld", above);
+        return cli_bad_args("match", "--games %lld is not a whole number of deals: %s seating plays %lld games a deal "
+                            "with %d players; give --games %s", a->games, seating_name(a->seating), a->block,
+                            a->players, nearest);
+    }
+    if (a->shards > a->games / a->block)
+        return cli_bad_args("match", "--shard %lld/%lld: more shards than the %lld deals (a shard plays whole deals of "
+                            "%lld games)", a->shard + 1, a->shards, a->games / a->block, a->block);
+    if (a->sprt.on && a->shards > 1)
+        return cli_bad_args("match", "--sprt cannot run in a shard: the test decides on every deal in order, so run it "
+                            "on one machine (without --shard)");
+    if (!a->sprt.on && (a->sprt.alpha != 0.05 || a->sprt.beta != 0.05))
+        return cli_bad_args("match", "--alpha and --beta are the SPRT's: give --sprt P0,P1 too");
+    return 0;
+}
+
 /* The game and the bots, once every argument is read. */
 static int match_check(match_args *a, const char *game, const char **bots, int nbots) {
     if (!game) return cli_bad_args("match", "which game? games: %s", game_names());
     a->def = game_find(game);
-    if (!a->def) return cli_bad_args("match", "unknown game '%s'; games: %s", game, game_names());
+    if (!a->def) return cli_unknown_game("match", game);
     const game_def *def = a->def;
     if (nbots < def->min_players || nbots > def->max_players) {
         if (def->min_players == def->max_players)
@@ -179,19 +254,21 @@ static int match_check(match_args *a, const char *game, const char **bots, int n
     if (a->resume && !a->log) return cli_bad_args("match", "--resume needs the --log to continue");
     if (a->shards > 1 && !a->seed_given)
         return cli_bad_args("match", "--shard needs --seed: the shards of one match share one seed, given to each");
-    if (a->shards > a->games)
-        return cli_bad_args("match", "--shard %lld/%lld: more shards than the %lld games", a->shard + 1, a->shards,
-                            a->games);
-    return 0;
+    return match_design(a);
 }
 
 static int match_parse(int argc, char **argv, match_args *a, const cli_options *opts) {
     const char *game = NULL, *bots[MEEPLE_MAX_PLAYERS + 1];
     int nbots = 0;
     *a = (match_args){.games = 100, .seed = 1, .jobs = 1, .shards = 1, .echo = opts->debug,
+                      .seating = SEATING_BALANCED, .sprt = {.alpha = 0.05, .beta = 0.05, .result = -1},
                       .limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0}};
-    static const char *const valued[] = {"--games", "--seed",  "--jobs",         "--shard",  "--variant",
-                                         "--log",   "--ms",    "--instructions", "--memory", NULL};
+    static const char *const valued[] = {"--games", "--seed", "--jobs",         "--shard",  "--variant", "--log",
+                                         "--ms",    "--instructions", "--memory", "--seating", "--sprt",
+                                         "--alpha", "--beta", NULL};
+    static const char *const options[] = {"--games", "--seed",   "--jobs",    "--shard", "--variant",
+                                          "--log",   "--ms",     "--instructions", "--memory", "--seating",
+                                          "--sprt",  "--alpha",  "--beta",    "--resume", "--json", NULL};
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         bool takes_value = false;
@@ -205,7 +282,7 @@ static int match_parse(int argc, char **argv, match_args *a, const cli_options *
         } else if (strcmp(opt, "--json") == 0) {
             a->json = true;
         } else if (opt[0] == '-') {
-            return cli_bad_args("match", "unknown option '%s'", opt);
+            return cli_bad_args("match", "unknown option '%s'%s", opt, cli_suggest(opt, options));
         } else if (!game) {
             game = opt;
         } else if (nbots == MEEPLE_MAX_PLAYERS) {
@@ -519,11 +596,16 @@ static void progress(match *m, bool last) {
     long long total = m->slots, done = m->next_count;
     long long step = total / 500 > 0 ? total / 500 : 1;
     if (last) {
-        fprintf(stderr, "\r%*s\r", 72, "");
+        fprintf(stderr, "\r\033[K");
     } else if (done % step == 0 || done == total) {
         int width = 30, filled = (int)(done * width / (total ? total : 1));
-        fprintf(stderr, "\rmatch %s: [%.*s%*s] %lld/%lld games", m->a->def->name, filled,
-                "##############################", width - filled, "", done, total);
+        long long played = done - m->first;
+        char left[48] = "";
+        if (played > 0 && done < total)
+            snprintf(left, sizeof left, ", about %.0f s left",
+                     (now_ms() - m->started) / 1e3 / (double)played * (double)(total - done));
+        fprintf(stderr, "\r\033[Kmatch %s: [%.*s%*s] %lld/%lld games%s", m->a->def->name, filled,
+                "##############################", width - filled, "", done, total, left);
     }
     fflush(stderr);
 }
@@ -546,6 +628,7 @@ static void flush_done(match *m) {
             m->stop = true;
         } else {
             m->next_count++;
+            m->stop = m->tally.sprt.result >= 0; /* the SPRT decided on the deal this game completed */
             progress(m, false);
         }
         free(r->line);
@@ -917,6 +1000,8 @@ static int run(match *m) {
         return 1;
     }
     m->tty = isatty(STDERR_FILENO);
+    m->started = now_ms();
+    m->stop = m->tally.sprt.result >= 0; /* a resumed log that already decided plays nothing more */
     struct sigaction old[2];
     catch_signals(true, old);
     play_all(m);
@@ -945,9 +1030,11 @@ int match_main(int argc, char **argv, const cli_options *opts) {
     m->a = &a;
     params_defaults(a.def, m->params);
     m->mm = (matchlog_match){.def = a.def, .games = a.games, .match_seed = a.seed_given ? a.seed : -1,
-                             .variant = a.variant, .params = m->params, .players = a.players};
+                             .seating = a.seating, .variant = a.variant, .params = m->params, .players = a.players};
     m->tally.m = &m->mm;
-    m->slots = (a.games - a.shard + a.shards - 1) / a.shards;
+    m->tally.sprt = a.sprt;
+    matchlog_sprt_bounds(&m->tally.sprt);
+    m->slots = slots_of_shard(&a);
     int status = 0;
     if (a.variant) { /* tried once here, so a bad variant is a bad argument */
         char err[300];
@@ -986,7 +1073,8 @@ match_checker *match_checker_new(const matchlog_match *mm, const char *variant_f
     match_checker *c = calloc(1, sizeof *c);
     if (!c) return snprintf(err, n, "out of memory"), NULL;
     c->a = (match_args){.def = mm->def, .players = mm->players, .games = mm->games, .seed = mm->match_seed,
-                        .shards = 1, .variant = variant_file ? variant_file : mm->variant, .seed_given = true};
+                        .shards = 1, .variant = variant_file ? variant_file : mm->variant, .seed_given = true,
+                        .seating = mm->seating,                        .block = matchlog_block(mm)};
     c->m.a = &c->a;
     params_defaults(mm->def, c->m.params); /* a match deals with the defaults: a log saying otherwise is refused */
     c->m.mm = *mm;

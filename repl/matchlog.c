@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "luajson.h"
 #include "registry.h"
 #include "rng.h"
 #include "text.h"
@@ -21,12 +22,22 @@
 #define MATCHLOG_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
 #define MATCHLOG_MAX_MS 1e12
 
-int matchlog_bot_of_seat(int players, long long game, int seat) {
-    return (int)(((long long)seat + game) % players);
+long long matchlog_block(const matchlog_match *m) { return seating_block(m->seating, m->players); }
+
+long long matchlog_deal(const matchlog_match *m, long long game) { return game / matchlog_block(m); }
+
+long long matchlog_game_seed(long long match_seed, long long deal) {
+    return (long long)(rng_derive((uint64_t)match_seed, (uint64_t)deal) & CLI_SEED_MAX);
 }
 
-long long matchlog_game_seed(long long match_seed, long long game) {
-    return (long long)(rng_derive((uint64_t)match_seed, (uint64_t)game) & CLI_SEED_MAX);
+long long matchlog_seed_of_game(const matchlog_match *m, long long game) {
+    return matchlog_game_seed(m->match_seed, matchlog_deal(m, game));
+}
+
+int matchlog_bot_of_seat(const matchlog_match *m, long long game, int seat) {
+    int bots[MEEPLE_MAX_PLAYERS];
+    seating_of_game(m->seating, m->players, game, (uint64_t)matchlog_seed_of_game(m, game), bots);
+    return bots[seat];
 }
 
 /* ==================================================================================== writing */
@@ -76,8 +87,7 @@ static json_t *ms_list(const double *v, int n) {
 static json_t *names_list(const matchlog_match *m, long long game) {
     json_t *list = json_array();
     for (int s = 0; list && s < m->players; s++)
-        json_array_append_new(list, json_string(game < 0 ? m->bots[s]
-                                                         : m->bots[matchlog_bot_of_seat(m->players, game, s)]));
+        json_array_append_new(list, json_string(game < 0 ? m->bots[s] : m->bots[matchlog_bot_of_seat(m, game, s)]));
     return list;
 }
 
@@ -89,10 +99,11 @@ static json_t *forfeits_json(const matchlog_game *g) {
 char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *actions, json_t *by) {
     int p = m->players;
     json_t *rec = json_pack(
-        "{s:i,s:s,s:I,s:s,s:I,s:I,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
-        MATCHLOG_VERSION, "meeple", MEEPLE_VERSION, "index", (json_int_t)(g->game + 1), "game", m->def->name,
-        "games", (json_int_t)m->games, "match_seed", (json_int_t)m->match_seed, "seed",
-        (json_int_t)matchlog_game_seed(m->match_seed, g->game), "variant", m->variant, "params",
+        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
+        MATCHLOG_VERSION, "meeple", MEEPLE_VERSION, "index", (json_int_t)(g->game + 1), "deal",
+        (json_int_t)(matchlog_deal(m, g->game) + 1), "game", m->def->name, "games", (json_int_t)m->games,
+        "seating", seating_name(m->seating), "match_seed", (json_int_t)m->match_seed, "seed",
+        (json_int_t)matchlog_seed_of_game(m, g->game), "variant", m->variant, "params",
         params_json(m->def, m->params), "players", p, "bots", names_list(m, -1), "seats", names_list(m, g->game),
         "scores", int_list(g->scores, p, 0), "winners", int_list(g->winners, g->nwinners, 1), "forfeits",
         forfeits_json(g), "actions", actions, "by", by, "decisions", long_list(g->decisions, p), "ms",
@@ -111,8 +122,9 @@ char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *ac
 }
 
 json_t *matchlog_identity(const matchlog_match *m) {
-    return json_pack("{s:i,s:s,s:s,s:I,s:I,s:s?,s:o,s:i,s:o}", "log", MATCHLOG_VERSION, "meeple", MEEPLE_VERSION,
-                     "game", m->def->name, "games", (json_int_t)m->games, "match_seed", (json_int_t)m->match_seed,
+    return json_pack("{s:i,s:s,s:s,s:I,s:s,s:I,s:s?,s:o,s:i,s:o}", "log", MATCHLOG_VERSION, "meeple", MEEPLE_VERSION,
+                     "game", m->def->name, "games", (json_int_t)m->games, "seating", seating_name(m->seating),
+                     "match_seed", (json_int_t)m->match_seed,
                      "variant", m->variant, "params", params_json(m->def, m->params), "players", m->players, "bots",
                      names_list(m, -1));
 }
@@ -161,19 +173,28 @@ static bool ms_array(json_t *list, int count, double *out) {
     return true;
 }
 
-/* The match's fields: format, version, game, size, seed, variant, players, bots. */
-static bool read_match(json_t *rec, const game_def **def, long long *games, long long *match_seed, int *players,
-                       char *why, size_t n) {
+/* The match's fields into mm (its design and seed, for the games' own fields): format, version, game,
+ * size, seating, seed, variant, players, bots. */
+static bool read_match(json_t *rec, matchlog_match *mm, char *why, size_t n) {
     long long num;
+    const game_def **def = &mm->def;
+    long long *games = &mm->games, *match_seed = &mm->match_seed;
+    int *players = &mm->players;
     json_t *log = json_object_get(rec, "log"), *game = json_object_get(rec, "game"),
-           *variant = json_object_get(rec, "variant"), *bots = json_object_get(rec, "bots");
-    if (!log) return REFUSE("it has no \"log\" version: a log from meeple 0.1 (merge and resume need format 2)");
-    if (!whole(log, MATCHLOG_VERSION, MATCHLOG_VERSION, &num)) return REFUSE("its \"log\" is not format 2");
+           *variant = json_object_get(rec, "variant"), *bots = json_object_get(rec, "bots"),
+           *seating = json_object_get(rec, "seating");
+    if (!log) return REFUSE("it has no \"log\" version: a log from meeple 0.1 (merge and resume need format 3)");
+    if (whole(log, 2, 2, &num))
+        return REFUSE("its \"log\" is format 2: a log from meeple 0.2, before seating designs (merge and resume "
+                      "need format 3; replay and report read it)");
+    if (!whole(log, MATCHLOG_VERSION, MATCHLOG_VERSION, &num)) return REFUSE("its \"log\" is not format 3");
     if (!text_field(json_object_get(rec, "meeple"), 32)) return REFUSE("its \"meeple\" version is damaged");
     *def = text_field(game, 32) ? game_find(json_string_value(game)) : NULL;
     if (!*def) return REFUSE("its \"game\" is not a game of this meeple");
     if (!whole(json_object_get(rec, "games"), 1, MATCHLOG_MAX_GAMES, games))
         return REFUSE("its \"games\" is not a number of games");
+    if (!json_is_string(seating) || !seating_parse(json_string_value(seating), &mm->seating))
+        return REFUSE("its \"seating\" is not a design (%s)", SEATING_NAMES);
     if (!whole(json_object_get(rec, "match_seed"), 0, CLI_SEED_MAX, match_seed))
         return REFUSE("its \"match_seed\" is not a seed");
     if (!variant || !(json_is_null(variant) || text_field(variant, 1024)))
@@ -182,6 +203,9 @@ static bool read_match(json_t *rec, const game_def **def, long long *games, long
     if (!whole(json_object_get(rec, "players"), (*def)->min_players, (*def)->max_players, &num))
         return REFUSE("its \"players\" is not a player count of %s", (*def)->name);
     *players = (int)num;
+    long long block = seating_block(mm->seating, *players);
+    if (block == 0) return REFUSE("its \"seating\" cannot seat %d players", *players);
+    if (*games % block != 0) return REFUSE("its \"games\" are not whole deals of %lld games", block);
     if (!json_is_array(bots) || (int)json_array_size(bots) != *players)
         return REFUSE("its \"bots\" are not one per player");
     for (int i = 0; i < *players; i++) {
@@ -193,21 +217,23 @@ static bool read_match(json_t *rec, const game_def **def, long long *games, long
     return true;
 }
 
-/* The game's own fields: index, seed, seats (bots rotated), scores, winners, forfeit. */
-static bool read_outcome(json_t *rec, long long games, long long match_seed, int players, matchlog_game *g,
-                         char *why, size_t n) {
-    long long index, num, list[MEEPLE_MAX_PLAYERS];
+/* The game's own fields: index, deal, seed, seats (as the design puts the bots), scores, winners, forfeit. */
+static bool read_outcome(json_t *rec, const matchlog_match *mm, matchlog_game *g, char *why, size_t n) {
+    long long games = mm->games, match_seed = mm->match_seed, index, num, list[MEEPLE_MAX_PLAYERS];
+    int players = mm->players;
     json_t *bots = json_object_get(rec, "bots"), *seats = json_object_get(rec, "seats"),
            *winners = json_object_get(rec, "winners"), *forfeits = json_object_get(rec, "forfeits");
     if (!whole(json_object_get(rec, "index"), 1, games, &index)) return REFUSE("its \"index\" is not 1..%lld", games);
     g->game = index - 1;
-    if (!whole(json_object_get(rec, "seed"), 0, CLI_SEED_MAX, &num) || num != matchlog_game_seed(match_seed, g->game))
+    if (!whole(json_object_get(rec, "deal"), 1, games, &num) || num != matchlog_deal(mm, g->game) + 1)
+        return REFUSE("its \"deal\" is not the one its index gives under %s seating", seating_name(mm->seating));
+    if (!whole(json_object_get(rec, "seed"), 0, CLI_SEED_MAX, &num) || num != matchlog_seed_of_game(mm, g->game))
         return REFUSE("its \"seed\" is not the one match_seed %lld gives game %lld", match_seed, index);
     if (!json_is_array(seats) || (int)json_array_size(seats) != players) return REFUSE("its \"seats\" are damaged");
     for (int s = 0; s < players; s++)
         if (!json_equal(json_array_get(seats, (size_t)s),
-                        json_array_get(bots, (size_t)matchlog_bot_of_seat(players, g->game, s))))
-            return REFUSE("its seat %d is not the bot the rotation puts there", s + 1);
+                        json_array_get(bots, (size_t)matchlog_bot_of_seat(mm, g->game, s))))
+            return REFUSE("its seat %d is not the bot the %s seating puts there", s + 1, seating_name(mm->seating));
     if (!int_array(json_object_get(rec, "scores"), players, -1000000000, 1000000000, list))
         return REFUSE("its \"scores\" are damaged");
     for (int s = 0; s < players; s++) g->scores[s] = (int)list[s];
@@ -293,9 +319,7 @@ bool matchlog_line_bounded(const char *line, size_t len, char *why, size_t n) {
 
 json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **id, char *why, size_t n) {
     json_error_t err;
-    const game_def *def;
-    long long games, match_seed;
-    int players;
+    matchlog_match mm = {0};
     *g = (matchlog_game){.forfeit = -1};
     *id = NULL;
     if (len > MATCHLOG_MAX_LINE) return snprintf(why, n, "the line is longer than %u bytes", MATCHLOG_MAX_LINE), NULL;
@@ -303,12 +327,12 @@ json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **i
     json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
     if (!rec) return snprintf(why, n, "it is not JSON: %s", err.text), NULL;
     bool ok = json_is_object(rec) || REFUSE("it is not a JSON object");
-    ok = ok && read_match(rec, &def, &games, &match_seed, &players, why, n) &&
-         read_outcome(rec, games, match_seed, players, g, why, n) && read_decisions(rec, players, g, why, n);
+    ok = ok && read_match(rec, &mm, why, n) && read_outcome(rec, &mm, g, why, n) &&
+         read_decisions(rec, mm.players, g, why, n);
     if (ok) {
-        *id = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "log", json_object_get(rec, "log"), "meeple",
+        *id = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "log", json_object_get(rec, "log"), "meeple",
                         json_object_get(rec, "meeple"), "game", json_object_get(rec, "game"), "games",
-                        json_object_get(rec, "games"), "match_seed", json_object_get(rec, "match_seed"), "variant",
+                        json_object_get(rec, "games"), "seating", json_object_get(rec, "seating"), "match_seed", json_object_get(rec, "match_seed"), "variant",
                         json_object_get(rec, "variant"), "params", json_object_get(rec, "params"), "players",
                         json_object_get(rec, "players"), "bots", json_object_get(rec, "bots"));
         ok = *id || REFUSE("out of memory");
@@ -322,15 +346,57 @@ json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **i
 
 /* ==================================================================================== the tally */
 
+void matchlog_sprt_bounds(matchlog_sprt *s) {
+    s->lower = log(s->beta / (1 - s->alpha));
+    s->upper = log((1 - s->beta) / s->alpha);
+}
+
+double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq) {
+    if (deals < 2) return 0;
+    /* The deals' spread, with one pseudo-deal of the largest variance a mean of `block` independent
+     * games can have (1/4 per game): a few identical deals (identical bots score alike in every deal)
+     * cannot decide alone, and there is no division by zero. */
+    double n = (double)deals, mean = sum / n, spread = sq - sum * mean;
+    double var = ((spread > 0 ? spread : 0) + 0.25 / (double)block) / n;
+    /* Per trial, log N(x; p1, var) - log N(x; p0, var) = (p1 - p0)(2x - p0 - p1) / (2 var); summed. */
+    return n * (s->p1 - s->p0) * (2 * mean - s->p0 - s->p1) / (2 * var);
+}
+
+/* A completed deal: its win rates and mean scores into the sums by deal, and the SPRT's step. */
+static void close_deal(matchlog_tally *t, long long block) {
+    t->deals++;
+    for (int i = 0; i < t->m->players; i++) {
+        matchlog_bot_stats *b = &t->stats[i];
+        double w = b->deal_wins / (double)block, p = b->deal_points / (double)block;
+        b->wins_by_deal += w;
+        b->wins_by_deal_sq += w * w;
+        b->points_by_deal += p;
+        b->points_by_deal_sq += p * p;
+        b->deal_wins = b->deal_points = 0;
+    }
+    matchlog_sprt *s = &t->sprt;
+    if (!s->on || s->result >= 0) return;
+    s->games = t->seat_games;
+    s->llr = matchlog_sprt_llr(s, t->deals, block, t->stats[0].points_by_deal, t->stats[0].points_by_deal_sq);
+    if (s->llr >= s->upper) s->result = 1;
+    else if (s->llr <= s->lower) s->result = 0;
+}
+
 bool matchlog_count(matchlog_tally *t, const matchlog_game *g) {
     int players = t->m->players;
+    if (t->sprt.on && t->sprt.result >= 0) return true; /* decided: what follows is not counted */
     t->seat_games++;
     for (int s = 0; s < players; s++) {
-        matchlog_bot_stats *b = &t->stats[matchlog_bot_of_seat(players, g->game, s)];
+        matchlog_bot_stats *b = &t->stats[matchlog_bot_of_seat(t->m, g->game, s)];
         bool won = false;
         for (int i = 0; i < g->nwinners; i++) won |= g->winners[i] == s;
         b->games++;
         b->score_sum += g->scores[s];
+        if (won) {
+            b->points += 1.0 / g->nwinners;
+            b->deal_points += 1.0 / g->nwinners;
+        }
+        if (won && g->nwinners == 1) b->deal_wins++;
         if (won && g->nwinners == 1) {
             b->wins++;
             t->seat_wins[s]++;
@@ -344,6 +410,8 @@ bool matchlog_count(matchlog_tally *t, const matchlog_game *g) {
         b->ms_sum += g->ms[s];
         if (g->ms_max[s] > b->ms_max) b->ms_max = g->ms_max[s];
     }
+    long long block = matchlog_block(t->m);
+    if (g->game % block == block - 1) close_deal(t, block);
     if (g->forfeit < 0) return true;
     if (t->forfeit_count < MATCHLOG_FORFEITS_KEPT) {
         if (t->forfeit_count == t->forfeits_cap) {
@@ -354,7 +422,7 @@ bool matchlog_count(matchlog_tally *t, const matchlog_game *g) {
             t->forfeits_cap = cap;
         }
         t->forfeits[t->forfeit_count] = (matchlog_forfeit){
-            .game = g->game, .seat = g->forfeit, .bot = matchlog_bot_of_seat(players, g->game, g->forfeit)};
+            .game = g->game, .seat = g->forfeit, .bot = matchlog_bot_of_seat(t->m, g->game, g->forfeit)};
         memcpy(t->forfeits[t->forfeit_count].reason, g->reason, sizeof g->reason);
     }
     t->forfeit_count++;
@@ -386,15 +454,49 @@ static void wilson(long long k, long long n, double *lo, double *hi) {
 
 static double rate(long long k, long long n) { return n ? (double)k / (double)n : 0.0; }
 
+/* The 95% interval of a mean from `deals` deals' values (their sum and sum of squares): the deals are
+ * the independent trials of a match with duplicate deals, so the spread between them is what the
+ * mean's error is made of (a normal approximation: trust it from some 20 deals). */
+static void by_deal(double sum, double sq, long long deals, double *lo, double *hi) {
+    *lo = 0;
+    *hi = 1;
+    if (deals < 2) return;
+    double n = (double)deals, mean = sum / n, var = (sq - sum * mean) / (n - 1);
+    double half = 1.959963984540054 * sqrt(var > 0 ? var / n : 0);
+    *lo = mean - half < 0 ? 0 : mean - half;
+    *hi = mean + half > 1 ? 1 : mean + half;
+}
+
+/* A bot's win-rate interval: by deal, or Wilson's when each game is its own deal (random seating). */
+static void win_interval(const matchlog_tally *t, const matchlog_bot_stats *b, double *lo, double *hi) {
+    if (matchlog_block(t->m) == 1) wilson(b->wins, b->games, lo, hi);
+    else by_deal(b->wins_by_deal, b->wins_by_deal_sq, t->deals, lo, hi);
+}
+
+static void print_interval(FILE *out, double value, double lo, double hi) {
+    fprintf(out, "  %6.1f%%  [%5.1f%%, %5.1f%%]", 100.0 * value, 100 * lo, 100 * hi);
+}
+
 static void print_rate(FILE *out, long long k, long long n) {
     double lo, hi;
     wilson(k, n, &lo, &hi);
-    fprintf(out, "  %6.1f%%  [%5.1f%%, %5.1f%%]", 100.0 * rate(k, n), 100 * lo, 100 * hi);
+    print_interval(out, rate(k, n), lo, hi);
+}
+
+static void print_sprt(FILE *out, const matchlog_sprt *s) {
+    if (!s->on) return;
+    fprintf(out, "\nSPRT: first bot's score %g (H0) against %g (H1), alpha %g, beta %g: LLR %.3f, bounds [%.3f, %.3f]: ",
+            s->p0, s->p1, s->alpha, s->beta, s->llr, s->lower, s->upper);
+    if (s->result == 1) fprintf(out, "H1 accepted after %lld games", s->games);
+    else if (s->result == 0) fprintf(out, "H0 accepted after %lld games", s->games);
+    else fprintf(out, "no decision after %lld games", s->games);
 }
 
 static void print_header(FILE *out, const matchlog_tally *t, const matchlog_notes *notes) {
     const matchlog_match *m = t->m;
-    fprintf(out, "%s: %lld games, seed %lld, seats rotated", m->def->name, t->seat_games, m->match_seed);
+    long long block = matchlog_block(m);
+    fprintf(out, "%s: %lld games, %lld deal%s of %lld, %s seating, seed %lld", m->def->name, t->seat_games,
+            t->deals, t->deals == 1 ? "" : "s", block, seating_name(m->seating), m->match_seed);
     if (notes->from_log || notes->cut_line) fprintf(out, " (%lld from the log", notes->from_log);
     if (notes->cut_line)
         fprintf(out, ", whose line %lld was cut short: its game was played again", notes->cut_line);
@@ -407,6 +509,7 @@ static void print_header(FILE *out, const matchlog_tally *t, const matchlog_note
                 t->seat_games, notes->interrupted_at);
     if (notes->seed_drawn) fprintf(out, "\nThe seed was drawn at random: --seed %lld plays this match again.",
                                    m->match_seed);
+    print_sprt(out, &t->sprt);
     fprintf(out, "\n");
 }
 
@@ -439,14 +542,18 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
     for (int i = 0; i < players; i++)
         if ((int)strlen(m->bots[i]) > width) width = (int)strlen(m->bots[i]);
     print_header(out, t, notes);
-    fprintf(out, "\n%-*s  games   wins  draws  losses  forfeits  win rate  95%% interval     mean score\n", width,
-            "bot");
+    fprintf(out, "\n%-*s  games   wins  draws  losses  forfeits  win rate  95%% interval      score  95%% interval"
+            "     mean points\n", width, "bot");
     for (int i = 0; i < players; i++) {
         const matchlog_bot_stats *b = &t->stats[i];
+        double lo, hi;
         fprintf(out, "%-*s %6lld %6lld %6lld %7lld %9lld", width, m->bots[i], b->games, b->wins, b->draws, b->losses,
                 b->forfeits);
-        print_rate(out, b->wins, b->games);
-        fprintf(out, " %10.2f\n", b->games ? b->score_sum / (double)b->games : 0.0);
+        win_interval(t, b, &lo, &hi);
+        print_interval(out, rate(b->wins, b->games), lo, hi);
+        by_deal(b->points_by_deal, b->points_by_deal_sq, t->deals, &lo, &hi);
+        print_interval(out, b->games ? b->points / (double)b->games : 0.0, lo, hi);
+        fprintf(out, " %15.2f\n", b->games ? b->score_sum / (double)b->games : 0.0);
     }
     fprintf(out, "\nseat  games   wins  win rate  95%% interval\n");
     for (int s = 0; s < players; s++) {
@@ -454,7 +561,8 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
         print_rate(out, t->seat_wins[s], t->seat_games);
         fprintf(out, "\n");
     }
-    fprintf(out, "\nA win is a game won alone; a draw, a win shared. A forfeit loses the game.\n");
+    fprintf(out, "\nA win is a game won alone; a draw, a win shared. A forfeit loses the game. Score: a win 1, a win\n"
+                 "shared by k 1/k. Bots' intervals come from the spread between deals; seats' count games.\n");
     print_forfeits(out, t);
     fprintf(out, "\n%-*s  decision time\n%-*s  decisions   mean ms    max ms\n", width, "", width, "bot");
     for (int i = 0; i < players; i++) {
@@ -469,13 +577,16 @@ static json_t *bots_json(const matchlog_tally *t) {
     json_t *list = json_array();
     for (int i = 0; list && i < t->m->players; i++) {
         const matchlog_bot_stats *b = &t->stats[i];
-        double lo, hi;
-        wilson(b->wins, b->games, &lo, &hi);
+        double lo, hi, slo, shi;
+        win_interval(t, b, &lo, &hi);
+        by_deal(b->points_by_deal, b->points_by_deal_sq, t->deals, &slo, &shi);
         json_array_append_new(
-            list, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:I,s:f}", "name", t->m->bots[i], "games",
-                            (json_int_t)b->games, "wins", (json_int_t)b->wins, "draws", (json_int_t)b->draws,
+            list, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:f}", "name", t->m->bots[i],
+                            "games", (json_int_t)b->games, "wins", (json_int_t)b->wins, "draws", (json_int_t)b->draws,
                             "losses", (json_int_t)b->losses, "forfeits", (json_int_t)b->forfeits, "win_rate",
-                            rate(b->wins, b->games), "ci_low", lo, "ci_high", hi, "mean_score",
+                            rate(b->wins, b->games), "ci_low", lo, "ci_high", hi, "score",
+                            b->games ? b->points / (double)b->games : 0.0, "score_low", slo, "score_high", shi,
+                            "mean_score",
                             b->games ? b->score_sum / (double)b->games : 0.0, "decisions", (json_int_t)b->decisions,
                             "ms_per_decision", b->decisions ? b->ms_sum / (double)b->decisions : 0.0));
     }
@@ -505,12 +616,22 @@ static json_t *forfeit_list_json(const matchlog_tally *t) {
     return list;
 }
 
+static json_t *sprt_json(const matchlog_sprt *s) {
+    if (!s->on) return json_null();
+    return json_pack("{s:o,s:f,s:f,s:f,s:I}", "result", s->result < 0 ? json_null() : json_string(s->result ? "H1" : "H0"),
+                     "llr", s->llr, "lower", s->lower, "upper", s->upper, "games", (json_int_t)s->games);
+}
+
 bool matchlog_print_json(FILE *out, const matchlog_tally *t) {
-    json_t *obj = json_pack("{s:s,s:I,s:I,s:s?,s:o,s:o,s:o,s:I}", "game", t->m->def->name, "games",
-                            (json_int_t)t->seat_games, "seed", (json_int_t)t->m->match_seed, "variant",
+    /* "seed" is "match_seed" under its old name, kept for one release (docs/log-format.md). */
+    json_t *obj = json_pack("{s:s,s:I,s:I,s:s,s:I,s:I,s:I,s:s?,s:o,s:o,s:o,s:I,s:o}", "game", t->m->def->name,
+                            "games", (json_int_t)t->seat_games, "deals", (json_int_t)t->deals, "seating",
+                            seating_name(t->m->seating), "deal_games", (json_int_t)matchlog_block(t->m), "match_seed",
+                            (json_int_t)t->m->match_seed, "seed", (json_int_t)t->m->match_seed, "variant",
                             t->m->variant, "bots", bots_json(t), "seats", seats_json(t), "forfeits",
-                            forfeit_list_json(t), "forfeit_count", (json_int_t)t->forfeit_count);
-    char *text = obj ? json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+                            forfeit_list_json(t), "forfeit_count", (json_int_t)t->forfeit_count, "sprt",
+                            sprt_json(&t->sprt));
+    char *text = obj ? luajson_dumps(obj, JSON_COMPACT) : NULL;
     json_decref(obj);
     if (!text) return false;
     fprintf(out, "%s\n", text);

@@ -11,8 +11,9 @@
 #include <jansson.h>
 
 #include "game.h"
+#include "seating.h"
 
-#define MATCHLOG_VERSION 2
+#define MATCHLOG_VERSION 3
 #define MATCHLOG_MAX_LINE (16u << 20)    /* one record: 200000 actions of 63 bytes fit */
 #define MATCHLOG_MAX_DECISIONS 200000    /* a game still running after this many decisions is stuck */
 #define MATCHLOG_MAX_GAMES 100000000LL
@@ -27,6 +28,7 @@
 typedef struct matchlog_match {
     const game_def *def;
     long long games, match_seed;
+    seating_design seating;                      /* who sits where; its block is the games of one deal */
     const char *variant;                         /* as given (a name or a path), or NULL */
     const param_value *params;                   /* def->num_params of them */
     int players;
@@ -44,11 +46,16 @@ typedef struct matchlog_game {
     double ms[MEEPLE_MAX_PLAYERS], ms_max[MEEPLE_MAX_PLAYERS];
 } matchlog_game;
 
-/* The bot in `seat` (0-based) of game `game` (0-based): seats rotate, so each bot sits in each seat
- * equally often. */
-int matchlog_bot_of_seat(int players, long long game, int seat);
-/* Game `game`'s (0-based) seed, derived from the match's: as secret as it, and whole in a JSON number. */
-long long matchlog_game_seed(long long match_seed, long long game);
+/* Games a deal under the match's design (its block). */
+long long matchlog_block(const matchlog_match *m);
+/* The deal (0-based) game `game` (0-based) plays: every game of a block plays the same. */
+long long matchlog_deal(const matchlog_match *m, long long game);
+/* The bot in `seat` (0-based) of game `game` (0-based), as the match's seating design puts it. */
+int matchlog_bot_of_seat(const matchlog_match *m, long long game, int seat);
+/* Deal `deal`'s (0-based) seed, derived from the match's: as secret as it, and whole in a JSON number. */
+long long matchlog_game_seed(long long match_seed, long long deal);
+/* Game `game`'s (0-based) seed: its deal's. */
+long long matchlog_seed_of_game(const matchlog_match *m, long long game);
 
 /* The record of game g as one compact JSON line with its newline (malloc'd; NULL when out of memory).
  * `actions` (strings) and `by` (1-based seats) are read, not kept. Keys in the documented order. */
@@ -73,7 +80,21 @@ bool matchlog_same_match(json_t *a, json_t *b, char *field, size_t n);
 typedef struct matchlog_bot_stats {
     long long games, wins, draws, losses, forfeits, decisions;
     double score_sum, ms_sum, ms_max;
+    double points;                               /* game score: a win 1, a win shared by k 1/k, else 0 */
+    /* By deal (block): this deal's wins and points so far, and over the completed deals the sums of
+     * each deal's win rate and mean points, and of their squares. */
+    double deal_wins, deal_points;
+    double wins_by_deal, wins_by_deal_sq, points_by_deal, points_by_deal_sq;
 } matchlog_bot_stats;
+
+/* The sequential test (--sprt) on the first bot's game score, one trial a deal. */
+typedef struct matchlog_sprt {
+    bool on;
+    double p0, p1, alpha, beta;
+    double llr, lower, upper;                    /* the bounds: log(beta/(1-alpha)), log((1-beta)/alpha) */
+    int result;                                  /* -1 undecided, 0 H0, 1 H1 */
+    long long games;                             /* the games counted when it decided (or so far) */
+} matchlog_sprt;
 
 typedef struct matchlog_forfeit {
     long long game;                              /* 0-based */
@@ -85,12 +106,15 @@ typedef struct matchlog_tally {
     const matchlog_match *m;
     matchlog_bot_stats stats[MEEPLE_MAX_PLAYERS];
     long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
+    long long deals;                             /* completed deals (blocks) */
+    matchlog_sprt sprt;
     matchlog_forfeit *forfeits;                  /* the first MATCHLOG_FORFEITS_KEPT */
     long long forfeit_count, forfeits_cap;
 } matchlog_tally;
 
-/* Adds a game, in game order (so sums come out the same however the games were played). False when
- * out of memory for the forfeits list. */
+/* Adds a game, in game order (so sums come out the same however the games were played). A game that
+ * completes its deal counts the deal, and the SPRT (when on) decides on it. False when out of memory
+ * for the forfeits list. */
 bool matchlog_count(matchlog_tally *t, const matchlog_game *g);
 void matchlog_tally_free(matchlog_tally *t);
 
@@ -106,6 +130,12 @@ typedef struct matchlog_notes {
 void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_notes *notes);
 /* The results as one JSON object (docs/log-format.md, "--json"), with its newline. */
 bool matchlog_print_json(FILE *out, const matchlog_tally *t);
+/* The SPRT's bounds for its alpha and beta, and its log-likelihood ratio over `deals` deals of `block`
+ * games whose mean scores sum to `sum` and their squares to `sq` (Wald's test under a normal
+ * approximation, the variance estimated from the deals, as fishtest does with game pairs). */
+void matchlog_sprt_bounds(matchlog_sprt *s);
+double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq);
+
 
 /* ---- In match.c: a logged record played again, for `meeple merge` ---- */
 typedef struct match_checker match_checker;

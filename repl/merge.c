@@ -190,6 +190,8 @@ static int read_identity(merge *mg) {
     mg->mm.games = (long long)json_integer_value(json_object_get(id, "games"));
     mg->mm.match_seed = (long long)json_integer_value(json_object_get(id, "match_seed"));
     mg->mm.players = (int)json_integer_value(json_object_get(id, "players"));
+    /* matchlog_read checked it: every record names a design that seats its players */
+    seating_parse(json_string_value(json_object_get(id, "seating")), &mg->mm.seating);
     if (json_is_string(variant)) {
         snprintf(mg->variant, sizeof mg->variant, "%s", json_string_value(variant));
         mg->mm.variant = mg->variant;
@@ -317,7 +319,7 @@ static int merge_parse(int argc, char **argv, merge *mg) {
         } else if (strcmp(opt, "--json") == 0) {
             mg->json = true;
         } else if (opt[0] == '-' && opt[1]) {
-            return cli_bad_args("merge", "unknown option '%s'", opt);
+            return cli_unknown_option("merge", opt);
         } else if (mg->nfiles == MERGE_MAX_LOGS) {
             return cli_bad_args("merge", "at most %d logs", MERGE_MAX_LOGS);
         } else {

@@ -398,7 +398,7 @@ static int replay_parse(int argc, char **argv, replay_args *a) {
             if (!cli_parse_int(argv[++i], 1, INT64_MAX / 2, number))
                 return cli_bad_args("replay", "%s must be a whole number from 1, got '%s'", arg, argv[i]);
         } else if (arg[0] == '-') {
-            return cli_bad_args("replay", "unknown option '%s'", arg);
+            return cli_unknown_option("replay", arg);
         } else if (a->path) {
             return cli_bad_args("replay", "one log expected, got also '%s'", arg);
         } else {

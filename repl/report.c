@@ -283,7 +283,7 @@ int report_main(int argc, char **argv, const cli_options *opts) {
         } else if (strcmp(argv[i], "--no-replays") == 0) {
             replays = false;
         } else if (argv[i][0] == '-') {
-            return cli_bad_args("report", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("report", argv[i]);
         } else {
             struct stat st;
             if (stat(argv[i], &st) != 0)

@@ -645,11 +645,11 @@ int shell_main(int argc, char **argv, const cli_options *opts) {
             if (i + 1 == argc) return cli_bad_args("repl", "--variant needs a value");
             variant = argv[++i];
         } else if (argv[i][0] == '-') {
-            return cli_bad_args("repl", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("repl", argv[i]);
         } else if (game) {
             return cli_bad_args("repl", "one game expected, got also '%s'", argv[i]);
         } else if (!game_find(argv[i])) {
-            return cli_bad_args("repl", "unknown game '%s'; games: %s", argv[i], game_names());
+            return cli_unknown_game("repl", argv[i]);
         } else {
             game = argv[i];
         }
@@ -737,7 +737,7 @@ static int parse_play(int argc, char **argv, play_args *a) {
             int bad = play_option(a, argc, argv, &i);
             if (bad) return bad;
         } else if (argv[i][0] == '-') {
-            return cli_bad_args("play", "unknown option '%s'", argv[i]);
+            return cli_unknown_option("play", argv[i]);
         } else if (a->game) {
             return cli_bad_args("play", "one game expected, got also '%s'", argv[i]);
         } else {
@@ -745,7 +745,7 @@ static int parse_play(int argc, char **argv, play_args *a) {
         }
     }
     if (a->game && !game_find(a->game))
-        return cli_bad_args("play", "unknown game '%s'; games: %s", a->game, game_names());
+        return cli_unknown_game("play", a->game);
     if (a->load) {
         if (a->seeded || a->players)
             return cli_bad_args("play", "--load takes the seed and players from the save: leave out %s",

@@ -9,6 +9,10 @@
 -- there gives each rating's uncertainty.
 -- Ratings are reported on the Elo scale: 400·log10 odds, shifted so their mean is 1500. A difference
 -- of 400 points means 10:1 odds in a two-player game; 0 points, even odds.
+-- Seats are fitted too: P(a in seat i beats b in seat j) = 1 / (1 + exp(r_b + t_j - r_a - t_i)), with
+-- seat 1's t at 0. A seat's advantage is then not credited to the bot that happened to sit there more
+-- often (a match played under an unbalanced design, logs of different matches pooled); under a balanced
+-- design every bot sits everywhere alike, and the seat terms only take out the noise they explain.
 
 local M = {}
 
@@ -54,7 +58,8 @@ end
 local function logistic(d) return 1 / (1 + math.exp(-d)) end
 
 -- The comparisons of one game: `bots` by seat and `rank` by seat (higher is better); appends
--- {a, b, score of a, weight} to `out`, with a and b indexes into `index` (name -> number).
+-- {a, b, score of a, weight, seat of a, seat of b} to `out`, with a and b indexes into `index`
+-- (name -> number).
 function M.pairs(bots, rank, index, out)
   local n = #bots
   if n < 2 then return end
@@ -64,56 +69,72 @@ function M.pairs(bots, rank, index, out)
       local a, b = index[bots[i]], index[bots[j]]
       if a ~= b then
         local s = rank[i] > rank[j] and 1 or rank[i] < rank[j] and 0 or 0.5
-        out[#out + 1] = { a, b, s, w }
+        out[#out + 1] = { a, b, s, w, i, j }
       end
     end
   end
 end
 
--- Fits ratings for `names` (a list) from `comparisons` (as M.pairs makes them). Returns a list by
--- name's position of {rating = Elo-scale number, sd = its standard error on the same scale}.
-function M.fit(names, comparisons)
-  local n = #names
-  -- Comparisons between the same two bots add up: one term per pair of bots, however many games.
-  local merged, by_pair = {}, {}
+-- Comparisons between the same two bots in the same two seats add up: one term for each, however
+-- many games. Returns the merged terms and the number of seats seen.
+local function merge(n, comparisons)
+  local merged, by_key, seats = {}, {}, 1
   for _, c in ipairs(comparisons) do
-    local a, b, s, w = c[1], c[2], c[3], c[4]
-    if a > b then a, b, s = b, a, 1 - s end
-    local key = a * (n + 1) + b
-    local m = by_pair[key]
+    local a, b, s, w, i, j = c[1], c[2], c[3], c[4], c[5] or 1, c[6] or 1
+    if a > b then a, b, s, i, j = b, a, 1 - s, j, i end
+    seats = math.max(seats, i, j)
+    local key = ((a * (n + 1) + b) * 64 + i) * 64 + j
+    local m = by_key[key]
     if not m then
-      m = { a, b, 0, 0 }
-      by_pair[key] = m
+      m = { a, b, 0, 0, i, j }
+      by_key[key] = m
       merged[#merged + 1] = m
     end
     m[3] = m[3] + w * s
     m[4] = m[4] + w
   end
+  return merged, seats
+end
+
+-- Fits ratings for `names` (a list) from `comparisons` (as M.pairs makes them). Returns a list by
+-- name's position of {rating = Elo-scale number, sd = its standard error on the same scale}, and in
+-- its field `seats` one {effect, sd} per seat: the seat's advantage over seat 1 in Elo points.
+function M.fit(names, comparisons)
+  local n = #names
+  local merged, seats = merge(n, comparisons)
+  -- The unknowns: the n ratings, then seats 2.. (seat 1 is the reference, at 0).
+  local k = n + seats - 1
+  local function seat_var(seat) return seat > 1 and n + seat - 1 or nil end
   local r = {}
-  for i = 1, n do r[i] = 0 end
+  for i = 1, k do r[i] = 0 end
   local info
   for _ = 1, MAX_STEPS do
     local g, h = {}, {}
-    for i = 1, n do
+    for i = 1, k do
       g[i] = -r[i] / PRIOR_SD ^ 2
       h[i] = {}
-      for j = 1, n do h[i][j] = i == j and 1 / PRIOR_SD ^ 2 or 0 end
+      for j = 1, k do h[i][j] = i == j and 1 / PRIOR_SD ^ 2 or 0 end
     end
     for _, m in ipairs(merged) do
-      local a, b, won, w = m[1], m[2], m[3], m[4]
-      local p = logistic(r[a] - r[b])
-      g[a] = g[a] + won - w * p
-      g[b] = g[b] - won + w * p
+      local a, b, won, w, si, sj = m[1], m[2], m[3], m[4], seat_var(m[5]), seat_var(m[6])
+      -- d = r_a - r_b + t_i - t_j: the term's gradient is x (won - w p), its curvature q x x'.
+      local x = { [a] = 1 }
+      x[b] = (x[b] or 0) - 1
+      if si then x[si] = (x[si] or 0) + 1 end
+      if sj then x[sj] = (x[sj] or 0) - 1 end
+      local d = 0
+      for v, c in pairs(x) do d = d + c * r[v] end
+      local p = logistic(d)
       local q = w * p * (1 - p)
-      h[a][a] = h[a][a] + q
-      h[b][b] = h[b][b] + q
-      h[a][b] = h[a][b] - q
-      h[b][a] = h[b][a] - q
+      for u, cu in pairs(x) do
+        g[u] = g[u] + cu * (won - w * p)
+        for v, cv in pairs(x) do h[u][v] = h[u][v] + q * cu * cv end
+      end
     end
-    info = cholesky(h, n) -- h is the negative Hessian: positive definite thanks to the prior
-    local step = solve(info, n, g)
+    info = cholesky(h, k) -- h is the negative Hessian: positive definite thanks to the prior
+    local step = solve(info, k, g)
     local biggest = 0
-    for i = 1, n do
+    for i = 1, k do
       r[i] = r[i] + step[i]
       biggest = math.max(biggest, math.abs(step[i]))
     end
@@ -123,14 +144,22 @@ function M.fit(names, comparisons)
   -- v = e_i - 1/n and C the inverse of the information.
   local mean = 0
   for i = 1, n do mean = mean + r[i] / n end
-  local out = {}
+  local function spread(v)
+    local cv = solve(info, k, v)
+    local var = 0
+    for j = 1, k do var = var + v[j] * cv[j] end
+    return ELO * math.sqrt(math.max(var, 0))
+  end
+  local out = { seats = { { effect = 0, sd = 0 } } }
   for i = 1, n do
     local v = {}
-    for j = 1, n do v[j] = (i == j and 1 or 0) - 1 / n end
-    local cv = solve(info, n, v)
-    local var = 0
-    for j = 1, n do var = var + v[j] * cv[j] end
-    out[i] = { rating = 1500 + ELO * (r[i] - mean), sd = ELO * math.sqrt(math.max(var, 0)) }
+    for j = 1, k do v[j] = j <= n and ((i == j and 1 or 0) - 1 / n) or 0 end
+    out[i] = { rating = 1500 + ELO * (r[i] - mean), sd = spread(v) }
+  end
+  for seat = 2, seats do
+    local v = {}
+    for j = 1, k do v[j] = j == seat_var(seat) and 1 or 0 end
+    out.seats[seat] = { effect = ELO * r[seat_var(seat)], sd = spread(v) }
   end
   return out
 end

@@ -61,6 +61,7 @@ local function problem(r)
     end
   end
   if type(r.actions) ~= "table" then return "no actions ('actions')" end
+  if r.deal ~= nil and not is_whole(r.deal, 1, 1 << 53) then return "'deal' must be a deal's number" end
   for _, key in ipairs { "decisions", "ms", "ms_max" } do
     if r[key] ~= nil and not numbers(r[key], n) then return ("'%s' must be one number per seat"):format(key) end
   end
@@ -125,6 +126,24 @@ local function mean_of(list)
 end
 M.proportion, M.mean_of = proportion, mean_of
 
+-- A win rate's 95% interval from games that come in deals (format-3 logs: the games of a deal share
+-- their luck, so they are not independent trials): the cluster-robust normal interval over the deals,
+-- `deals` a map of {games, wins} by deal. Wilson's on the games when every deal is one game or the
+-- logs have no deals (nil).
+local function by_deal(k, n, deals)
+  local count, bigger = 0, false
+  for _, d in pairs(deals or {}) do
+    count = count + 1
+    bigger = bigger or d.games > 1
+  end
+  if not deals or count < 2 or not bigger then return proportion(k, n) end
+  local p, sq = k / n, 0
+  for _, d in pairs(deals) do sq = sq + (d.wins - p * d.games) ^ 2 end
+  local half = Z95 * math.sqrt(sq * count / (count - 1)) / n
+  return { value = p, lo = math.max(0, p - half), hi = math.min(1, p + half) }
+end
+M.by_deal = by_deal
+
 -- A reason with its numbers masked, so "took 1210 ms" and "took 1304 ms" count together.
 local function reason_kind(text)
   return (text:gsub("%d+%.?%d*", "N"):sub(1, 120))
@@ -132,7 +151,7 @@ end
 
 local function new_bot(name)
   return { name = name, games = 0, wins = 0, draws = 0, losses = 0, forfeits = 0, scores = {}, seats = {},
-    decisions = 0, ms = 0, ms_max = nil, timed = 0, reasons = {} }
+    decisions = 0, ms = 0, ms_max = nil, timed = 0, reasons = {}, deals = {} }
 end
 
 -- The rank a seat ended with, for the ratings: winners first, then those who did not forfeit, then score.
@@ -163,6 +182,15 @@ local function count_game(stats, g, by_name)
       stats.bots[#stats.bots + 1] = b
     end
     b.games = b.games + 1
+    if b.deals and g.deal then
+      local key = g.log .. "\0" .. g.deal
+      local d = b.deals[key] or { games = 0, wins = 0 }
+      b.deals[key] = d
+      d.games = d.games + 1
+      if alone == seat then d.wins = d.wins + 1 end
+    else
+      b.deals = nil -- a game without a deal: the games are the trials
+    end
     if alone == seat then b.wins = b.wins + 1
     elseif shared[seat] then b.draws = b.draws + 1
     else b.losses = b.losses + 1 end
@@ -209,12 +237,14 @@ function M.summarize(games, ratings)
   local fitted = ratings.fit(names, comparisons)
   for i, b in ipairs(stats.bots) do
     b.rating, b.rating_sd = fitted[i].rating, fitted[i].sd
-    b.win = proportion(b.wins, b.games)
+    b.win = by_deal(b.wins, b.games, b.deals)
     b.score = mean_of(b.scores)
   end
   for seat = 1, #stats.seats do
     stats.seats[seat] = stats.seats[seat] or { games = 0, wins = 0 }
     stats.seats[seat].win = proportion(stats.seats[seat].wins, stats.seats[seat].games)
+    local effect = fitted.seats[seat] or { effect = 0, sd = 0 }
+    stats.seats[seat].effect, stats.seats[seat].effect_sd = effect.effect, effect.sd
   end
   stats.length = mean_of(stats.lengths)
   sort(stats.bots, function(a, b)
@@ -277,8 +307,14 @@ function M.text(stats, escape)
       line("forfeits of %s: %d × %s", escape(b.name), r.count, escape(r.reason))
     end
   end
+  local effects = { format("%-20s", "seat effect (Elo)") }
+  for seat, s in ipairs(stats.seats) do
+    effects[#effects + 1] = format("%-16s", seat == 1 and "0 (reference)" or format("%+.0f ± %.0f", s.effect, s.effect_sd))
+  end
+  line("%s", concat(effects, " "))
   line("")
-  line("Ratings: Bradley–Terry over each game's pairs of seats, on the Elo scale (mean 1500; ± one standard error).")
+  line("Ratings: Bradley–Terry over each game's pairs of seats, on the Elo scale (mean 1500; ± one standard error),")
+  line("fitted with a term per seat (its advantage over seat 1), so no bot is credited with its seats' luck.")
   return concat(out, "\n") .. "\n"
 end
 
@@ -311,7 +347,7 @@ function M.json(stats, null)
   local seats = {}
   for seat, s in ipairs(stats.seats) do
     seats[seat] = { seat = seat, games = s.games, wins = s.wins, win_rate = or_null(s.win.value),
-      ci_low = or_null(s.win.lo), ci_high = or_null(s.win.hi) }
+      ci_low = or_null(s.win.lo), ci_high = or_null(s.win.hi), effect = s.effect, effect_sd = s.effect_sd }
   end
   return { game = stats.game, games = stats.games, logs = stats.logs, bots = bots, seats = seats,
     mean_length = or_null(stats.length.value) }

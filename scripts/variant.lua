@@ -30,6 +30,36 @@ local function is_path(name)
   return name:find("/", 1, true) ~= nil or name:match("%.lua$") ~= nil
 end
 
+-- The edit distance of a and b (insertions, deletions, substitutions, swaps of neighbours).
+local function distance(a, b)
+  local d = {}
+  for i = 0, #a do d[i] = { [0] = i } end
+  for j = 0, #b do d[0][j] = j end
+  for i = 1, #a do
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      local best = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        best = math.min(best, d[i - 2][j - 2] + 1)
+      end
+      d[i][j] = best
+    end
+  end
+  return d[#a][#b]
+end
+
+-- "; did you mean 'short'?" when a variant of `game` in the roots is a likely typo of `name`, else "".
+local function nearest_hint(game, name)
+  local best, best_d = nil, #name // 3 + 2
+  for _, root in ipairs(raw.roots) do
+    for _, candidate in ipairs(raw.names(("%s/scripts/variants/%s"):format(root, game))) do
+      local d = distance(name, candidate)
+      if d < best_d then best, best_d = candidate, d end
+    end
+  end
+  return best and ("; did you mean '%s'?"):format(best) or ""
+end
+
 -- A name is looked up as scripts/variants/GAME/NAME.lua in meeple's roots: $MEEPLE_ROOT, meeple's own
 -- (installed or the source tree), each folder of $MEEPLE_PATH; never the current directory, so a
 -- name a log carries cannot find a file dropped beside the log. Returns the path and the file's text (only regular
@@ -50,8 +80,8 @@ local function find_file(game, name)
     if text then return path, text end
     if not missing then return nil, why end
   end
-  return nil, ("no variant '%s' for %s (looked for %s in %s; $MEEPLE_PATH adds folders)")
-    :format(name, game, relative, table.concat(raw.roots, ", "))
+  return nil, ("no variant '%s' for %s%s (looked for %s in %s; $MEEPLE_PATH adds folders)")
+    :format(name, game, nearest_hint(game, name), relative, table.concat(raw.roots, ", "))
 end
 
 -- A library as a table of the variant's own: changing it changes nothing for the caller.

@@ -53,13 +53,20 @@ _meeple() {
     # The game: the first plain word after the command.
     for ((i = i + 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
-        case ${COMP_WORDS[i-1]} in --bot|--seed|--games|--jobs|--players|--seat|--variant|--log|--html|--ms|--instructions|--memory|--shard|--game|--save|--load|--rounds|--html) continue ;; esac
+        case ${COMP_WORDS[i-1]} in --bot|--seed|--games|--jobs|--players|--seat|--variant|--log|--html|--ms|--instructions|--memory|--shard|--game|--save|--load|--rounds|--seating|--sprt|--alpha|--beta) continue ;; esac
         [[ $word == -* ]] && continue
         game=$word
         break
     done
 
+    if [[ $cmd == help ]]; then
+        COMPREPLY=($(compgen -W "$("$exe" --help 2>/dev/null | awk '/^commands:/ {on = 1; next} /^$/ {on = 0} on {print $1}')" -- "$cur"))
+        return
+    fi
     case $prev in
+        --seating)
+            COMPREPLY=($(compgen -W "balanced rotate permute random" -- "$cur"))
+            return ;;
         --variant)
             COMPREPLY=($(compgen -W "$(_meeple_names "$exe" "scripts/variants/$game")" -- "$cur"))
             COMPREPLY+=($(compgen -f -X '!*.lua' -- "$cur"))
@@ -71,7 +78,7 @@ _meeple() {
         --log|--html|--save|--load)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --seed|--games|--jobs|--players|--seat|--ms|--instructions|--memory|--shard|--game|--rounds)
+        --seed|--games|--jobs|--players|--seat|--ms|--instructions|--memory|--shard|--game|--rounds|--sprt|--alpha|--beta)
             return ;;
     esac
     if [[ $cur == -* ]]; then

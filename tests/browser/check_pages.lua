@@ -153,7 +153,7 @@ check(same_list((zone(html, 1, "hand")), view1.players[1].hand), "the listing sh
 for _, game in ipairs { { "citadels", "random random random random" }, { "bohnanza", "random random random" },
   { "rabohnzel", "random random random" } } do
   local glog = dir .. "/" .. game[1] .. ".jsonl"
-  run(("match %s %s --games 1 --seed 3 --log %s"):format(game[1], game[2], quote(glog)))
+  run(("match %s %s --games 1 --seating random --seed 3 --log %s"):format(game[1], game[2], quote(glog)))
   local gpage = dir .. "/" .. game[1] .. ".html"
   run(("replay %s --html %s"):format(quote(glog), quote(gpage)))
   html = dom(gpage, "#step=30&seat=2")

@@ -13,7 +13,7 @@ parallel --version 2>/dev/null | grep -q "GNU parallel" || skip "'parallel' is n
 dir=$(mktemp -d "${TMPDIR:-/tmp}/meeple-parallel.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-args=(bohnanza greedy_bohnanza random random --games 10 --seed 21)
+args=(bohnanza greedy_bohnanza random random --games 18 --seed 21)
 "$meeple" match "${args[@]}" --log "$dir/whole.jsonl" >"$dir/whole.txt" || fail "the whole match failed"
 
 MEEPLE=$meeple timeout 300 "$root/scripts/cluster/parallel.sh" --shards 3 --jobs 2 --out "$dir/out" -- "${args[@]}" \
@@ -25,5 +25,5 @@ head -c -40 "$dir/out/shard-2.jsonl" >"$dir/cut" && mv "$dir/cut" "$dir/out/shar
 MEEPLE=$meeple timeout 300 "$root/scripts/cluster/parallel.sh" --shards 3 --jobs 2 --out "$dir/out" -- "${args[@]}" \
   >"$dir/run2.txt" 2>&1 || fail "parallel.sh run again failed: $(tail -n 5 "$dir/run2.txt")"
 same_match "$dir/whole.jsonl" "$dir/whole.txt" "$dir/out/match.jsonl" "$dir/out/table.txt" || fail "the resumed match differs"
-echo "parallel: a 10-game match as 3 shards under GNU parallel, and resumed, gives the one-machine log and table"
+echo "parallel: an 18-game match (3 deals) as 3 shards under GNU parallel, and resumed, gives the one-machine log and table"
 echo "2 passed, 0 failed"

@@ -10,7 +10,7 @@ local function write(source) return util.write(source, ".lua") end
 local function probe(source, args, other)
   local bot = write(source)
   local p = assert(io.popen(("%s --debug match babel %s %s %s 2>&1"):format(quote(exe), quote(bot),
-    other or quote(root .. "/bots/random.lua"), args or "--games 1")))
+    other or quote(root .. "/bots/random.lua"), args or "--games 2")))
   local out = p:read("a")
   local _, _, code = p:close()
   os.remove(bot)
@@ -63,9 +63,9 @@ local spying = [[
 
 -- Runs a probe (with `ser` defined) that prints "ok" once it has checked what it came to check.
 local function assert_probe_ok(source)
-  local out, code = probe(serialize .. source, "--games 1")
+  local out, code = probe(serialize .. source, "--games 2")
   assert.equal(0, code, out)
-  assert.same({ "ok" }, said(out))
+  assert.same({ "ok", "ok" }, said(out)) -- one a game: a deal of two
 end
 
 describe("ctx", function()
@@ -76,7 +76,7 @@ describe("ctx", function()
           type(ctx.clock()))
         return legal[1]
       end }
-    ]], "--games 1 --ms 250 --instructions 5000000 --memory 32")
+    ]], "--games 2 --ms 250 --instructions 5000000 --memory 32")
     assert.equal(0, code, out)
     assert.equal("1\tbabel\t2\t250.0\t5000000\t33554432\tnumber", said(out)[1])
   end)
@@ -98,9 +98,9 @@ describe("ctx", function()
         return legal[1]
       end }
     ]]
-    local out1 = probe(source, "--games 1 --seed 4")
-    local out2 = probe(source, "--games 1 --seed 4")
-    local out3 = probe(source, "--games 1 --seed 5")
+    local out1 = probe(source, "--games 2 --seed 4")
+    local out2 = probe(source, "--games 2 --seed 4")
+    local out3 = probe(source, "--games 2 --seed 5")
     assert.truthy(#said(out1) > 3, out1)
     assert.same(said(out1), said(out2))
     assert.are_not.same(said(out1), said(out3))
@@ -119,7 +119,7 @@ describe("ctx", function()
         print(ser(s:table().players[2].hand))
         return legal[1]
       end }
-    ]], "--games 1")
+    ]], "--games 2")
     assert.equal(0, code, out)
     local hands = said(out)
     assert.truthy(#hands >= 10, out)
@@ -273,13 +273,13 @@ describe("ctx", function()
     ]]
     -- widen adds children in the policy's order whatever `expand` says.
     for _, options in ipairs { "expand = 'policy'", "expand = 'random', widen = 2" } do
-      local out, code = probe(source:format(options), "--games 1 --seed 5")
+      local out, code = probe(source:format(options), "--games 2 --seed 5")
       assert.equal(0, code, out)
       local lines = said(out)
       assert.truthy(#lines > 5, out)
       for _, line in ipairs(lines) do assert.equal("1\ttrue", line) end
     end
-    local out, code = probe(source:format("expand = { babel = 'random', default = 'policy' }"), "--games 1 --seed 5")
+    local out, code = probe(source:format("expand = { babel = 'random', default = 'policy' }"), "--games 2 --seed 5")
     assert.equal(0, code, out)
     local lines = said(out)
     assert.truthy(#lines > 5, out)
@@ -329,7 +329,7 @@ describe("ctx", function()
   -- and actions legal, from `explain`), against random in Babel.
   local function explained(options)
     local out, code = probe(("return require('ismcts').bot { name = 'probe', explain = true, %s }"):format(options),
-                            "--games 1 --seed 7")
+                            "--games 2 --seed 7")
     assert.equal(0, code, out)
     local decisions = {}
     for _, line in ipairs(said(out)) do
@@ -367,7 +367,7 @@ describe("ctx", function()
         print(greedy)
         return s:playout(seed, n, greedy)
       end)
-    ]], "--games 1 --seed 4")
+    ]], "--games 2 --seed 4")
     assert.equal(0, code, out)
     local shares = said(out)
     assert.truthy(#shares > 0, out)
@@ -385,7 +385,7 @@ describe("ctx", function()
           return a
         end
         return ismcts
-      ]], "--games 1 --seed 21", quote(root .. "/bots/greedy_babel.lua"))
+      ]], "--games 2 --seed 21", quote(root .. "/bots/greedy_babel.lua"))
       assert.equal(0, code, out)
       return said(out)
     end
@@ -400,7 +400,7 @@ describe("ctx", function()
       local ok, err = pcall(require, "socket")
       print(type(rules.bot), ok, (err:gsub(" in .*", "")))
       return { name = "probe", choose = function(view, legal) return legal[1] end }
-    ]], "--games 1")
+    ]], "--games 2")
     assert.equal(0, code, out)
     assert.equal("function\tfalse\trequire: no module 'socket'", said(out)[1])
   end)
@@ -429,26 +429,26 @@ describe("the shipped bots", function()
     for _, game in ipairs { "bohnanza", "rabohnzel" } do
       local greedy = root .. "/bots/greedy_" .. game .. ".lua"
       local random = root .. "/bots/random.lua"
-      local p = assert(io.popen(("%s match %s %s %s %s %s --games 8 --seed 5 2>&1"):format(quote(exe), game,
+      local p = assert(io.popen(("%s match %s %s %s %s %s --games 12 --seed 5 2>&1"):format(quote(exe), game,
         quote(greedy), quote(random), quote(random), quote(random))))
       local out = p:read("a")
       p:close()
-      -- 8 games with seats rotated; a one-ply trader wins nearly all against random traders
-      local wins = tonumber(out:match("\ngreedy_" .. game .. " +8 +(%d+) +%d+ +%d+ +0 "))
-      assert.truthy(wins and wins >= 6, out)
+      -- one balanced deal of 12 games; a one-ply trader wins nearly all against random traders
+      local wins = tonumber(out:match("\ngreedy_" .. game .. " +12 +(%d+) +%d+ +%d+ +0 "))
+      assert.truthy(wins and wins >= 9, out)
     end
   end)
 
   it("ismcts cuts a playout nobody can end: wholly greedy Babel playouts, seed 11, no forfeit", function()
     -- This deal samples a game the Babel policy alone never ends: uncut, the playout ran into the memory cap.
     local out = against_greedy_babel(
-      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]], "--games 1 --seed 11")
-    assert.truthy(out:match("\nismcts_greedy +1 +%d+ +%d+ +%d+ +0 "), out)
+      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]], "--games 2 --seed 11")
+    assert.truthy(out:match("\nismcts_greedy +2 +%d+ +%d+ +%d+ +0 "), out)
   end)
 
   it("a quick ismcts plays Rabohnzel through samples without a forfeit", function()
     local quick = write([[return require("ismcts").bot { name = "ismcts_quick", iterations = 8, playout_depth = 30 }]])
-    local p = assert(io.popen(("%s match rabohnzel %s %s %s --games 1 2>&1"):format(quote(exe), quote(quick),
+    local p = assert(io.popen(("%s match rabohnzel %s %s %s --games 1 --seating random 2>&1"):format(quote(exe), quote(quick),
       quote(root .. "/bots/greedy_rabohnzel.lua"), quote(root .. "/bots/random.lua"))))
     local out = p:read("a")
     p:close()
@@ -468,7 +468,7 @@ describe("the shipped bots", function()
         },
         score = function(a) return a == "end" and 1 or 0 end,
       }
-    ]], "--games 1")
+    ]], "--games 2")
     assert.equal(0, code, out)
     local lines = said(out)
     assert.truthy(#lines > 5, out)

@@ -3,12 +3,12 @@
 local util = require "spec_util"
 local exe, root, quote, write, read = util.exe, util.root, util.quote, util.write, util.read
 
--- Plays `games` games of babel between the bot (seat 1 first) and random, with `limits` (extra
--- arguments). Returns the log's first line, the output and the exit status.
+-- Plays `games` games of babel (default 2: one deal) between the bot (seat 1 first) and random, with
+-- `limits` (extra arguments). Returns the log's first line, the output and the exit status.
 local function against_random(source, limits, games)
   local bot, log = write(source), os.tmpname()
   local p = assert(io.popen(("%s match babel %s %s --games %d --log %s %s 2>&1"):format(quote(exe), quote(bot),
-    quote(root .. "/bots/random.lua"), games or 1, quote(log), limits or "")))
+    quote(root .. "/bots/random.lua"), games or 2, quote(log), limits or "")))
   local out = p:read("a")
   local _, _, code = p:close()
   local line = read(log):match("[^\n]*")
@@ -165,11 +165,11 @@ describe("a hostile bot forfeits while the host plays on:", function()
     local what, source, limits, expected = case[1], case[2], case[3], case[4]
     it(what, function()
       local line, out, code = against_random(source, limits)
-      assert.equal(1, code, out) -- its one game is a forfeit: a match of forfeits exits 1
+      assert.equal(1, code, out) -- its games are forfeits: a match of forfeits exits 1
       local reason = reason_of(line)
       assert.truthy(reason:find(expected) or reason:find(expected, 1, true), reason .. "\n" .. line)
       assert.truthy(line:find('"winners":[2]', 1, true), line)
-      assert.truthy(out:find("forfeits: 1", 1, true), out)
+      assert.truthy(out:find("forfeits: 2", 1, true), out)
     end)
   end
 
@@ -178,9 +178,9 @@ describe("a hostile bot forfeits while the host plays on:", function()
   end)
 
   it("the next game goes on after a forfeit", function()
-    local line, out, code = against_random([[return { choose = function() error("boom") end }]], "", 2)
-    assert.equal(1, code, out) -- both games forfeited
-    assert.truthy(out:find("forfeits: 2", 1, true), out)
+    local line, out, code = against_random([[return { choose = function() error("boom") end }]], "", 4)
+    assert.equal(1, code, out) -- every game forfeited
+    assert.truthy(out:find("forfeits: 4", 1, true), out)
     assert.truthy(line:find('"index":1', 1, true))
   end)
 end)
@@ -188,7 +188,7 @@ end)
 -- Plays a bot that raises "sealed" when it found no way in, and checks that it did.
 local function assert_sealed(source)
   local line, out, code = against_random(source, "")
-  assert.equal(1, code, out) -- it forfeits its one game
+  assert.equal(1, code, out) -- it forfeits its games
   assert.truthy(reason_of(line):find("sealed", 1, true), line)
 end
 

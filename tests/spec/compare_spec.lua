@@ -43,6 +43,32 @@ describe("meeple compare", function()
     assert.is_truthy(out:find("no variant 'no-such-variant'", 1, true))
   end)
 
+  it("plays both halves under the seating design given, whole deals of it", function()
+    local out, code = meeple("compare citadels --variant taxes random random random --games 3 --seed 1 --seating rotate")
+    assert.are.equal(0, code, out)
+    assert.is_truthy(out:find("3 games each, match seed 1 (--seed), rotate seating", 1, true), out)
+    out, code = meeple("compare citadels --variant taxes random random random --games 3 --seed 1")
+    assert.are.equal(2, code, out)
+    assert.is_truthy(out:find("balanced seating plays 6 games a deal with 3 players; give --games 6", 1, true), out)
+    out, code = meeple("compare babel --variant short random random --seating rotat")
+    assert.are.equal(2, code, out)
+    assert.is_truthy(out:find("did you mean 'rotate'?", 1, true), out)
+  end)
+
+  it("refuses a misspelt variant before any game is played, in one line", function()
+    local out, code = meeple("compare babel --variant shrot ismcts random --games 4 --seed 1")
+    assert.are.equal(2, code, out)
+    assert.is_truthy(out:find("^meeple compare: no variant 'shrot' for babel; did you mean 'short'%?"), out)
+    assert.is_nil(out:find("games under", 1, true), out)
+  end)
+
+  it("shows each half's progress with the time left on a terminal", function()
+    local out = util.sh("script -qec " .. util.quote(util.quote(util.exe) ..
+      " compare babel --variant short greedy_babel random --games 400 --seed 1") .. " /dev/null")
+    assert.is_truthy(out:find("compare, base rules: %d+/400 games, about %d+ s left"), out)
+    assert.is_truthy(out:find("compare, short: %d+/400 games, about %d+ s left"), out)
+  end)
+
   it("names itself in every error, the match's included, with its own usage", function()
     for _, args in ipairs({ "compare babel --variant no-such-variant random random --games 2 --seed 1",
                             "compare babel --variant short random no-such-bot --games 2 --seed 1",

@@ -149,8 +149,8 @@ describe("a program that forfeits", function()
     local bot = fake("case \"$l\" in *'\"decide\"'*) (sh -c 'read -r p _ < /proc/self/stat; echo $p; "
                      .. "exec sleep 1000 >/dev/null' &) | head -n 1 >> " .. quote(pids) .. "; echo fly;; esac", pids)
     sh("chmod +x " .. quote(bot))
-    local log, out = match("babel " .. quote(bot) .. " random --games 3 --seed 1", 1)
-    assert.equal(3, #log)
+    local log, out = match("babel " .. quote(bot) .. " random --games 4 --seed 1", 1)
+    assert.equal(4, #log)
     for _, line in ipairs(log) do
       assert.truthy(line:find('"reason":"chose \'fly\', which is not a legal action"', 1, true), line)
     end
@@ -161,7 +161,7 @@ describe("a program that forfeits", function()
       local _, alive = sh("kill -0 " .. pid .. " 2>/dev/null")
       assert.is_not.equal(0, alive, "process " .. pid .. " is still there")
     end
-    assert.equal(6, n) -- three bots, three children
+    assert.equal(8, n) -- four bots, four children
     os.remove(pids)
     os.remove(bot)
   end)
@@ -171,9 +171,9 @@ describe("a program that forfeits", function()
     local bot = fake("case \"$l\" in *'\"decide\"'*) echo 'thinking hard' >&2; echo 1;; esac", pids)
     sh("chmod +x " .. quote(bot))
     local name = bot:match("([^/]*)$"):gsub("%..*", "")
-    local out = meeple("match babel " .. quote(bot) .. " random --games 1 --seed 1", true)
+    local out = meeple("match babel " .. quote(bot) .. " random --games 2 --seed 1", true)
     assert.falsy(out:find("thinking hard", 1, true), out)
-    out = meeple("--debug match babel " .. quote(bot) .. " random --games 1 --seed 1", true)
+    out = meeple("--debug match babel " .. quote(bot) .. " random --games 2 --seed 1", true)
     assert.truthy(out:find("[" .. name .. "] thinking hard", 1, true), out)
     os.remove(pids)
     os.remove(bot)

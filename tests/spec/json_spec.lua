@@ -21,6 +21,13 @@ describe("meeple.json.encode", function()
     assert.equal("number", type(view.players[2].hand))
   end)
 
+  it("writes every real in its shortest form that reads back exactly", function()
+    assert.equal('[0.0003,0.30000000000000004,0.3333333333333333,2.0,-1e-300]', json.encode({ 0.0003, 0.1 + 0.2, 1 / 3, 2.0, -1e-300 }))
+    for _, x in ipairs { 0.1, 1 / 7, 123456.789, 2 ^ -1074, 1.7976931348623157e308 } do
+      assert.equal(x, json.decode(json.encode({ x }))[1])
+    end
+  end)
+
   it("indents on request", function()
     assert.equal('{\n  "a": [\n    1\n  ]\n}', json.encode({ a = { 1 } }, { indent = true }))
     assert.equal('{\n    "a": 1\n}', json.encode({ a = 1 }, { indent = 4 }))

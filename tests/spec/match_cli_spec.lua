@@ -16,8 +16,8 @@ describe("meeple match", function()
   it("prints a table per bot and per seat, with 95% intervals", function()
     local out, code = meeple("match babel " .. bots .. " --games 6 --seed 3")
     assert.equal(0, code, out)
-    assert.truthy(out:find("babel: 6 games, seed 3, seats rotated", 1, true), out)
-    assert.truthy(out:match("\ngreedy_babel +6 +%d+ +%d+ +%d+ +0 +[%d.]+%% +%[ *[%d.]+%%, +[%d.]+%%%] +[%d.]+\n"), out)
+    assert.truthy(out:find("babel: 6 games, 3 deals of 2, balanced seating, seed 3", 1, true), out)
+    assert.truthy(out:match("\ngreedy_babel +6 +%d+ +%d+ +%d+ +0 +[%d.]+%% +%[ *[%d.]+%%, +[%d.]+%%%] +[%d.]+%% +%[ *[%d.]+%%, +[%d.]+%%%] +[%d.]+\n"), out)
     assert.truthy(out:match("\nrandom +6 "), out)
     assert.truthy(out:match("\n1 +6 +%d+ +[%d.]+%%"), out)
     assert.truthy(out:match("\n2 +6 +%d+ +[%d.]+%%"), out)
@@ -30,29 +30,35 @@ describe("meeple match", function()
     assert.truthy(out:find("greedy_babel", 1, true), out)
   end)
 
-  it("logs one JSON line per game (format 2) with the seed, seats, actions, scores, winners and forfeits", function()
+  it("logs one JSON line per game (format 3) with the deal, seed, seats, actions, scores, winners and forfeits", function()
     local log = os.tmpname()
-    local _, code = meeple("match babel " .. bots .. " --games 3 --seed 5 --log " .. quote(log))
+    local _, code = meeple("match babel " .. bots .. " --games 4 --seed 5 --log " .. quote(log))
     assert.equal(0, code)
     local l = lines(read(log))
     os.remove(log)
-    assert.equal(3, #l)
-    -- Each game's seed is derived from the match's, which every line carries with the match's identity.
+    assert.equal(4, #l)
+    -- Each deal's seed is derived from the match's, which every line carries with the match's identity;
+    -- the two games of a deal (a block of the balanced design) play the same one.
     local seeds = {}
     for i, line in ipairs(l) do
-      local seed = line:match('^{"log":2,"meeple":"[%d.]+","index":' .. i ..
-        ',"game":"babel","games":3,"match_seed":5,"seed":(%d+),"variant":null,"params":{[^}]*},"players":2,' ..
-        '"bots":%["greedy_babel","random"%],')
+      local deal = (i + 1) // 2
+      local seed = line:match('^{"log":3,"meeple":"[%d.]+","index":' .. i .. ',"deal":' .. deal ..
+        ',"game":"babel","games":4,"seating":"balanced","match_seed":5,"seed":(%d+),"variant":null,' ..
+        '"params":{[^}]*},"players":2,"bots":%["greedy_babel","random"%],')
       assert.truthy(seed, line)
-      assert.is_nil(seeds[seed], "two games share a seed")
-      seeds[seed] = true
+      if i % 2 == 0 then
+        assert.equal(seeds[deal], seed, "a deal's two games have different seeds")
+      else
+        assert.is_nil(seeds[deal - 1] == seed or nil, "two deals share a seed")
+        seeds[deal] = seed
+      end
       assert.truthy(line:find('"seats":%["[%w_#]+","[%w_#]+"%]'), line)
       assert.truthy(line:find('"scores":%[%-?%d+,%-?%d+%]'), line)
       assert.truthy(line:find('"winners":%[[%d,]+%]'), line)
       assert.truthy(line:find('"forfeits":[]', 1, true), line)
       assert.truthy(line:find('"actions":%["[a-z]'), line)
     end
-    -- Seats rotate: game 2 swaps game 1's.
+    -- Two seats: the deal's second game swaps the first's.
     assert.truthy(l[1]:find('"seats":["greedy_babel","random"]', 1, true))
     assert.truthy(l[2]:find('"seats":["random","greedy_babel"]', 1, true))
   end)
@@ -74,12 +80,12 @@ describe("meeple match", function()
       local greedy = quote(root .. "/bots/greedy_" .. game .. ".lua")
       local four = greedy .. " " .. quote(root .. "/bots/random.lua") .. " " .. greedy .. " " .. quote(root .. "/bots/random.lua")
       local a, b = os.tmpname(), os.tmpname()
-      local out1 = meeple("match " .. game .. " " .. four .. " --games 8 --seed 4 --jobs 1 --log " .. quote(a))
-      local out2 = meeple("match " .. game .. " " .. four .. " --games 8 --seed 4 --jobs 2 --log " .. quote(b))
+      local out1 = meeple("match " .. game .. " " .. four .. " --games 24 --seed 4 --jobs 1 --log " .. quote(a))
+      local out2 = meeple("match " .. game .. " " .. four .. " --games 24 --seed 4 --jobs 2 --log " .. quote(b))
       local la, lb = read(a), read(b)
       os.remove(a)
       os.remove(b)
-      assert.equal(8, #lines(la), out1)
+      assert.equal(24, #lines(la), out1)
       assert.equal(untimed(la), untimed(lb))
       assert.equal(results(out1), results(out2))
     end
@@ -179,7 +185,7 @@ describe("meeple match --variant", function()
     write(log, table.concat(l, "\n", 1, 2) .. "\n")
     out, code = meeple("match babel " .. bots .. " --games 4 --seed 1 --variant short --log " .. quote(log) .. " --resume")
     assert.equal(0, code, out)
-    assert.truthy(out:find("4 games, seed 1, seats rotated (2 from the log)", 1, true), out)
+    assert.truthy(out:find("4 games, 2 deals of 2, balanced seating, seed 1 (2 from the log)", 1, true), out)
     assert.equal(untimed(table.concat(l, "\n") .. "\n"), untimed(read(log)))
     os.remove(log)
   end)
@@ -209,7 +215,7 @@ describe("meeple replay", function()
 
   it("refuses a missing game or file with one line and status 2", function()
     local log = os.tmpname()
-    meeple("match babel " .. bots .. " --games 1 --log " .. quote(log))
+    meeple("match babel " .. bots .. " --games 1 --seating random --log " .. quote(log))
     for _, args in ipairs({ "replay", "replay /nonexistent.jsonl", "replay " .. quote(log) .. " --game 5",
       "replay " .. quote(log) .. " --game x" }) do
       local out, code = meeple(args, true)

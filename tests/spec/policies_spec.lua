@@ -120,7 +120,8 @@ describe("the playout policies", function()
       local game, players = table.unpack(case)
       local bots = { "policy" }
       for i = 2, players do bots[i] = "greedy_" .. game end
-      local out, code = util.sh(("%s match %s %s --games 4 --seed 2 --json 2>/dev/null"):format(
+      -- seats rotated: every bot in every seat alike
+      local out, code = util.sh(("%s match %s %s --games 4 --seating rotate --seed 2 --json 2>/dev/null"):format(
         util.quote(util.exe), game, table.concat(bots, " ")))
       assert.equal(0, code, out)
       local _, ok = util.jq(out, '[.bots[].forfeits] | add == 0')

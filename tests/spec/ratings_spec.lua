@@ -19,10 +19,14 @@ local function close(a, b, tolerance) return math.abs(a - b) <= (tolerance or 1e
 
 describe("ratings", function()
   it("a bot that wins more is rated higher, in the order of the results", function()
+    -- Each result from both seats alike, so the seat terms have nothing to explain.
     local r = fit({ "strong", "middle", "weak" }, {
-      { { "strong", "middle" }, { 1, 0 }, times = 30 }, { { "middle", "strong" }, { 1, 0 }, times = 10 },
-      { { "middle", "weak" }, { 1, 0 }, times = 30 }, { { "weak", "middle" }, { 1, 0 }, times = 10 },
-      { { "strong", "weak" }, { 1, 0 }, times = 35 }, { { "weak", "strong" }, { 1, 0 }, times = 5 },
+      { { "strong", "middle" }, { 1, 0 }, times = 15 }, { { "middle", "strong" }, { 0, 1 }, times = 15 },
+      { { "middle", "strong" }, { 1, 0 }, times = 5 }, { { "strong", "middle" }, { 0, 1 }, times = 5 },
+      { { "middle", "weak" }, { 1, 0 }, times = 15 }, { { "weak", "middle" }, { 0, 1 }, times = 15 },
+      { { "weak", "middle" }, { 1, 0 }, times = 5 }, { { "middle", "weak" }, { 0, 1 }, times = 5 },
+      { { "strong", "weak" }, { 1, 0 }, times = 17 }, { { "weak", "strong" }, { 0, 1 }, times = 18 },
+      { { "weak", "strong" }, { 1, 0 }, times = 3 }, { { "strong", "weak" }, { 0, 1 }, times = 2 },
     })
     assert.is_true(r.strong.rating > r.middle.rating and r.middle.rating > r.weak.rating)
     -- 3:1 odds between neighbours is about 190 points on the Elo scale
@@ -55,8 +59,12 @@ describe("ratings", function()
       assert.is_true(r.rating == r.rating and math.abs(r.rating) < 1e5 and r.sd > 0 and r.sd < 1e5)
     end
     assert.is_true(few.a.rating > few.b.rating)
-    local even = fit({ "a", "b" }, { { { "a", "b" }, { 1, 0 }, times = 10 }, { { "b", "a" }, { 1, 0 }, times = 10 } })
-    local more = fit({ "a", "b" }, { { { "a", "b" }, { 1, 0 }, times = 400 }, { { "b", "a" }, { 1, 0 }, times = 400 } })
+    -- Even results, each from both seats alike.
+    local function evenly(times)
+      return fit({ "a", "b" }, { { { "a", "b" }, { 1, 0 }, times = times }, { { "a", "b" }, { 0, 1 }, times = times },
+        { { "b", "a" }, { 1, 0 }, times = times }, { { "b", "a" }, { 0, 1 }, times = times } })
+    end
+    local even, more = evenly(5), evenly(200)
     assert.is_true(more.a.sd < even.a.sd / 3, more.a.sd .. " vs " .. even.a.sd)
   end)
 
@@ -76,5 +84,31 @@ describe("ratings", function()
     assert.is_true(close(r.p.rating, r.q.rating) and close(r.q.rating, r.s.rating))
     local mean = (r.w.rating + r.p.rating + r.q.rating + r.s.rating) / 4
     assert.is_true(close(mean, 1500))
+  end)
+end)
+
+describe("ratings with a term per seat", function()
+  it("credit a seat's advantage to the seat, not to the bot that sat there more often", function()
+    -- Seat 1 wins every game; a sat there three times as often as b. Equal bots, a strong seat.
+    local index, comparisons = { a = 1, b = 2 }, {}
+    for _ = 1, 30 do ratings.pairs({ "a", "b" }, { 1, 0 }, index, comparisons) end
+    for _ = 1, 10 do ratings.pairs({ "b", "a" }, { 1, 0 }, index, comparisons) end
+    local r = ratings.fit({ "a", "b" }, comparisons)
+    assert.is_true(math.abs(r[1].rating - r[2].rating) < r[1].sd, r[1].rating .. " against " .. r[2].rating)
+    assert.is_true(r.seats[2].effect < -2 * r.seats[2].sd, r.seats[2].effect .. " ± " .. r.seats[2].sd)
+    assert.equal(0, r.seats[1].effect)
+  end)
+
+  it("find no seat effect where seats win alike", function()
+    local index, comparisons = { a = 1, b = 2 }, {}
+    for _ = 1, 20 do
+      ratings.pairs({ "a", "b" }, { 1, 0 }, index, comparisons)
+      ratings.pairs({ "a", "b" }, { 0, 1 }, index, comparisons)
+      ratings.pairs({ "b", "a" }, { 1, 0 }, index, comparisons)
+      ratings.pairs({ "b", "a" }, { 0, 1 }, index, comparisons)
+    end
+    local r = ratings.fit({ "a", "b" }, comparisons)
+    assert.is_true(math.abs(r.seats[2].effect) < 1e-6)
+    assert.is_true(math.abs(r[1].rating - 1500) < 1e-6)
   end)
 end)

@@ -54,7 +54,7 @@ describe("meeple replay", function()
 
   it("stores each step as what changed: a long game's page stays small", function()
     local long = os.tmpname()
-    local out, code = meeple("match bohnanza random random random random --games 1 --seed 2 --log " .. quote(long))
+    local out, code = meeple("match bohnanza random random random random --games 1 --seating random --seed 2 --log " .. quote(long))
     assert.are.equal(0, code, out)
     local page = os.tmpname() .. ".html"
     out, code = meeple("replay " .. quote(long) .. " --html " .. quote(page))

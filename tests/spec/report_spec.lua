@@ -139,7 +139,7 @@ describe("meeple report", function()
     local empty = write("")
     local garbage = write("hello\n")
     local no_seats = write('{"game":"babel","seed":1}\n')
-    local other = match("match citadels random random --games 1 --seed 1")
+    local other = match("match citadels random random --games 2 --seed 1")
     local cases = {
       { "report", 2, "which logs" }, { "report /nonexistent.jsonl", 2, "cannot read the log" },
       { "report /tmp", 2, "is a folder" }, { "report " .. quote(log1) .. " --frobnicate", 2, "unknown option" },
@@ -155,5 +155,23 @@ describe("meeple report", function()
       if c[2] == 1 then assert.are.equal(1, #util.lines(out), out) end
     end
     for _, f in ipairs { empty, garbage, no_seats, other } do os.remove(f) end
+  end)
+end)
+
+describe("meeple report on logs with deals", function()
+  it("takes a bot's win-rate interval from the spread between deals, not from the games as if independent", function()
+    local report = dofile(util.root .. "/scripts/report.lua")
+    -- Two copies of a bot that split each deal of four games 2:2 are measured exactly: every deal says 50%.
+    local deals = {}
+    for d = 1, 10 do deals[d] = { games = 4, wins = 2 } end
+    local even = report.by_deal(20, 40, deals)
+    assert.equal(0.5, even.value)
+    assert.is_true(even.lo == 0.5 and even.hi == 0.5, even.lo .. " " .. even.hi)
+    -- Deals won whole or lost whole are as uncertain as ten coin flips, not forty.
+    for d = 1, 10 do deals[d] = { games = 4, wins = d % 2 == 0 and 4 or 0 } end
+    local lumpy, wilson = report.by_deal(20, 40, deals), report.proportion(20, 40)
+    assert.is_true(lumpy.hi - lumpy.lo > 1.5 * (wilson.hi - wilson.lo), (lumpy.hi - lumpy.lo) .. " " .. (wilson.hi - wilson.lo))
+    -- Without deals (older logs), Wilson's.
+    assert.same(wilson, report.by_deal(20, 40, nil))
   end)
 end)

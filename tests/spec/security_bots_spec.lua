@@ -17,13 +17,13 @@ local function now_ms()
   return ns / 1e6
 end
 
--- Plays one game of babel, the bot in seat 1 against random, under `limits`. Returns the forfeit
--- reason of seat 1 ("" when none, or when the run was killed), the whole log line, the output,
--- the exit status and how long the run took (ms).
+-- Plays one game of babel, the bot against random (one game: random seating, so its seat is drawn),
+-- under `limits`. Returns the bot's forfeit reason ("" when none, or when the run was killed), the
+-- whole log line, the output, the exit status and how long the run took (ms).
 local function play(source, limits)
   local bot, log = write(source), os.tmpname()
   local started = now_ms()
-  local p = assert(io.popen(("timeout -s KILL %d %s match babel %s %s --games 1 --log %s %s 2>&1"):format(
+  local p = assert(io.popen(("timeout -s KILL %d %s match babel %s %s --games 1 --seating random --log %s %s 2>&1"):format(
     TIMEOUT, quote(exe), quote(bot), quote(root .. "/bots/random.lua"), quote(log), limits)))
   local out = p:read("a")
   local _, _, code = p:close()
@@ -32,7 +32,9 @@ local function play(source, limits)
   os.remove(bot)
   os.remove(log)
   local seat, reason = line:match('"forfeits":%[{"seat":(%d+),"reason":"(.-)"}%]')
-  return seat == "1" and reason or "", line, out, code, took
+  local first = line:match('"seats":%["([^"]*)"')
+  local bot_seat = first and (first == "random" and "2" or "1")
+  return seat == bot_seat and reason or "", line, out, code, took
 end
 
 -- The bot forfeits within `slack` ms of its limit (process start and the game included) with a
@@ -307,7 +309,7 @@ end)
 describe("bot files", function()
   -- `meeple match` with `file` as seat 1's bot: its output and status, bounded by `timeout`.
   local function match_with(file)
-    local p = assert(io.popen(("timeout -s KILL %d %s match babel %s random --games 1 </dev/null 2>&1"):format(
+    local p = assert(io.popen(("timeout -s KILL %d %s match babel %s random --games 2 </dev/null 2>&1"):format(
       TIMEOUT, quote(exe), quote(file))))
     local out = p:read("a")
     local _, _, code = p:close()

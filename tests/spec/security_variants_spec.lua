@@ -90,7 +90,7 @@ describe("variant hooks run under limits", function()
     local file = write_variant([[
       actions = function(s, list) string.rep("a", 3000):find(".-.-.-.-.-b") return list end]])
     local out, code, took = run_bounded("match babel random random --variant " .. quote(file)
-      .. " --games 1 --seed 1", 20)
+      .. " --games 2 --seed 1", 20)
     assert.are_not.equal(124, code, "timed out: " .. out)
     assert.are_not.equal(0, code)
     assert.truthy(out:find("time limit", 1, true), out)
@@ -201,7 +201,7 @@ describe("only regular files are read, and only those the caller names", functio
   it("a log naming its variant by a path replays only from the file the user passes", function()
     local file = util.write("return { game = \"babel\", name = \"plain\" }\n", ".lua")
     local log = os.tmpname() .. ".jsonl"
-    local out, code = util.run(("match babel random random --games 1 --seed 4 --variant %s --log %s")
+    local out, code = util.run(("match babel random random --games 2 --seed 4 --variant %s --log %s")
       :format(quote(file), quote(log)))
     assert.equal(0, code, out)
     out, code = util.run(("replay %s </dev/null"):format(quote(log)))

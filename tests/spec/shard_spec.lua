@@ -37,12 +37,12 @@ describe("meeple match --shard and meeple merge", function()
   setup(function() whole, logs, outs = whole_and_shards(3) end)
   teardown(function() remove_all(logs); os.remove(whole) end)
 
-  it("a shard plays the games i with (i-1) mod N = K-1, logged with their global index", function()
+  it("a shard plays the whole deals d with (d-1) mod N = K-1, logged with their global index", function()
     for k = 1, 3 do
       local index = {}
       for line in read(logs[k]):gmatch("[^\n]+") do index[#index + 1] = tonumber(line:match('"index":(%d+)')) end
-      local want = {}
-      for i = k, 10, 3 do want[#want + 1] = i end
+      local want = {} -- a deal is two games here (balanced seating, two players)
+      for d = k, 5, 3 do want[#want + 1] = 2 * d - 1; want[#want + 1] = 2 * d end
       assert.same(want, index)
       assert.truthy(outs[k]:find("Shard " .. k .. " of 3", 1, true), outs[k])
     end
@@ -78,7 +78,7 @@ describe("meeple match --shard and meeple merge", function()
     local again = read(cut)
     os.remove(cut)
     assert.equal(0, code, out)
-    assert.truthy(out:find("from the log, whose line 3 was cut short", 1, true), out)
+    assert.truthy(out:find("from the log, whose line 4 was cut short", 1, true), out)
     assert.equal(untimed(text), untimed(again))
   end)
 
@@ -89,7 +89,7 @@ describe("meeple match --shard and meeple merge", function()
     local out, code = merge { logs[1], logs[2], logs[2], logs[3] }
     assert.equal(1, code, out)
     assert.equal(1, #lines(out), out)
-    assert.truthy(out:find("^meeple merge: game 2 is logged twice"), out)
+    assert.truthy(out:find("^meeple merge: game 3 is logged twice"), out)
   end)
 
   it("refuses logs of two matches, naming the field that differs, in one line", function()
@@ -106,7 +106,7 @@ describe("meeple match --shard and meeple merge", function()
     local out, code = merge { logs[1], logs[3] }
     assert.equal(1, code, out)
     assert.equal(1, #lines(out), out)
-    assert.truthy(out:find("3 of the match's 10 games are missing (2, 5, 8)", 1, true), out)
+    assert.truthy(out:find("4 of the match's 10 games are missing (3, 4, 9, 10)", 1, true), out)
   end)
 
   it("treats a log as hostile: every damaged line is refused in one line naming it", function()
@@ -115,10 +115,13 @@ describe("meeple match --shard and meeple merge", function()
       { "not json\n", "line 1: it is not JSON" },
       { first:gsub('"by":%[%d+,', '"by":[') .. "\n", 'is not as long as its "actions"' },
       { first:gsub('"scores":%[', '"scores":["x",') .. "\n", '"scores" are damaged' },
-      { first:gsub('"log":2', '"log":3') .. "\n", 'its "log" is not format 2' },
+      { first:gsub('"log":3', '"log":4') .. "\n", 'its "log" is not format 3' },
+      { first:gsub('"log":3', '"log":2') .. "\n", 'its "log" is format 2: a log from meeple 0.2' },
+      { first:gsub('"deal":1', '"deal":2') .. "\n", 'its "deal" is not the one its index gives under balanced seating' },
+      { first:gsub('"seating":"balanced"', '"seating":"shuffled"') .. "\n", 'its "seating" is not a design' },
       { first:gsub('"seed":%d+', '"seed":1') .. "\n", 'its "seed" is not the one match_seed 7 gives game 1' },
       { first:gsub('"seats":%["greedy_babel","random"%]', '"seats":["random","greedy_babel"]') .. "\n",
-        "its seat 1 is not the bot the rotation puts there" },
+        "its seat 1 is not the bot the balanced seating puts there" },
       { first:gsub('"index":1,', '"index":1,"index":4,') .. "\n", "it is not JSON: duplicate object key" },
       { first:gsub('"random"', '"rand\\u0000om"') .. "\n", "\\u0000 is not allowed" },
       { first, "line 1: cut short" },
@@ -175,17 +178,20 @@ describe("meeple match --shard and meeple merge", function()
     for _, bad in ipairs { "0/3", "4/3", "1/0", "a/b", "1", "1/3/4", "-1/3" } do
       util.assert_usage_error(match_args .. " --shard " .. bad, "meeple match: --shard must be K/N", "usage: meeple match")
     end
-    util.assert_usage_error(match_args .. " --shard 11/11", "meeple match: --shard 11/11: more shards than the 10 games",
+    util.assert_usage_error(match_args .. " --shard 6/6", "meeple match: --shard 6/6: more shards than the 5 deals",
       "usage: meeple match")
+    util.assert_usage_error(match_args .. " --shard 1/2 --sprt 0.5,0.6",
+      "meeple match: --sprt cannot run in a shard", "usage: meeple match")
   end)
 end)
 
 describe("meeple match --json, --jobs 0, forfeits, signals", function()
   it("--json prints one object with snake_case keys, the table's figures", function()
     local out, code = sh(quote(exe) .. " " .. match_args ..
-      [[ --json 2>/dev/null | jq -e '(.game == "babel") and (.games == 10) and (.seed == 7) and (.variant == null)
+      [[ --json 2>/dev/null | jq -e '(.game == "babel") and (.games == 10) and (.match_seed == 7) and (.seed == 7)
+        and (.variant == null) and (.seating == "balanced") and (.deals == 5) and (.deal_games == 2) and (.sprt == null)
         and (.bots | length == 2) and (.bots[0] | keys == ["ci_high","ci_low","decisions","draws","forfeits",
-        "games","losses","mean_score","ms_per_decision","name","win_rate","wins"])
+        "games","losses","mean_score","ms_per_decision","name","score","score_high","score_low","win_rate","wins"])
         and (.bots[0].name == "greedy_babel") and (.bots[0].games == 10)
         and ([.bots[].wins] | add) + ([.bots[].draws] | add) / 2 <= 10
         and (.seats | map(.seat) == [1,2]) and (.seats[0] | keys == ["ci_high","ci_low","games","seat","win_rate","wins"])
@@ -204,21 +210,22 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
   it("a match where every game ended in a forfeit says so and exits 1; its forfeits are in --json", function()
     local bot = util.write("return { name = 'broken', choose = function() error('no idea', 0) end }", ".lua")
     local out, code = sh(quote(exe) .. " match babel " .. quote(bot) .. " " .. quote(bot) ..
-      " --games 3 --seed 1 --json 2>" .. quote(bot .. ".err"))
+      " --games 4 --seed 1 --json 2>" .. quote(bot .. ".err"))
     local err = read(bot .. ".err")
     os.remove(bot .. ".err")
     os.remove(bot)
     assert.equal(1, code, out)
     assert.truthy(err:find("every game ended in a forfeit", 1, true), err)
     local checked = sh("printf '%s' " .. quote(out) .. [[ | jq -c '[.forfeit_count, (.forfeits | map([.game, .seat, .bot, .reason]))]']])
-    assert.equal('[3,[[1,1,"broken","error: no idea"],[2,1,"broken#2","error: no idea"],[3,1,"broken","error: no idea"]]]\n',
+    assert.equal('[4,[[1,1,"broken","error: no idea"],[2,1,"broken#2","error: no idea"],[3,1,"broken","error: no idea"],'
+      .. '[4,1,"broken#2","error: no idea"]]]\n',
       checked)
   end)
 
   it("SIGINT stops a match cleanly: finished games logged, the table printed, status 130, resumable", function()
     local log, whole = os.tmpname(), os.tmpname()
-    local args = "match bohnanza greedy_bohnanza random random --games 400 --seed 5 --jobs 2 "
-    -- The signal goes as soon as a first game is logged: a fixed sleep let a fast machine finish all 400.
+    local args = "match bohnanza greedy_bohnanza random random --games 396 --seed 5 --jobs 2 "
+    -- The signal goes as soon as a first game is logged: a fixed sleep let a fast machine finish all 396.
     local script = ("%s %s --log %s >%s.out 2>%s.err & pid=$!; i=0; "
       .. "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; kill -INT $pid; wait $pid; echo $?")
       :format(quote(exe), args, quote(log), quote(log), quote(log), quote(log))
@@ -228,13 +235,14 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
     os.remove(log .. ".err")
     assert.equal(130, status, err)
     local played = #lines(read(log))
-    assert.truthy(played > 0 and played < 400, "interrupted after " .. played .. " games")
-    assert.truthy(out:find("bohnanza: " .. played .. " games, seed 5", 1, true), out)
-    assert.truthy(out:find("Interrupted after " .. played .. " of 400 games", 1, true), out)
+    assert.truthy(played > 0 and played < 396, "interrupted after " .. played .. " games")
+    assert.truthy(out:find("bohnanza: " .. played .. " games, " .. played // 6 .. " deal", 1, true), out)
+    assert.truthy(out:find("Interrupted after " .. played .. " of 396 games", 1, true), out)
     assert.truthy(err:find("stopped by a signal", 1, true), err)
     local resumed, code = meeple(args .. "--log " .. quote(log) .. " --resume")
     assert.equal(0, code, resumed)
-    assert.truthy(resumed:find("400 games, seed 5, seats rotated (" .. played .. " from the log)", 1, true), resumed)
+    assert.truthy(resumed:find("396 games, 66 deals of 6, balanced seating, seed 5 (" .. played .. " from the log)", 1, true),
+      resumed)
     meeple(args .. "--log " .. quote(whole))
     assert.equal(untimed(read(whole)), untimed(read(log)))
     os.remove(log)
@@ -245,8 +253,8 @@ end)
 describe("the match log against docs/log.schema.json", function()
   it("every record has the schema's required fields, of their types; `by` is as long as `actions`", function()
     local log, variant_log = os.tmpname(), os.tmpname()
-    meeple("match citadels greedy_citadels random random --games 4 --seed 3 --log " .. quote(log))
-    meeple("match babel greedy_babel random --games 3 --seed 3 --variant short --log " .. quote(variant_log))
+    meeple("match citadels greedy_citadels random random --games 6 --seed 3 --log " .. quote(log))
+    meeple("match babel greedy_babel random --games 4 --seed 3 --variant short --log " .. quote(variant_log))
     write(log, read(log) .. read(variant_log))
     os.remove(variant_log)
     local schema = quote(root .. "/docs/log.schema.json")
@@ -266,20 +274,20 @@ describe("the match log against docs/log.schema.json", function()
     local records = #lines(read(log))
     os.remove(log)
     assert.equal(0, code, out)
-    assert.equal(7, records)
-    assert.equal(('      7 {"missing":[],"wrong":[],"by":true,"seats":true}\n'), out)
+    assert.equal(10, records)
+    assert.equal(('     10 {"missing":[],"wrong":[],"by":true,"seats":true}\n'), out)
   end)
 
   it("the schema lists every field a record has, each documented", function()
     local log = os.tmpname()
-    meeple("match babel greedy_babel random --games 1 --seed 3 --log " .. quote(log))
+    meeple("match babel greedy_babel random --games 2 --seed 3 --log " .. quote(log))
     local out = sh("jq -r --slurpfile s " .. quote(root .. "/docs/log.schema.json") ..
       [[ '$s[0].properties as $p | keys[] | . as $k | select(($p[$k] // {}) | has("description") | not)' ]] ..
       quote(log) .. " 2>&1")
     os.remove(log)
     assert.equal("", out)
     local doc = read(root .. "/docs/log-format.md")
-    for _, field in ipairs { "index", "log", "meeple", "by", "decisions", "ms_max", "params", "match_seed" } do
+    for _, field in ipairs { "index", "log", "meeple", "by", "decisions", "ms_max", "params", "match_seed", "deal", "seating" } do
       assert.truthy(doc:find("`" .. field .. "`", 1, true), field)
     end
   end)
