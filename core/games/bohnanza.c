@@ -362,12 +362,13 @@ static bool item_used(const uint8_t *items, int n, int item) {
 }
 
 /* Hand position k stands for its run of identical cards among those not yet in the deal: only the
- * frontmost of a run is named, since taking any other leaves the same hand. */
+ * frontmost of a run is named, since taking any other leaves the same hand. Cards are identical when
+ * they are of one bean and everyone knows them alike (ruling 11: a shown copy and its hidden twin
+ * leave the others knowing different things). */
 static bool distinct_position(const bean_table *g, int seat, int k, const uint8_t *used, int n_used) {
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
     if (k >= bean_hand_len(g, seat) || item_used(used, n_used, k)) return false;
     for (int j = k - 1; j >= 0; j--)
-        if (!item_used(used, n_used, j)) return hand[j] != hand[k];
+        if (!item_used(used, n_used, j)) return !bean_same_card(g, seat, j, k);
     return true;
 }
 
@@ -509,8 +510,11 @@ static bool pick_is_choice(const bean_table *g, const action_t *options, int n) 
     if (n < 2 || all_going(g, type)) return false;
     if (act_kind(options[n - 1]) == ACT_PICK_UP) return true; /* a face-up card or a hand card: they differ */
     const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
-    for (int k = act_x(options[0]); k <= act_x(options[n - 1]); k++)
+    int first = act_x(options[0]);
+    for (int k = first; k <= act_x(options[n - 1]); k++) {
         if (hand[k] != type && !all_going(g, hand[k])) return true;
+        if (hand[k] == type && !bean_same_card(g, d->to, first, k)) return true; /* a shown copy, a hidden one */
+    }
     return false;
 }
 
@@ -656,10 +660,10 @@ static bool position_check(const bean_game *bg, const bean_table *g, int seat, i
     if (!why) return false;
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
     int front = k;
-    while (front > 0 && (item_used(used, n_used, front - 1) || hand[front - 1] == hand[k])) front--;
+    while (front > 0 && (item_used(used, n_used, front - 1) || bean_same_card(g, seat, front - 1, k))) front--;
     while (item_used(used, n_used, front)) front++;
-    return deny(why, "card %d is a %s like the ones before it: %s %d (the same cards stay)", k + 1,
-                bg->kinds[hand[k]].name, verb, front + 1);
+    return deny(why, "card %d is a %s%s like the ones before it: %s %d (the same cards stay)", k + 1,
+                bean_is_shown(g, seat, k) ? "shown " : "", bg->kinds[hand[k]].name, verb, front + 1);
 }
 
 static bool want_check(const bean_game *bg, const bean_table *g, int type, reason *why) {
@@ -738,8 +742,14 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case ACT_DONE: g->phase = BEAN_PLANT_TRADED; break;
     case ACT_OFFER: open_deal(g, g->invited, g->active); break;
     case ACT_PASS: next_invited(g); break;
-    case ACT_GIVE_UP: x = ITEM_UP(free_face_up(g, x, d->give, d->n_give)); /* fall through */
-    case ACT_GIVE: d->give[d->n_give++] = (uint8_t)x; break;
+    case ACT_GIVE_UP:
+        x = ITEM_UP(free_face_up(g, x, d->give, d->n_give));
+        d->give[d->n_give++] = (uint8_t)x;
+        break;
+    case ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
+        d->give[d->n_give++] = (uint8_t)x;
+        g->shown[bean_zone_start(g, ZONE_HAND(d->from)) + x] = 1;
+        break;
     case ACT_WANT: d->want[d->n_want++] = (uint8_t)x; break;
     case ACT_SEND: d->stage = DEAL_ANSWER; break;
     case ACT_CANCEL: case ACT_REJECT: close_deal(g); break;
@@ -860,11 +870,16 @@ static void reveal(bean_table *g) {
 }
 
 /* Phase 4: the active player draws to the back of the hand; a last pass running out ends the game
- * at once, the remaining draws skipped. */
+ * at once, the remaining draws skipped. last_pass_over marks a run-out before phase 4 (the turn
+ * still ends), so it is not left set by one here. */
 static void draw_and_pass(bean_table *g) {
     for (int i = 0; i < g->rules.draw && !g->last_pass_over; i++) bean_draw(g, ZONE_HAND(g->active));
-    if (g->last_pass_over) end_game(g);
-    else begin_turn(g, bean_next_seat(g, g->active));
+    if (!g->last_pass_over) {
+        begin_turn(g, bean_next_seat(g, g->active));
+        return;
+    }
+    g->last_pass_over = false;
+    end_game(g);
 }
 
 static void settle(bean_table *g) {
@@ -1033,6 +1048,10 @@ int bean_type_index(const bean_game *bg, const char *name) {
     return -1;
 }
 
+/* Field and seat numbers parse up to what an action's argument holds, so that `plant 9` with two
+ * fields is refused by the rule ("you have 2 fields") rather than by the grammar. */
+#define BEAN_MAX_NUMBER 255
+
 /* A number word from 1 to `max`, 0-based into *out. */
 static bool parse_number(const char *word, int max, int *out) {
     char *end;
@@ -1078,13 +1097,13 @@ bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *tex
     }
     if (n == 3 && strcmp(word[0], "plant") == 0) {
         if (!parse_bean(bg, word[1], &x, why)) return false;
-        if (!parse_number(word[2], BEAN_MAX_FIELDS, &y)) return deny(why, "plant B F: F is a field, 1 to 3");
+        if (!parse_number(word[2], BEAN_MAX_NUMBER, &y)) return deny(why, "plant B F: F is a field's number");
         return *out = bean_action(ACT_PLANT_TYPE, x, y, 0), true;
     }
     static const struct { const char *word; int kind, max; const char *what; } numbered[] = {
-        {"plant", ACT_PLANT, BEAN_MAX_FIELDS, "plant F: F is a field, 1 to 3"},
-        {"harvest", ACT_HARVEST, BEAN_MAX_FIELDS, "harvest F: F is a field, 1 to 3"},
-        {"propose", ACT_PROPOSE, BEAN_MAX_SEATS, "propose N: N is a player's number"},
+        {"plant", ACT_PLANT, BEAN_MAX_NUMBER, "plant F: F is a field's number"},
+        {"harvest", ACT_HARVEST, BEAN_MAX_NUMBER, "harvest F: F is a field's number"},
+        {"propose", ACT_PROPOSE, BEAN_MAX_NUMBER, "propose N: N is a player's number"},
         {"give", ACT_GIVE, BEAN_MAX_CARDS, "give K: K is a position in the hand (1 = front), or give up B"},
         {"pick", ACT_PICK, BEAN_MAX_CARDS, "pick K: K is a position in the hand (1 = front), or pick up"},
     };
@@ -1147,24 +1166,13 @@ static void write_zone(const bean_game *bg, const bean_table *g, tree_writer *w,
     if (tw_key(w, key)) bean_write_names(bg, w, bean_zone(g, zone), bean_zone_len(g, zone));
 }
 
-/* Deal items as the table writes them: "hand 2", "up blue". Writers may keep the strings they are
- * given (tree.h), so they are constants. */
-#define HAND_ITEM(tens, ones) "hand " #tens #ones
-#define HAND_ITEMS(tens)                                                                                  \
-    HAND_ITEM(tens, 0), HAND_ITEM(tens, 1), HAND_ITEM(tens, 2), HAND_ITEM(tens, 3), HAND_ITEM(tens, 4),    \
-        HAND_ITEM(tens, 5), HAND_ITEM(tens, 6), HAND_ITEM(tens, 7), HAND_ITEM(tens, 8), HAND_ITEM(tens, 9)
-static const char *const hand_items[BEAN_MAX_CARDS] = {
-    "hand 1", "hand 2", "hand 3", "hand 4", "hand 5", "hand 6", "hand 7", "hand 8", "hand 9",
-    HAND_ITEMS(1), HAND_ITEMS(2), HAND_ITEMS(3), HAND_ITEMS(4), HAND_ITEMS(5), HAND_ITEMS(6), HAND_ITEMS(7),
-    HAND_ITEMS(8), HAND_ITEMS(9), HAND_ITEMS(10), HAND_ITEMS(11), HAND_ITEMS(12), HAND_ITEMS(13), HAND_ITEMS(14),
-    HAND_ITEMS(15), "hand 160"};
-
+/* Deal items as the table writes them: "hand 2 garden" (an offered card is shown, ruling 11), "up blue". */
 static void write_items(const bean_game *bg, const bean_table *g, tree_writer *w, const uint8_t *items, int n) {
     w->key(w, "give");
     w->open_list(w);
     for (int i = 0; i < n; i++) {
         if (ITEM_IS_UP(items[i])) w->str(w, bg->up_names[bean_zone(g, ZONE_FACE_UP)[ITEM_UP_INDEX(items[i])]]);
-        else w->str(w, hand_items[items[i]]);
+        else w->str(w, bg->hand_names[bean_zone(g, ZONE_HAND(g->deal.from))[items[i]]][items[i]]);
     }
     w->close(w);
 }
@@ -1311,7 +1319,7 @@ static bool read_zone(const bean_game *bg, bean_reading *rd, tree_reader *r, con
     return ok;
 }
 
-static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", NULL};
+static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", "shown", NULL};
 static const char *const shown_keys[] = {"at", "bean", NULL};
 
 /* {{at = 3, bean = "pluck"}}: hand cards everyone has seen. In a listed hand they must be there; a
@@ -1409,18 +1417,36 @@ static bool read_players(const bean_game *bg, bean_reading *rd, tree_reader *r, 
     return ok;
 }
 
-/* "hand 3" or "up blue": an item of a deal, checked against the hand or face-up cards read so far
+/* "hand 3 garden": the offered card's bean, as the hand lists it, or (a hand given as a number) put
+ * there from what is left. */
+static bool read_offered(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, int k, const char *name,
+                         reason *why) {
+    int type = bean_type_index(bg, name), zone = ZONE_HAND(seat);
+    if (type < 0) return table_refuse(r, why, "a hand item is 'hand K B': B is no bean of this game");
+    if (rd->dealt[zone] < 0)
+        return rd->cards[zone][k] == type || table_refuse(r, why, "the hand does not hold this bean there");
+    if (rd->fixed[seat][k] != BEAN_NONE)
+        return rd->fixed[seat][k] == type || table_refuse(r, why, "the hand's shown card there is another bean");
+    if (rd->left[type] == 0) return table_refuse(r, why, "no card of this bean is left to be there");
+    rd->left[type]--;
+    rd->fixed[seat][k] = (uint8_t)type;
+    return true;
+}
+
+/* "hand 3 garden" (or "hand 3") or "up blue": an item of a deal, checked against the hand or face-up cards read so far
  * (a hand given as a number holds that many cards). */
 static bool read_item(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, const uint8_t *used, int n_used,
                       uint8_t *out, reason *why) {
     const char *text = r->get_str(r);
     int k, type, hand = rd->len[ZONE_HAND(seat)] + (rd->dealt[ZONE_HAND(seat)] > 0 ? rd->dealt[ZONE_HAND(seat)] : 0);
     char name[32], extra;
-    if (text && sscanf(text, "hand %d%c", &k, &extra) == 1) {
+    int words = text ? sscanf(text, "hand %d %31s%c", &k, name, &extra) : 0;
+    if (words == 1 || words == 2) {
         if (k < 1 || k > hand || item_used(used, n_used, k - 1))
             return table_refuse(r, why, "the hand has no such card, or it is in the deal twice");
         *out = (uint8_t)(k - 1);
-        return true;
+        rd->shown[seat][k - 1] = 1; /* an offered card is shown (ruling 11) */
+        return words == 1 || read_offered(bg, rd, r, seat, k - 1, name, why);
     }
     if (text && sscanf(text, "up %31s%c", name, &extra) == 1 && (type = bean_type_index(bg, name)) >= 0) {
         for (int i = 0; i < rd->len[ZONE_FACE_UP]; i++)
@@ -1428,7 +1454,7 @@ static bool read_item(const bean_game *bg, bean_reading *rd, tree_reader *r, int
                 return *out = (uint8_t)ITEM_UP(i), true;
         return table_refuse(r, why, "no such face-up card is left for this item");
     }
-    return table_refuse(r, why, "an item is 'hand K' (a card of the hand) or 'up B' (a face-up card)");
+    return table_refuse(r, why, "an item is 'hand K B' (a card of the hand) or 'up B' (a face-up card)");
 }
 
 static bool read_give(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_deal *d, reason *why) {
@@ -1746,7 +1772,7 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
             continue;
         }
         need[hand[k]] -= need[hand[k]] > 0; /* a shown card stays where it is and counts */
-        if (hand[k] != other_than) other_than = -1;
+        other_than = -1; /* a shown card parts runs: of another bean, or of this one seen by all */
     }
     *m = 0;
     for (int t = 0; t < g->rules.types; t++)
@@ -1764,18 +1790,36 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
     return false;
 }
 
+/* A pick that is a choice only by hidden cards (a hidden copy behind shown ones): when shuffling the
+ * hand's cards keeps failing to make one, a dealt card that no known fact reserved is traded with a
+ * pool card of the bean being picked. */
+static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, int m, uint8_t *pool, int n, rng *r) {
+    if (g->deal.stage != DEAL_PICK || m <= reserved) return;
+    int type = g->deal.want[g->deal.n_picks];
+    for (int i = 0; i < n; i++)
+        if (pool[i] == type) {
+            int k = reserved + (int)rng_below(r, (uint32_t)(m - reserved));
+            pool[i] = cards[k];
+            cards[k] = (uint8_t)type;
+            return;
+        }
+}
+
 /* Deals one hidden hand: its known cards and the rest from the pool, all in random places; positions
  * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
  * they give one (a few tries at most; the cards known to be there always can). */
 static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
-    int slots = 0;
+    int slots = 0, reserved = m;
     for (int k = 0; k < bean_hand_len(g, seat); k++) slots += !bean_is_shown(g, seat, k);
     while (m < slots) cards[m++] = pool[--*n];
     uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
     for (int attempt = 0; attempt < 200; attempt++) {
-        rng_shuffle_bytes(r, cards, m);
+        if (attempt % 20 == 19) swap_in_wanted(g, cards, reserved, m, pool, *n, r);
+        uint8_t order[BEAN_MAX_CARDS];
+        memcpy(order, cards, (size_t)m);
+        rng_shuffle_bytes(r, order, m);
         for (int k = 0, c = 0; k < bean_hand_len(g, seat); k++)
-            if (!bean_is_shown(g, seat, k)) hand[k] = cards[c++];
+            if (!bean_is_shown(g, seat, k)) hand[k] = order[c++];
         if (g->deal.stage != DEAL_PICK || g->deal.to != seat) break;
         action_t options[BEAN_MAX_CARDS + 1];
         if (pick_is_choice(g, options, pick_options(g, options))) break;
@@ -1887,11 +1931,18 @@ static const char *const up_names[NUM_TYPES] = {"up coffee", "up wax",        "u
                                                 "up stink",  "up green",      "up soy",  "up black_eyed",
                                                 "up red",    "up garden",     "up cocoa"};
 
+static const char *const hand_names[NUM_TYPES][BEAN_MAX_CARDS] = {
+    BEAN_HAND_NAMES("coffee"), BEAN_HAND_NAMES("wax"),   BEAN_HAND_NAMES("blue"),       BEAN_HAND_NAMES("chili"),
+    BEAN_HAND_NAMES("stink"),  BEAN_HAND_NAMES("green"), BEAN_HAND_NAMES("soy"),        BEAN_HAND_NAMES("black_eyed"),
+    BEAN_HAND_NAMES("red"),    BEAN_HAND_NAMES("garden"), BEAN_HAND_NAMES("cocoa")};
+
 static const bean_game bohnanza_beans = {
     .name = "bohnanza",
     .kinds = beans,
     .types = NUM_TYPES,
     .up_names = up_names,
+    .hand_names = hand_names,
+    .hand_knowledge = true,
     .phase_names = phase_names,
     .num_phases = 4,
     .phase_expect = "the phase is plant, trade, plant_traded or over",

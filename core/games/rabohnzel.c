@@ -492,11 +492,14 @@ static void enter_trade(rabohnzel *g) {
     for (int i = 0; i < g->b.rules.reveal && bean_draw(&g->b, ZONE_FACE_UP); i++) continue;
 }
 
-/* Phase 4: draw to the back of the hand; a last pass running out ends the game at once. */
+/* Phase 4: draw to the back of the hand; a last pass running out ends the game at once (and is
+ * not marked: last_pass_over is a run-out before phase 4, whose turn still ends). */
 static void draw_cards(rabohnzel *g, int count) {
     for (int i = 0; i < count && !g->b.last_pass_over; i++) bean_draw(&g->b, ZONE_HAND(active(g)));
     g->drawn = true;
-    if (g->b.last_pass_over) end_game(g);
+    if (!g->b.last_pass_over) return;
+    g->b.last_pass_over = false;
+    end_game(g);
 }
 
 /* The commerce card is the last face-up card while one of its type is there (cards taken go from the
@@ -646,8 +649,9 @@ static int power_actions(const rabohnzel *g, action_t *out, int n) {
     return n;
 }
 
-/* A hand position stands for its run of identical cards: the frontmost is named. */
-static bool run_front(const uint8_t *cards, int k) { return k == 0 || cards[k - 1] != cards[k]; }
+/* A hand position stands for its run of identical cards: the frontmost is named. A shown copy and a
+ * hidden twin are not identical: spending one or the other leaves the others knowing different things. */
+static bool run_front(const rabohnzel *g, int seat, int k) { return k == 0 || !bean_same_card(&g->b, seat, k - 1, k); }
 
 /* Cast: a Magic Bean from the hand (each distinct place) for each face-down spell. */
 static int cast_actions(const rabohnzel *g, action_t *out, int n) {
@@ -656,7 +660,7 @@ static int cast_actions(const rabohnzel *g, action_t *out, int n) {
     int n_down = face_down_spells(g, a, down);
     const uint8_t *cards = hand(g, a);
     for (int k = 0; n_down && k < hand_len(g, a); k++)
-        if (cards[k] == MAGIC && run_front(cards, k))
+        if (cards[k] == MAGIC && run_front(g, a, k))
             for (int i = 0; i < n_down; i++) out[n++] = act(ACT_CAST, down[i], k, 0);
     return n;
 }
@@ -1353,7 +1357,7 @@ static bool power_twice(const rabohnzel *g, int field) {
 static int magic_places(const rabohnzel *g) {
     const uint8_t *cards = hand(g, active(g));
     int n = 0;
-    for (int k = 0; k < hand_len(g, active(g)); k++) n += cards[k] == MAGIC && run_front(cards, k);
+    for (int k = 0; k < hand_len(g, active(g)); k++) n += cards[k] == MAGIC && run_front(g, active(g), k);
     return n;
 }
 
@@ -2420,11 +2424,16 @@ static const char rabohnzel_rules_text[] =
     "known, dealt}}, luck_slot = {name, up, known}, shown = {{at, bean}}. A view hides face-down spells from those\n"
     "not in known, the spell pile (a size), other hands (sizes, but shown cards) and another's Wise card.\n";
 
+static const char *const hand_names[NUM_TYPES][BEAN_MAX_CARDS] = {
+    BEAN_HAND_NAMES("pluck"), BEAN_HAND_NAMES("cape"),     BEAN_HAND_NAMES("common"), BEAN_HAND_NAMES("wise"),
+    BEAN_HAND_NAMES("magic"), BEAN_HAND_NAMES("princess"), BEAN_HAND_NAMES("sword")};
+
 static const bean_game rabohnzel_beans = {
     .name = "rabohnzel",
     .kinds = beans,
     .types = NUM_TYPES,
     .up_names = up_names,
+    .hand_names = hand_names,
     .phase_names = phase_names,
     .num_phases = NUM_PHASES,
     .phase_expect = "the phase is plant, magic, trade, plant_traded, draw or over",
