@@ -131,6 +131,13 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
                        NULL, 0, 0, false},
 };
 
+/* Every game ends: the deck runs out only if each turn takes cards from it. With nothing turned up in
+ * phase 2 and nothing drawn in phase 4, a turn may take none, and the game would never end. */
+bool bean_rules_end(const bean_rules *r, reason *why) {
+    return r->reveal > 0 || r->draw > 0 ||
+           deny(why, "reveal = 0 with draw = 0 takes no card from the deck, and the game would never end");
+}
+
 /* The rules of one game: the edition's values, under what the parameters set. */
 static bool bohnanza_rules_from(const param_value *params, int players, bean_rules *r, reason *why) {
     bool rio = param_int_or(&params[P_EDITION], AMIGO) == RIOGRANDE;
@@ -153,6 +160,7 @@ static bool bohnanza_rules_from(const param_value *params, int players, bean_rul
     r->draw = (uint8_t)params[P_DRAW].v[0];
     r->duplicate_fields = params[P_DUPLICATE_FIELDS].v[0] != 0;
     r->trade_limit = (uint8_t)params[P_TRADE_LIMIT].v[0];
+    if (!bean_rules_end(r, why)) return false;
     if (cards > BEAN_MAX_CARDS) return deny(why, "the deck holds %d cards; at most %d fit", cards, BEAN_MAX_CARDS);
     if (cards < players * r->hand_start + 1)
         return deny(why, "the deck holds %d cards: too few to deal %d to each of %d players", cards, r->hand_start,
@@ -1623,6 +1631,7 @@ static bool validate_rules(const bean_rules *r, int players, reason *why) {
     if (r->fields < 1 || r->fields > BEAN_MAX_FIELDS || r->passes < 1 || r->tie_break > BEAN_TIE_NONE ||
         r->reveal > BEAN_MAX_FACE_UP / 2 || r->hand_start > 20 || r->draw > 20)
         return deny(why, "the rule parameters are out of range");
+    if (!bean_rules_end(r, why)) return false;
     return true;
 }
 
@@ -1751,6 +1760,9 @@ static void known_in_hand(const bean_table *g, int seat, int *need, int *other_t
     if (!up_choice && !others) *other_than = type; /* else another wanted card parts the runs */
 }
 
+/* The bean a pick is asked for now (or BEAN_NONE). */
+static int d_picking(const bean_table *g) { return g->deal.stage == DEAL_PICK ? g->deal.want[g->deal.n_picks] : BEAN_NONE; }
+
 static bool take_from_pool(uint8_t *pool, int *n, int type) {
     for (int i = 0; i < *n; i++)
         if (pool[i] == type) {
@@ -1766,13 +1778,15 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
     int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    for (int k = 0; k < bean_hand_len(g, seat); k++) {
+    int len = bean_hand_len(g, seat), type = d_picking(g);
+    for (int k = 0; k < len; k++) {
         if (!bean_is_shown(g, seat, k)) {
             slots++;
             continue;
         }
         need[hand[k]] -= need[hand[k]] > 0; /* a shown card stays where it is and counts */
-        other_than = -1; /* a shown card parts runs: of another bean, or of this one seen by all */
+        /* it makes a second choice itself (a shown copy of the bean picked), or may part two runs */
+        if (hand[k] == type || (slots > 0 && k < len - 1)) other_than = -1;
     }
     *m = 0;
     for (int t = 0; t < g->rules.types; t++)

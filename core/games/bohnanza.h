@@ -176,6 +176,8 @@ void bean_move_top(bean_table *g, int from, int to);
 int bean_count_in(const bean_table *g, int zone, int type);
 
 /* ---- setup ---- */
+/* The rules make a game that ends (the deck shrinks every turn); else why not. */
+bool bean_rules_end(const bean_rules *rules, reason *why);
 void bean_setup(bean_table *g, int players, const bean_rules *rules, uint64_t seed, uint64_t stream);
 
 /* ---- fields and planting ---- */

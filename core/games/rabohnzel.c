@@ -152,6 +152,14 @@ static void rules_from(const param_value *params, int players, bean_rules *b, ra
     r->sword_chain_max = (uint16_t)params[P_SWORD_CHAIN_MAX].v[0];
 }
 
+/* Parameters that could make an endless game are refused (bean_rules_end). */
+static bool rabohnzel_params_check(const param_value *params, int players, reason *why) {
+    bean_rules b;
+    rab_rules r;
+    rules_from(params, players, &b, &r);
+    return bean_rules_end(&b, why);
+}
+
 /* ==================================================================== the state */
 
 enum { PHASE_MAGIC = BEAN_GAME_PHASES, PHASE_DRAW, NUM_PHASES };
@@ -2005,6 +2013,7 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
         return ok;
     }
     rules_from(params, players, &g->b.rules, &g->rules);
+    if (!bean_rules_end(&g->b.rules, why)) return false;
     g->b.players = (uint8_t)players;
     for (int p = 0; p < players; p++) g->b.fields[p] = g->b.rules.fields;
     rng_seed(&g->b.rng, seed, 0x7ab0);
@@ -2623,6 +2632,7 @@ const game_def rabohnzel_game = {
     .state_size = sizeof(rabohnzel),
     .params = rabohnzel_params,
     .num_params = NUM_PARAMS,
+    .params_check = rabohnzel_params_check,
     .setup = rabohnzel_setup,
     .num_players = rabohnzel_num_players,
     .turn = rabohnzel_turn,
