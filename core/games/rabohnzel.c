@@ -201,6 +201,8 @@ typedef struct rabohnzel {
     uint16_t draws;
     bool aggression;                                /* this attack's first draw takes two coins */
     bool river, drawn, commerce, active_done;
+    bool guard_again;                               /* a Sword or Common power came fresh in the magic
+                                                     * phase: the guard window opens again (settle) */
     uint8_t commerce_type;
 } rabohnzel;
 
@@ -370,8 +372,10 @@ static void plant(rabohnzel *g, int seat, int zone, int index, int field, bool f
     bool empty = field_size(g, seat, field) == 0;
     bean_plant(&g->b, seat, zone, index, field);
     int type = field_type(g, seat, field);
-    if (fresh && empty && seat == active(g) && g->b.phase == PHASE_MAGIC && has_power(type))
+    if (fresh && empty && seat == active(g) && g->b.phase == PHASE_MAGIC && has_power(type)) {
         g->power[seat][field] = (uint8_t)fresh_power(type, 1);
+        g->guard_again |= type == SWORD || type == COMMON; /* phase 1½ step 3 */
+    }
 }
 
 /* ==================================================================== the turn
@@ -470,6 +474,18 @@ static bool has_field_of(const rabohnzel *g, int seat, int type) {
 
 static void enter_trade(rabohnzel *g);
 
+/* The guard window (phase 1½ step 3): while the active player has a Sword or Common field, every other
+ * player who may harvest decides first, clockwise from the active player's left. */
+static bool open_guard(rabohnzel *g) {
+    int a = active(g);
+    g->guard_again = false;
+    if (!g->rules.guard_window || !(has_field_of(g, a, SWORD) || has_field_of(g, a, COMMON))) return false;
+    int guard = next_guard(g, bean_next_seat(&g->b, a));
+    if (guard < 0) return false;
+    g->sub = SUB_GUARD, g->sub_seat = (uint8_t)guard;
+    return true;
+}
+
 /* Phase 1½: each field of a power type gets its power; the phase (guard window too) is skipped when
  * the active player has no such field, cannot cast and holds no spell usable now. */
 static void enter_magic(rabohnzel *g) {
@@ -486,10 +502,7 @@ static void enter_magic(rabohnzel *g) {
         enter_trade(g);
         return;
     }
-    if (g->rules.guard_window && (has_field_of(g, a, SWORD) || has_field_of(g, a, COMMON))) {
-        int guard = next_guard(g, bean_next_seat(&g->b, a));
-        if (guard >= 0) g->sub = SUB_GUARD, g->sub_seat = (uint8_t)guard;
-    }
+    open_guard(g);
 }
 
 /* Phase 2: the powers are gone; the top cards are turned up (none if the deck ran out in 1½). */
@@ -544,6 +557,9 @@ static void settle(rabohnzel *g) {
             continue;
         }
         if (phase == PHASE_MAGIC) {
+            /* a Sword or Common power gained since the last window: no attack or purge before the
+             * others had a chance to harvest (phase 1½ step 3) */
+            if (g->guard_again && open_guard(g)) break;
             if (magic_open(g)) break;
             enter_trade(g);
             continue;
@@ -2163,7 +2179,8 @@ static bool rabohnzel_validate(const void *st, reason *why) {
     if (!bytes_are_bools(&g->rules.guard_window, 1) || !bytes_are_bools(&g->rules.cape_final_harvest, 1) ||
         !bytes_are_bools(g->up, sizeof g->up) || !bytes_are_bools(g->dealt, sizeof g->dealt) ||
         !bytes_are_bools(&g->aggression, 1) || !bytes_are_bools(&g->river, 1) || !bytes_are_bools(&g->drawn, 1) ||
-        !bytes_are_bools(&g->commerce, 1) || !bytes_are_bools(&g->active_done, 1))
+        !bytes_are_bools(&g->commerce, 1) || !bytes_are_bools(&g->active_done, 1) ||
+        !bytes_are_bools(&g->guard_again, 1))
         return deny(why, "a yes-or-no field of the state is damaged");
     return bean_validate(&g->b, why) && validate_flow(g, why) && validate_spells(g, why) && validate_fields(g, why) &&
            validate_subs(g, why) && at_decision(g, why);
@@ -2173,13 +2190,35 @@ static bool rabohnzel_validate(const void *st, reason *why) {
 
 /* The spells `viewer` does not know (in others' rows, and the pile) are dealt again among their
  * places; a place holding a dealt card gets one worth less than the countdown's. */
+/* What everyone knows of the dealt spells: the start player's is the highest (the countdown). Its
+ * value bounds the others' when it was shown (countdown) or the viewer sees it; else (a table built
+ * without a countdown) *floor gets the highest dealt value the viewer sees elsewhere, which the start
+ * player's hidden card must beat. */
+static int dealt_limit(const rabohnzel *g, int viewer, int *floor) {
+    if (g->countdown != NO_SPELL) return spells[g->countdown].value;
+    int start = g->b.start;
+    for (int i = 0; i < g->row_n[start]; i++) {
+        int s = g->row[start][i];
+        if (g->dealt[s] && (start == viewer || sees(g, viewer, s))) return spells[s].value;
+    }
+    for (int p = 0; p < g->b.players; p++)
+        for (int i = 0; p != start && i < g->row_n[p]; i++) {
+            int s = g->row[p][i];
+            if (g->dealt[s] && (p == viewer || sees(g, viewer, s)) && spells[s].value > *floor) *floor = spells[s].value;
+        }
+    return 99;
+}
+
 static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     uint8_t cards[NUM_SPELLS], *slot[NUM_SPELLS];
     bool dealt_slot[NUM_SPELLS];
-    int n = 0;
+    int n = 0, start = g->b.start, start_slot = -1;
     for (int p = 0; p < g->b.players; p++)
         for (int i = 0; p != viewer && i < g->row_n[p]; i++)
-            if (!sees(g, viewer, g->row[p][i])) slot[n] = &g->row[p][i], dealt_slot[n] = g->dealt[g->row[p][i]], cards[n++] = g->row[p][i];
+            if (!sees(g, viewer, g->row[p][i])) {
+                if (p == start && g->dealt[g->row[p][i]]) start_slot = n;
+                slot[n] = &g->row[p][i], dealt_slot[n] = g->dealt[g->row[p][i]], cards[n++] = g->row[p][i];
+            }
     for (int p = 0; p < g->b.players; p++)
         if (p != viewer && g->luck[p] != NO_SPELL && !sees(g, viewer, g->luck[p]))
             slot[n] = &g->luck[p], dealt_slot[n] = false, cards[n++] = g->luck[p];
@@ -2188,13 +2227,19 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     uint8_t known[NUM_SPELLS];
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
     rng_shuffle_bytes(r, cards, n);
-    int limit = g->countdown == NO_SPELL ? 99 : spells[g->countdown].value, left = n;
-    for (int pass = 0; pass < 2; pass++) /* the dealt places first: they take only the lower values */
+    int floor = 0, limit = dealt_limit(g, viewer, &floor), left = n;
+    /* the start player's hidden dealt card first (the highest dealt: above every other one seen), then
+     * the other dealt places (only lower values), then the rest */
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < n; i++) {
-            if (dealt_slot[i] != (pass == 0)) continue;
+            if (pass == 0 ? i != start_slot : pass == 1 ? !dealt_slot[i] || i == start_slot : dealt_slot[i]) continue;
             int k = 0;
-            while (dealt_slot[i] && k < left - 1 && spells[cards[k]].value >= limit) k++; /* the truth shows one exists */
+            if (pass == 0)
+                while (k < left - 1 && spells[cards[k]].value <= floor) k++; /* the truth shows one exists */
+            else
+                while (dealt_slot[i] && k < left - 1 && spells[cards[k]].value >= limit) k++;
             int s = cards[k];
+            if (pass == 0) limit = spells[s].value;
             cards[k] = cards[--left];
             *slot[i] = (uint8_t)s;
             g->known[s] = known[i];

@@ -881,7 +881,7 @@ describe("bohnanza smaller rules", function()
 
   it("last_pass_over marks a run-out before phase 4, not a game ending in phase 4 (scenario 12)", function()
     local s = bohnanza { pass = 3, players = { { hand = { "soy" } }, {}, {}, {} }, deck = { "blue", "red", "green", "red" } }
-    play(s, "plant 1", "done", "done")
+    play(s, "plant 1", "done")
     while not s:is_over() do
       assert.equal("plant_traded", T(s).phase)
       s:play(s:legal()[1])
