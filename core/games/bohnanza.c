@@ -645,6 +645,10 @@ static bool trade_stage_allows(const bean_game *bg, const bean_table *g, int kin
     return deny(why, "no accepted deal waits for its cards");
 }
 
+bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why) {
+    return trade_stage_allows(bg, g, -1, why); /* no action of the grammar is kind -1: it says what is asked */
+}
+
 static bool main_check(const bean_table *g, int kind, int seat, reason *why) {
     if (kind == ACT_DONE) return true;
     if (!steps_left(g)) return deny(why, "the %d trade steps of this turn are used: say done", g->rules.trade_limit);
@@ -1121,9 +1125,11 @@ bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *tex
         return *out = bean_action(numbered[i].kind, x, 0, 0), true;
     }
     (void)g;
-    return deny(why, "'%.40s' is no action here; actions: plant, done, harvest, buy, propose, ask, offer, pass, give, "
-                     "want, send, cancel, accept, reject, pick",
-                text);
+    if (strcmp(word[0], "want") == 0) return deny(why, "want B: B is a bean");
+    for (size_t i = 0; i < sizeof single_words / sizeof single_words[0]; i++)
+        if (strcmp(word[0], kind_word[single_words[i]]) == 0) return deny(why, "'%s' takes nothing after it", word[0]);
+    if (strlen(bg->words) > 150) return deny(why, "actions: %s", bg->words); /* a reason holds 199 characters */
+    return deny(why, "unknown action '%.40s'; actions: %s", word[0], bg->words);
 }
 
 /* Every action of the grammar that could be meant now, legal or not. */
@@ -1960,6 +1966,7 @@ static const bean_game bohnanza_beans = {
     .phase_names = phase_names,
     .num_phases = 4,
     .phase_expect = "the phase is plant, trade, plant_traded or over",
+    .words = "plant, done, harvest, buy, propose, ask, offer, pass, give, want, send, cancel, accept, reject, pick",
 };
 
 static bool bohnanza_params_check(const param_value *params, int players, reason *why) {

@@ -139,6 +139,7 @@ struct bean_game {
     const char *const *phase_names;     /* by phase number, for tables */
     int num_phases;
     const char *phase_expect;           /* "the phase is plant, trade, ..." */
+    const char *words;                  /* the game's action words, for an unknown one: "plant, done, ..." */
     bool hand_knowledge;                /* hands may hold shown cards: tables carry `shown` */
     bool temporary_third_field;         /* third_field is a spell's field, not a bought one */
     /* Tables: the keys a game's table and player entries may hold (NULL: the core's), extra keys
@@ -230,6 +231,8 @@ bool bean_trading_now(const bean_table *g);
 int bean_trade_mover(const bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reason *why);
+/* What the open deal or invitation round asks for, as a refusal (a game's own action there). */
+bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why);
 /* `done` at the main decision moves to phase 3 (BEAN_PLANT_TRADED). */
 void bean_trade_apply(bean_table *g, action_t a);
 /* Plays what is not a choice: a pick with one distinct outcome (the deal completes after its last
