@@ -898,3 +898,11 @@ describe("bohnanza smaller rules", function()
     assert.is_true(pcall(meeple.new, "bohnanza", { params = { reveal = 1, draw = 0 } }))
   end)
 end)
+
+describe("bohnanza unknown words", function()
+  it("an unknown word lists exactly Bohnanza's words", function()
+    local _, why = meeple.new("bohnanza"):check("xyzzy")
+    assert.equal("unknown action 'xyzzy'; actions: plant, done, harvest, buy, propose, ask, offer, pass, give, "
+      .. "want, send, cancel, accept, reject, pick", why)
+  end)
+end)

@@ -1187,3 +1187,45 @@ describe("rabohnzel rules round 3", function()
     assert_legal(s, "cast luck @2")
   end)
 end)
+
+describe("rabohnzel check names the rule that refuses", function()
+  local function magic_phase(a)
+    return rab { phase = "magic", players = { a, { hand = { "cape" }, coins = { "wise" } }, { hand = { "cape" } } } }
+  end
+
+  it("pluck N without a Pluck field says there is no Pluck field", function()
+    local s = magic_phase { fields = { { "sword" }, {} }, hand = { "cape" } }
+    assert_illegal(s, "pluck 2", "no pluck field")
+  end)
+
+  it("cast S @K on a card that is no Magic Bean says so, not that S is not face down", function()
+    local s = magic_phase { fields = { { "sword" }, {} }, hand = { "magic", "cape", "cape", "magic" },
+      spells = { { name = "relocation" } } }
+    assert_legal(s, "cast relocation @1")
+    assert_illegal(s, "cast relocation @3", "no magic bean")
+  end)
+
+  it("a used power, a missing target and a face-up spell each give their own reason", function()
+    local s = magic_phase { fields = { { "sword" }, { "magic" } }, hand = { "cape" },
+      spells = { { name = "luck", up = true } } }
+    assert_illegal(s, "sword 3", "no coins")
+    assert_illegal(s, "magic luck", "face-down")
+    play(s, "sword 2")
+    assert_illegal(s, "sword 2", "power is used")
+  end)
+
+  it("an unknown word lists exactly Rabohnzel's words (no buy; cast, use, sword, pluck)", function()
+    local s = meeple.new("rabohnzel")
+    local ok, why = s:check("xyzzy")
+    assert.is_falsy(ok)
+    local words = {}
+    for w in why:gsub("^.-actions: ", ""):gmatch("[%a_]+") do words[w] = true end
+    for _, w in ipairs { "cast", "use", "sword", "pluck", "wise", "common", "magic", "keep", "choose", "activate",
+                         "place", "stop", "enchant", "discard", "skip", "order", "draw", "plant", "propose", "pick" } do
+      assert.is_true(words[w], w .. " missing: " .. why)
+    end
+    assert.is_nil(words.buy, why)
+    local _, buy = s:check("buy")
+    assert.truthy(buy:find("never be bought", 1, true), buy)
+  end)
+end)
