@@ -493,20 +493,66 @@ static void execute_deal(bean_table *g) {
 
 /* The distinct cards `to` could supply for the next wanted bean: hand positions (the frontmost of
  * each run), then `pick up`. */
+static int still_wanted(const bean_table *g, int type) {
+    const bean_deal *d = &g->deal;
+    return count_type(d->want + d->n_picks, d->n_want - d->n_picks, type);
+}
+
+static int face_up_supply(const bean_table *g, int type) {
+    return g->deal.to == g->active ? bean_count_in(g, ZONE_FACE_UP, type) : 0;
+}
+
+/* Cards of `type` from hand position k on. */
+static int hand_supply_from(const bean_table *g, int type, int k) {
+    const uint8_t *hand = bean_zone(g, ZONE_HAND(g->deal.to));
+    int n = 0;
+    for (int len = bean_hand_len(g, g->deal.to); k < len; k++) n += hand[k] == type;
+    return n;
+}
+
+/* Whether hand position k may supply the next wanted `type`: in order (pick_from), the frontmost of
+ * its run from there, with enough of the type behind it (and face up) for the rest of the deal. */
+static bool pick_position_ok(const bean_table *g, int type, int k) {
+    const bean_deal *d = &g->deal;
+    int from = d->pick_from[type], seat = d->to;
+    if (from == DEAL_UP_ONLY || k < from || k >= bean_hand_len(g, seat) || bean_zone(g, ZONE_HAND(seat))[k] != type)
+        return false;
+    if (k > from && bean_same_card(g, seat, k - 1, k)) return false;
+    return hand_supply_from(g, type, k + 1) + face_up_supply(g, type) >= still_wanted(g, type) - 1;
+}
+
+/* `pick up` comes after the hand cards of its bean: the rest of the deal's cards of it are face up too. */
+static bool pick_up_ok(const bean_table *g, int type) {
+    return g->deal.to == g->active && face_up_supply(g, type) >= still_wanted(g, type);
+}
+
 static int pick_options(const bean_table *g, action_t *out) {
     const bean_deal *d = &g->deal;
     int type = d->want[d->n_picks], n = 0;
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
     for (int k = 0; k < bean_hand_len(g, d->to); k++)
-        if (hand[k] == type && distinct_position(g, d->to, k, NULL, 0)) out[n++] = bean_action(ACT_PICK, k, 0, 0);
-    if (d->to == g->active && free_face_up(g, type, NULL, 0) >= 0) out[n++] = bean_action(ACT_PICK_UP, 0, 0, 0);
+        if (pick_position_ok(g, type, k)) out[n++] = bean_action(ACT_PICK, k, 0, 0);
+    if (pick_up_ok(g, type)) out[n++] = bean_action(ACT_PICK_UP, 0, 0, 0);
     return n;
 }
 
 /* Every card of `type` the giver could supply goes in this deal's remaining picks. */
 static bool all_going(const bean_table *g, int type) {
-    const bean_deal *d = &g->deal;
-    return count_type(d->want + d->n_picks, d->n_want - d->n_picks, type) >= supply_of(g, d->to, type);
+    int from = g->deal.pick_from[type];
+    int eligible = (from == DEAL_UP_ONLY ? 0 : hand_supply_from(g, type, from)) + face_up_supply(g, type);
+    return still_wanted(g, type) >= eligible;
+}
+
+/* The cards of `type` that may still go (in order) are at least those still wanted. */
+static bool all_going_or_more(const bean_table *g, int type) {
+    int from = g->deal.pick_from[type];
+    int eligible = (from == DEAL_UP_ONLY ? 0 : hand_supply_from(g, type, from)) + face_up_supply(g, type);
+    return eligible >= still_wanted(g, type);
+}
+
+/* Hand card k goes in this deal whatever is chosen: every card of its bean that may still go does. */
+static bool surely_goes(const bean_table *g, int k) {
+    int type = bean_zone(g, ZONE_HAND(g->deal.to))[k], from = g->deal.pick_from[type];
+    return from != DEAL_UP_ONLY && k >= from && all_going(g, type);
 }
 
 /* A pick is a decision only when it changes the result (the digest's step 3): not when every card of
@@ -520,7 +566,7 @@ static bool pick_is_choice(const bean_table *g, const action_t *options, int n) 
     const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
     int first = act_x(options[0]);
     for (int k = first; k <= act_x(options[n - 1]); k++) {
-        if (hand[k] != type && !all_going(g, hand[k])) return true;
+        if (hand[k] != type && !surely_goes(g, k)) return true;
         if (hand[k] == type && !bean_same_card(g, d->to, first, k)) return true; /* a shown copy, a hidden one */
     }
     return false;
@@ -529,8 +575,17 @@ static bool pick_is_choice(const bean_table *g, const action_t *options, int n) 
 /* The picked card goes straight to the proposer's set-aside area: the deal is accepted, and a card
  * handed over leaves nothing hidden behind (its place in the hand is gone). */
 static void hand_over(bean_table *g, int zone, int index) {
-    bean_move(g, zone, index, ZONE_SET_ASIDE(g->deal.from), bean_zone_len(g, ZONE_SET_ASIDE(g->deal.from)));
-    g->deal.n_picks++;
+    bean_deal *d = &g->deal;
+    int type = d->want[d->n_picks];
+    if (zone == ZONE_FACE_UP) {
+        d->pick_from[type] = DEAL_UP_ONLY;
+    } else {
+        for (int t = 0; t < g->rules.types; t++) /* the cards behind it move up one place */
+            if (d->pick_from[t] != DEAL_UP_ONLY && d->pick_from[t] > index) d->pick_from[t]--;
+        d->pick_from[type] = (uint8_t)index;
+    }
+    bean_move(g, zone, index, ZONE_SET_ASIDE(d->from), bean_zone_len(g, ZONE_SET_ASIDE(d->from)));
+    d->n_picks++;
 }
 
 void bean_trade_settle(bean_table *g) {
@@ -711,15 +766,30 @@ static bool builder_check(const bean_game *bg, const bean_table *g, int kind, in
 
 static bool pick_check(const bean_game *bg, const bean_table *g, int kind, int x, reason *why) {
     const bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks];
+    int type = d->want[d->n_picks], from = d->pick_from[type];
+    const char *name = bg->kinds[type].name;
     if (kind == ACT_PICK_UP) {
         if (d->to != g->active) return deny(why, "only the active player has face-up cards");
-        return free_face_up(g, type, NULL, 0) >= 0 || deny(why, "you have no face-up %s", bg->kinds[type].name);
+        if (free_face_up(g, type, NULL, 0) < 0) return deny(why, "you have no face-up %s", name);
+        return pick_up_ok(g, type) ||
+               deny(why, "face-up cards go after the hand's: pick the %s from your hand first (the same cards go)", name);
     }
     if (x < bean_hand_len(g, d->to) && bean_zone(g, ZONE_HAND(d->to))[x] != type)
         return deny(why, "card %d is a %s; the %s is wanted", x + 1, bg->kinds[bean_zone(g, ZONE_HAND(d->to))[x]].name,
-                    bg->kinds[type].name);
-    return position_check(bg, g, d->to, x, NULL, 0, "pick", why);
+                    name);
+    if (pick_position_ok(g, type, x)) return true;
+    if (from == DEAL_UP_ONLY) return deny(why, "after a face-up %s, the rest of them come from the face-up cards", name);
+    if (x < from)
+        return deny(why, "cards of one bean are picked front to back: the next %s comes from card %d on (the same "
+                    "cards go either way)", name, from + 1);
+    if (x >= bean_hand_len(g, d->to)) return deny(why, "the hand has %d cards, not %d", bean_hand_len(g, d->to), x + 1);
+    if (x > from && bean_same_card(g, d->to, x - 1, x)) {
+        int front = x;
+        while (front > from && bean_same_card(g, d->to, front - 1, x)) front--;
+        return deny(why, "card %d is a %s like the ones before it: pick %d (the same cards stay)", x + 1, name, front + 1);
+    }
+    return deny(why, "cards of one bean are picked front to back: after card %d too few %s are left behind it for "
+                "the rest of the deal", x + 1, name);
 }
 
 bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reason *why) {
@@ -1193,6 +1263,19 @@ static void write_items(const bean_game *bg, const bean_table *g, tree_writer *w
 
 static const char *const stage_names[] = {"none", "build", "answer", "pick"};
 
+/* pick_from = {soy = 3}: the next soy comes from hand card 3 on (0: from the face-up cards); written
+ * only while picks are made, for the beans picked already. */
+static void write_pick_from(const bean_game *bg, const bean_table *g, tree_writer *w) {
+    const bean_deal *d = &g->deal;
+    bool any = false;
+    for (int t = 0; t < g->rules.types; t++) any |= d->pick_from[t] != 0;
+    if (!any || !tw_key(w, "pick_from")) return;
+    w->open_map(w);
+    for (int t = 0; t < g->rules.types; t++)
+        if (d->pick_from[t]) tw_key_num(w, bg->kinds[t].name, d->pick_from[t] == DEAL_UP_ONLY ? 0 : d->pick_from[t] + 1);
+    w->close(w);
+}
+
 static void write_deal(const bean_game *bg, const bean_table *g, tree_writer *w) {
     const bean_deal *d = &g->deal;
     if (!tw_key(w, "proposal")) return;
@@ -1204,6 +1287,7 @@ static void write_deal(const bean_game *bg, const bean_table *g, tree_writer *w)
     bean_write_names(bg, w, d->want, d->n_want);
     tw_key_str(w, "stage", stage_names[d->stage]);
     tw_key_num(w, "picked", d->n_picks);
+    write_pick_from(bg, g, w);
     w->close(w);
 }
 
@@ -1504,7 +1588,23 @@ static bool read_want(const bean_game *bg, tree_reader *r, bean_deal *d, reason 
     return ok;
 }
 
-static const char *const deal_keys[] = {"from", "to", "give", "want", "stage", "picked", NULL};
+static const char *const deal_keys[] = {"from", "to", "give", "want", "stage", "picked", "pick_from", NULL};
+
+/* pick_from = {soy = 3} (write_pick_from), checked against the hand once it is dealt (validate). */
+static bool read_pick_from(const bean_game *bg, tree_reader *r, bean_deal *d, reason *why) {
+    tree_kind kind = r->enter_key(r, "pick_from");
+    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a table {bean = hand position}");
+    const char *names[BEAN_MAX_TYPES + 1] = {NULL};
+    for (int t = 0; t < bg->types; t++) names[t] = bg->kinds[t].name;
+    if (ok && kind == TREE_TABLE) ok = table_check_keys(r, names, why);
+    for (int t = 0; ok && kind == TREE_TABLE && t < bg->types; t++) {
+        int at = -1;
+        ok = table_read_int(r, bg->kinds[t].name, 0, BEAN_MAX_CARDS, &at, why);
+        if (ok && at >= 0) d->pick_from[t] = at == 0 ? DEAL_UP_ONLY : (uint8_t)(at - 1);
+    }
+    r->leave(r);
+    return ok;
+}
 
 /* The open proposal or offer, its items checked against the hands and face-up cards. */
 static bool read_deal(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, reason *why) {
@@ -1524,7 +1624,7 @@ static bool read_deal(const bean_game *bg, bean_reading *rd, tree_reader *r, bea
         d->from = (uint8_t)(from - 1);
         d->to = (uint8_t)(to - 1);
         d->n_picks = (uint8_t)picked;
-        ok = ok && read_want(bg, r, d, why) && read_give(bg, rd, r, d, why);
+        ok = ok && read_want(bg, r, d, why) && read_give(bg, rd, r, d, why) && read_pick_from(bg, r, d, why);
     } else if (kind != TREE_ABSENT) {
         ok = table_refuse(r, why, "a proposal is a table {from, to, give, want, stage, picked}");
     }
@@ -1705,9 +1805,14 @@ static bool validate_deal(const bean_table *g, reason *why) {
         bool fits = ITEM_IS_UP(item) ? !offer && ITEM_UP_INDEX(item) < face_up_len(g) : item < bean_hand_len(g, d->from);
         if (!fits || item_used(d->give, i, item)) return deny(why, "a given card of the proposal is not there");
     }
+    for (int t = 0; t < BEAN_MAX_TYPES; t++) {
+        int from = d->pick_from[t];
+        if (from && (d->stage != DEAL_PICK || t >= g->rules.types || (from != DEAL_UP_ONLY && from > bean_hand_len(g, d->to))))
+            return deny(why, "the proposal's order of picks is damaged");
+    }
     if (d->stage == DEAL_PICK) {
         for (int t = 0; t < g->rules.types; t++)
-            if (count_type(d->want + d->n_picks, d->n_want - d->n_picks, t) > supply_of(g, d->to, t))
+            if (still_wanted(g, t) && !all_going_or_more(g, t))
                 return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
     }
     return true;
@@ -1784,16 +1889,28 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
     int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    int len = bean_hand_len(g, seat), type = d_picking(g);
+    int len = bean_hand_len(g, seat), type = d_picking(g), behind = 0, shown_runs = 0; /* behind: hidden slots
+                                                                                      * from the pick's place */
+    int start = type != BEAN_NONE && g->deal.to == seat ? g->deal.pick_from[type] : 0;
     for (int k = 0; k < len; k++) {
         if (!bean_is_shown(g, seat, k)) {
             slots++;
+            behind += k >= start;
             continue;
         }
-        need[hand[k]] -= need[hand[k]] > 0; /* a shown card stays where it is and counts */
+        int from = g->deal.stage == DEAL_PICK && g->deal.to == seat ? g->deal.pick_from[hand[k]] : 0;
+        if (from != DEAL_UP_ONLY && k >= from) /* a shown card stays where it is and counts, if it may still go */
+            need[hand[k]] -= need[hand[k]] > 0;
         /* it makes a second choice itself (a shown copy of the bean picked), or may part two runs */
-        if (hand[k] == type || (slots > 0 && k < len - 1)) other_than = -1;
+        if (start != DEAL_UP_ONLY && k >= start && (hand[k] == type || (behind > 0 && k < len - 1))) other_than = -1;
+        if (start != DEAL_UP_ONLY && k >= start && hand[k] == type &&
+            (k == start || !bean_is_shown(g, seat, k - 1) || hand[k - 1] != type))
+            shown_runs++;
     }
+    /* one run of shown copies is one choice: the pick asked shows a hidden copy makes the other */
+    if (type != BEAN_NONE && g->deal.to == seat && shown_runs == 1 && !(seat == g->active && pick_up_ok(g, type)) &&
+        need[type] < 1)
+        need[type] = 1;
     *m = 0;
     for (int t = 0; t < g->rules.types; t++)
         for (int c = 0; c < need[t]; c++) {
@@ -1808,6 +1925,30 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
             return true;
         }
     return false;
+}
+
+/* Picks go front to back (pick_from): a re-dealt hand must hold, behind each bean's place, the cards
+ * of it still wanted (one more of the bean being picked, for a choice). Hidden cards of it in front
+ * of that place trade places with other hidden cards behind it until it does, when it can. */
+static void keep_pick_order(bean_table *g, int seat, rng *r) {
+    const bean_deal *d = &g->deal;
+    uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
+    int len = bean_hand_len(g, seat);
+    for (int t = 0; t < g->rules.types; t++) {
+        int from = d->pick_from[t], need = still_wanted(g, t) + (t == d->want[d->n_picks]);
+        if (!from || from == DEAL_UP_ONLY || !still_wanted(g, t)) continue;
+        for (int i = 0; i < from && hand_supply_from(g, t, from) + face_up_supply(g, t) < need; i++) {
+            if (hand[i] != t || bean_is_shown(g, seat, i)) continue;
+            int start = from + (int)rng_below(r, (uint32_t)(len - from));
+            for (int j = 0; j < len - from; j++) {
+                int k = from + (start - from + j) % (len - from);
+                if (hand[k] == t || bean_is_shown(g, seat, k)) continue;
+                hand[i] = hand[k];
+                hand[k] = (uint8_t)t;
+                break;
+            }
+        }
+    }
 }
 
 /* A pick that is a choice only by hidden cards (a hidden copy behind shown ones): when shuffling the
@@ -1840,6 +1981,7 @@ static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uin
         rng_shuffle_bytes(r, order, m);
         for (int k = 0, c = 0; k < bean_hand_len(g, seat); k++)
             if (!bean_is_shown(g, seat, k)) hand[k] = order[c++];
+        if (g->deal.stage == DEAL_PICK && g->deal.to == seat) keep_pick_order(g, seat, r);
         if (g->deal.stage != DEAL_PICK || g->deal.to != seat) break;
         action_t options[BEAN_MAX_CARDS + 1];
         if (pick_is_choice(g, options, pick_options(g, options))) break;
@@ -2114,7 +2256,10 @@ static const char bohnanza_rules_text[] =
     "  - Ties still tied after the hand count: a shared win.\n"
     "  - Trading is a protocol of single decisions (above). Each proposal, invitation and offer is a\n"
     "    trade step, at most trade_limit (10) a turn. Asking for a gift (want with nothing given) is\n"
-    "    allowed both ways. Proposals and answers are public; given cards are revealed as they move.\n"
+    "    allowed both ways. Proposals and answers are public. Offered cards are shown: give K shows that\n"
+    "    hand card's bean to everyone as it is added (a deal is an agreement on named beans), and it\n"
+    "    stays known while it stays in that hand, after reject or cancel too. Picked cards are revealed\n"
+    "    as they move.\n"
     "    A cancelled proposal still used its step; when the steps run out during an invitation round,\n"
     "    the players not yet asked are skipped. propose N, ask and offer are listed only when some deal\n"
     "    with that partner is possible; an invited player who can offer nothing still answers pass.\n"
@@ -2126,7 +2271,10 @@ static const char bohnanza_rules_text[] =
     "    (fields, coin piles, discard pile, set-aside areas, the face-up cards unless the partner owns\n"
     "    them) and in the proposer's hand; and in all to the partner's cards.\n"
     "  - Lists name only distinct choices: an empty field only as the lowest-numbered one; give K and pick\n"
-    "    K only for the frontmost of a run of identical cards; a pick only when it changes the result.\n"
+    "    K only for the frontmost of a run of identical cards (the same bean, and shown to all or to\n"
+    "    none: a shown card and its hidden twin are two choices); cards of one bean are picked front to\n"
+    "    back, face-up cards last; a pick only when it changes the result.\n"
+    "  - Every game ends: reveal = 0 with draw = 0 is refused (the deck would never run out).\n"
     "  - A third field is bought by a player with 2 fields, once. Its coins go onto the discard pile bean\n"
     "    side up, one at a time from the top of the coin pile, and so come back with the next pass.\n"
     "\n"
@@ -2135,9 +2283,11 @@ static const char bohnanza_rules_text[] =
     "the front, N a player, B a bean.)\n"
     "\n"
     "State table: game, phase (plant, trade, plant_traded, over), turn, active, start, to_move, pass,\n"
-    "planted, trade_steps, last_pass_over, face_up, invited (an invitation round's player), proposal =\n"
-    "{from, to, give = {\"up blue\", \"hand 2\"}, want = {\"soy\"}, stage (build, answer, pick), picked},\n"
-    "players[i] = {hand (front first), fields (each a list, bottom first), coins (bottom first), set_aside,\n"
+    "planted, trade_steps, last_pass_over (the last pass ran out before phase 4), face_up, invited (an\n"
+    "invitation round's player), proposal =\n"
+    "{from, to, give = {\"up blue\", \"hand 2 garden\"}, want = {\"soy\"}, stage (build, answer, pick), picked,\n"
+    "pick_from = {soy = 3}}, players[i] = {hand (front first), fields (each a list, bottom first), coins\n"
+    "(bottom first), set_aside, shown = {{at, bean}} (offered hand cards everyone has seen),\n"
     "third_field}, deck, discard (bottom first). A player's view shows other hands and the deck as sizes.\n"
     "meeple.from_table: zones named hold what they list; a hand or the deck given as a number is dealt\n"
     "from the cards listed nowhere; the deck takes what is left over (the discard pile when the deck is\n"

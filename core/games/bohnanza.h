@@ -72,7 +72,11 @@ typedef struct bean_deal {
     uint8_t n_picks;                    /* wanted cards handed over so far (stage pick) */
     uint8_t give[BEAN_MAX_CARDS];       /* from's items, leaving when the last pick is made */
     uint8_t want[BEAN_MAX_CARDS];       /* bean types */
+    /* Picks of one bean go front to back, face-up cards last, so that two orders of the same cards are
+     * one choice: by type, the hand position the next pick may start at (DEAL_UP_ONLY after `pick up`). */
+    uint8_t pick_from[BEAN_MAX_TYPES];
 } bean_deal;
+#define DEAL_UP_ONLY 0xff
 
 typedef struct bean_table {
     rng rng;

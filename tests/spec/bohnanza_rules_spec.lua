@@ -906,3 +906,41 @@ describe("bohnanza unknown words", function()
       .. "want, send, cancel, accept, reject, pick", why)
   end)
 end)
+
+describe("bohnanza picks list distinct choices only", function()
+  local function two_greens()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "chili" } }, { hand = { "green", "soy", "green", "green" } }, {}, {} } }
+    play(s, "propose 2", "give up blue", "want green", "want green", "send", "accept")
+    return s
+  end
+
+  it("two picks that leave the same hand are one choice: cards of one bean are picked front to back", function()
+    -- B holds [green, soy, green, green] and gives two greens: cards {1, 3} and {3, 1} are one choice
+    local s = two_greens()
+    assert.equal(2, s:to_move())
+    assert_legal(s, "pick 1")
+    assert_legal(s, "pick 3")
+    play(s, "pick 3") -- the second green must come from behind it: no choice is left
+    assert.same({ "green", "soy" }, hand(s, 2))
+    s = two_greens()
+    play(s, "pick 1") -- [soy, green, green]: the second green is card 2 or 3, one run: no choice
+    assert.same({ "soy", "green" }, hand(s, 2))
+    -- after pick 3, card 1 is in front of it: refused, with the rule
+    s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "chili" } }, { hand = { "green", "soy", "green", "soy", "green", "soy", "green" } }, {}, {} } }
+    play(s, "propose 2", "give up blue", "want green", "want green", "send", "accept", "pick 3")
+    assert.equal(2, s:to_move())
+    assert_illegal(s, "pick 1", "front to back")
+    assert_legal(s, "pick 4")
+    assert_legal(s, "pick 6")
+  end)
+
+  it("a hand card and a face-up card of one bean: the hand's goes first, when both go", function()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "soy", "red" }, players = {
+      { hand = { "soy", "chili" } }, { hand = { "green" } }, {}, {} } }
+    play(s, "ask", "offer", "give 1", "want soy", "want soy", "send", "accept")
+    assert.same({ "chili" }, hand(s, 1))
+    assert.same({ "red" }, T(s).face_up)
+  end)
+end)
