@@ -1951,17 +1951,19 @@ static void keep_pick_order(bean_table *g, int seat, rng *r) {
     }
 }
 
-/* A pick that is a choice only by hidden cards (a hidden copy behind shown ones): when shuffling the
- * hand's cards keeps failing to make one, a dealt card that no known fact reserved is traded with a
- * pool card of the bean being picked. */
-static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, int m, uint8_t *pool, int n, rng *r) {
+/* A pick that is a choice only by hidden cards (a hidden copy behind shown ones, or a card parting two
+ * runs): when shuffling the hand's cards keeps failing to make one, a dealt card that no known fact
+ * reserved is traded with a pool card of the bean being picked (`copy`), or with one no deal wants. */
+static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, int m, uint8_t *pool, int n, rng *r,
+                           bool copy) {
     if (g->deal.stage != DEAL_PICK || m <= reserved) return;
     int type = g->deal.want[g->deal.n_picks];
     for (int i = 0; i < n; i++)
-        if (pool[i] == type) {
+        if (copy ? pool[i] == type : pool[i] != type && !still_wanted(g, pool[i])) {
             int k = reserved + (int)rng_below(r, (uint32_t)(m - reserved));
+            uint8_t card = pool[i];
             pool[i] = cards[k];
-            cards[k] = (uint8_t)type;
+            cards[k] = card;
             return;
         }
 }
@@ -1975,7 +1977,7 @@ static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uin
     while (m < slots) cards[m++] = pool[--*n];
     uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
     for (int attempt = 0; attempt < 200; attempt++) {
-        if (attempt % 20 == 19) swap_in_wanted(g, cards, reserved, m, pool, *n, r);
+        if (attempt % 20 == 19) swap_in_wanted(g, cards, reserved, m, pool, *n, r, attempt % 40 == 19);
         uint8_t order[BEAN_MAX_CARDS];
         memcpy(order, cards, (size_t)m);
         rng_shuffle_bytes(r, order, m);
