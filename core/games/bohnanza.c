@@ -1872,7 +1872,7 @@ static void known_in_hand(const bean_table *g, int seat, int *need, int *other_t
 }
 
 /* The bean a pick is asked for now (or BEAN_NONE). */
-static int d_picking(const bean_table *g) { return g->deal.stage == DEAL_PICK ? g->deal.want[g->deal.n_picks] : BEAN_NONE; }
+static int picking_bean(const bean_table *g) { return g->deal.stage == DEAL_PICK ? g->deal.want[g->deal.n_picks] : BEAN_NONE; }
 
 static bool take_from_pool(uint8_t *pool, int *n, int type) {
     for (int i = 0; i < *n; i++)
@@ -1889,7 +1889,7 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
     int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    int len = bean_hand_len(g, seat), type = d_picking(g), behind = 0, shown_runs = 0; /* behind: hidden slots
+    int len = bean_hand_len(g, seat), type = picking_bean(g), behind = 0, shown_runs = 0; /* behind: hidden slots
                                                                                       * from the pick's place */
     int start = type != BEAN_NONE && g->deal.to == seat ? g->deal.pick_from[type] : 0;
     for (int k = 0; k < len; k++) {
