@@ -375,8 +375,10 @@ static bool item_used(const uint8_t *items, int n, int item) {
  * leave the others knowing different things). */
 static bool distinct_position(const bean_table *g, int seat, int k, const uint8_t *used, int n_used) {
     if (k >= bean_hand_len(g, seat) || item_used(used, n_used, k)) return false;
+    int start = bean_zone_start(g, ZONE_HAND(seat));
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
     for (int j = k - 1; j >= 0; j--)
-        if (!item_used(used, n_used, j)) return !bean_same_card(g, seat, j, k);
+        if (!item_used(used, n_used, j)) return hand[j] != hand[k] || shown[j] != shown[k];
     return true;
 }
 
