@@ -247,6 +247,25 @@ static void check_accepts_only_legal_texts(const run_context *c, const session *
     }
 }
 
+/* Every refusal names the rule that refuses: none over the action space falls back on a catch-all. */
+static const char *const catch_all[] = {"that is not possible now", "no such action", "not possible", "illegal",
+                                        "that is not legal", "not allowed"};
+
+static void refusals_name_their_rule(const run_context *c, const void *st) {
+    static action_t space[MEEPLE_MAX_SPACE];
+    char text[MEEPLE_ACTION_TEXT];
+    int m = c->def->action_space(st, space);
+    for (int i = 0; i < m; i++) {
+        reason why = {{0}};
+        if (c->def->check(st, space[i], &why)) continue;
+        for (size_t k = 0; k < sizeof catch_all / sizeof catch_all[0]; k++) {
+            if (strcmp(why.text, catch_all[k]) != 0) continue;
+            c->def->action_text(st, space[i], text);
+            CHECK(false, WHERE "'%s' is refused with a catch-all reason: %s", AT(c), text, why.text);
+        }
+    }
+}
+
 /* The views of every player but the decider after `a`, one text: what the others can tell of it. */
 static char *others_views(const game_def *def, const void *st, action_t a, int players, void *after) {
     memcpy(after, st, def->state_size);
@@ -321,6 +340,57 @@ static void public_text_hides_what_views_hide(const run_context *c, const void *
     for (int i = 0; i < n; i++) free(seen[i]);
     free(seen);
     free(after);
+}
+
+/* An unknown word is answered with the game's own words: every word a legal action of the game
+ * begins with (over all its runs), and only words its grammar knows. */
+#define MAX_WORDS 64
+static struct {
+    const game_def *def;
+    int n;
+    char word[MAX_WORDS][24];
+} seen_words;
+
+static void note_words(const run_context *c, const void *st, const action_t *legal, int n) {
+    if (seen_words.def != c->def) memset(&seen_words, 0, sizeof seen_words), seen_words.def = c->def;
+    char text[MEEPLE_ACTION_TEXT];
+    for (int i = 0; i < n; i++) {
+        c->def->action_text(st, legal[i], text);
+        text[strcspn(text, " ")] = '\0';
+        int k = 0;
+        while (k < seen_words.n && strcmp(seen_words.word[k], text) != 0) k++;
+        if (k == seen_words.n && k < MAX_WORDS && strlen(text) < sizeof seen_words.word[0])
+            strcpy(seen_words.word[seen_words.n++], text);
+    }
+}
+
+static void unknown_word_lists_the_games_words(const game_def *def, int players) {
+    param_value params[MEEPLE_MAX_PARAMS];
+    params_defaults(def, params);
+    reason why;
+    session *s = session_new(def, players, params, 1, &why);
+    CHECK(s, "%s: session_new failed: %s", def->name, why.text);
+    action_t a;
+    CHECK(!def->parse_action(s->now, "xyzzy 1", &a, &why), "%s: 'xyzzy 1' parses", def->name);
+    const char *list = strstr(why.text, "actions: ");
+    CHECK(list, "%s: an unknown word is not answered with the game's words: %s", def->name, why.text);
+    char listed[sizeof why.text + 2], *words[MAX_WORDS]; /* words apart by commas or blanks */
+    snprintf(listed, sizeof listed, "%s", list + strlen("actions: "));
+    for (char *p = listed; *p; p++) *p = *p == ',' ? ' ' : *p;
+    int count = split_words(listed, words, MAX_WORDS);
+    CHECK(count > 0, "%s: the unknown-word answer lists no words: %s", def->name, why.text);
+    for (int k = 0; k < seen_words.n; k++) {
+        int i = 0;
+        while (i < count && strcmp(words[i], seen_words.word[k]) != 0) i++;
+        CHECK(i < count, "%s: the unknown-word answer lacks '%s': %s", def->name, seen_words.word[k], why.text);
+    }
+    for (int i = 0; i < count; i++) { /* each listed word is one the grammar knows */
+        reason bare;
+        if (!def->parse_action(s->now, words[i], &a, &bare))
+            CHECK(strstr(bare.text, "actions: ") == NULL, "%s: '%s' is listed but is an unknown word", def->name,
+                  words[i]);
+    }
+    session_free(s);
 }
 
 static int sample_runs, sample_changes;
@@ -409,6 +479,8 @@ static void play_one(run_context *c, bool thorough) {
         if (thorough && c->step % 5 == 0) check_accepts_only_legal_texts(c, s, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);
         if (thorough && c->step % 11 == 3) public_text_hides_what_views_hide(c, s->now, legal, n);
+        if (thorough) refusals_name_their_rule(c, s->now);
+        note_words(c, s->now, legal, n);
         action_t a = legal[rng_below(&r, (uint32_t)n)];
         c->decisions++;
         memcpy(twin, s->now, size); /* a clone is a copy: the same action gives the same bytes */
@@ -503,6 +575,7 @@ int main(int argc, char **argv) {
                 played++;
             }
             playouts_are_games(def, players, played / 10 + 1);
+            unknown_word_lists_the_games_words(def, players);
             CHECK(sample_changes * 2 > sample_runs, "%s: only %d of %d samples differ from the truth",
                   def->name, sample_changes, sample_runs);
             printf("%s, %d players: %d games (%ld decisions) conform (%d of %d samples re-dealt hidden cards)\n",

@@ -131,6 +131,13 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
                        NULL, 0, 0, false},
 };
 
+/* Every game ends: the deck runs out only if each turn takes cards from it. With nothing turned up in
+ * phase 2 and nothing drawn in phase 4, a turn may take none, and the game would never end. */
+bool bean_rules_end(const bean_rules *r, reason *why) {
+    return r->reveal > 0 || r->draw > 0 ||
+           deny(why, "reveal = 0 with draw = 0 takes no card from the deck, and the game would never end");
+}
+
 /* The rules of one game: the edition's values, under what the parameters set. */
 static bool bohnanza_rules_from(const param_value *params, int players, bean_rules *r, reason *why) {
     bool rio = param_int_or(&params[P_EDITION], AMIGO) == RIOGRANDE;
@@ -153,6 +160,7 @@ static bool bohnanza_rules_from(const param_value *params, int players, bean_rul
     r->draw = (uint8_t)params[P_DRAW].v[0];
     r->duplicate_fields = params[P_DUPLICATE_FIELDS].v[0] != 0;
     r->trade_limit = (uint8_t)params[P_TRADE_LIMIT].v[0];
+    if (!bean_rules_end(r, why)) return false;
     if (cards > BEAN_MAX_CARDS) return deny(why, "the deck holds %d cards; at most %d fit", cards, BEAN_MAX_CARDS);
     if (cards < players * r->hand_start + 1)
         return deny(why, "the deck holds %d cards: too few to deal %d to each of %d players", cards, r->hand_start,
@@ -362,12 +370,15 @@ static bool item_used(const uint8_t *items, int n, int item) {
 }
 
 /* Hand position k stands for its run of identical cards among those not yet in the deal: only the
- * frontmost of a run is named, since taking any other leaves the same hand. */
+ * frontmost of a run is named, since taking any other leaves the same hand. Cards are identical when
+ * they are of one bean and everyone knows them alike (ruling 11: a shown copy and its hidden twin
+ * leave the others knowing different things). */
 static bool distinct_position(const bean_table *g, int seat, int k, const uint8_t *used, int n_used) {
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
     if (k >= bean_hand_len(g, seat) || item_used(used, n_used, k)) return false;
+    int start = bean_zone_start(g, ZONE_HAND(seat));
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
     for (int j = k - 1; j >= 0; j--)
-        if (!item_used(used, n_used, j)) return hand[j] != hand[k];
+        if (!item_used(used, n_used, j)) return hand[j] != hand[k] || shown[j] != shown[k];
     return true;
 }
 
@@ -484,20 +495,66 @@ static void execute_deal(bean_table *g) {
 
 /* The distinct cards `to` could supply for the next wanted bean: hand positions (the frontmost of
  * each run), then `pick up`. */
+static int still_wanted(const bean_table *g, int type) {
+    const bean_deal *d = &g->deal;
+    return count_type(d->want + d->n_picks, d->n_want - d->n_picks, type);
+}
+
+static int face_up_supply(const bean_table *g, int type) {
+    return g->deal.to == g->active ? bean_count_in(g, ZONE_FACE_UP, type) : 0;
+}
+
+/* Cards of `type` from hand position k on. */
+static int hand_supply_from(const bean_table *g, int type, int k) {
+    const uint8_t *hand = bean_zone(g, ZONE_HAND(g->deal.to));
+    int n = 0;
+    for (int len = bean_hand_len(g, g->deal.to); k < len; k++) n += hand[k] == type;
+    return n;
+}
+
+/* Whether hand position k may supply the next wanted `type`: in order (pick_from), the frontmost of
+ * its run from there, with enough of the type behind it (and face up) for the rest of the deal. */
+static bool pick_position_ok(const bean_table *g, int type, int k) {
+    const bean_deal *d = &g->deal;
+    int from = d->pick_from[type], seat = d->to;
+    if (from == DEAL_UP_ONLY || k < from || k >= bean_hand_len(g, seat) || bean_zone(g, ZONE_HAND(seat))[k] != type)
+        return false;
+    if (k > from && bean_same_card(g, seat, k - 1, k)) return false;
+    return hand_supply_from(g, type, k + 1) + face_up_supply(g, type) >= still_wanted(g, type) - 1;
+}
+
+/* `pick up` comes after the hand cards of its bean: the rest of the deal's cards of it are face up too. */
+static bool pick_up_ok(const bean_table *g, int type) {
+    return g->deal.to == g->active && face_up_supply(g, type) >= still_wanted(g, type);
+}
+
 static int pick_options(const bean_table *g, action_t *out) {
     const bean_deal *d = &g->deal;
     int type = d->want[d->n_picks], n = 0;
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
     for (int k = 0; k < bean_hand_len(g, d->to); k++)
-        if (hand[k] == type && distinct_position(g, d->to, k, NULL, 0)) out[n++] = bean_action(ACT_PICK, k, 0, 0);
-    if (d->to == g->active && free_face_up(g, type, NULL, 0) >= 0) out[n++] = bean_action(ACT_PICK_UP, 0, 0, 0);
+        if (pick_position_ok(g, type, k)) out[n++] = bean_action(ACT_PICK, k, 0, 0);
+    if (pick_up_ok(g, type)) out[n++] = bean_action(ACT_PICK_UP, 0, 0, 0);
     return n;
 }
 
 /* Every card of `type` the giver could supply goes in this deal's remaining picks. */
 static bool all_going(const bean_table *g, int type) {
-    const bean_deal *d = &g->deal;
-    return count_type(d->want + d->n_picks, d->n_want - d->n_picks, type) >= supply_of(g, d->to, type);
+    int from = g->deal.pick_from[type];
+    int eligible = (from == DEAL_UP_ONLY ? 0 : hand_supply_from(g, type, from)) + face_up_supply(g, type);
+    return still_wanted(g, type) >= eligible;
+}
+
+/* The cards of `type` that may still go (in order) are at least those still wanted. */
+static bool all_going_or_more(const bean_table *g, int type) {
+    int from = g->deal.pick_from[type];
+    int eligible = (from == DEAL_UP_ONLY ? 0 : hand_supply_from(g, type, from)) + face_up_supply(g, type);
+    return eligible >= still_wanted(g, type);
+}
+
+/* Hand card k goes in this deal whatever is chosen: every card of its bean that may still go does. */
+static bool surely_goes(const bean_table *g, int k) {
+    int type = bean_zone(g, ZONE_HAND(g->deal.to))[k], from = g->deal.pick_from[type];
+    return from != DEAL_UP_ONLY && k >= from && all_going(g, type);
 }
 
 /* A pick is a decision only when it changes the result (the digest's step 3): not when every card of
@@ -509,16 +566,28 @@ static bool pick_is_choice(const bean_table *g, const action_t *options, int n) 
     if (n < 2 || all_going(g, type)) return false;
     if (act_kind(options[n - 1]) == ACT_PICK_UP) return true; /* a face-up card or a hand card: they differ */
     const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
-    for (int k = act_x(options[0]); k <= act_x(options[n - 1]); k++)
-        if (hand[k] != type && !all_going(g, hand[k])) return true;
+    int first = act_x(options[0]);
+    for (int k = first; k <= act_x(options[n - 1]); k++) {
+        if (hand[k] != type && !surely_goes(g, k)) return true;
+        if (hand[k] == type && !bean_same_card(g, d->to, first, k)) return true; /* a shown copy, a hidden one */
+    }
     return false;
 }
 
 /* The picked card goes straight to the proposer's set-aside area: the deal is accepted, and a card
  * handed over leaves nothing hidden behind (its place in the hand is gone). */
 static void hand_over(bean_table *g, int zone, int index) {
-    bean_move(g, zone, index, ZONE_SET_ASIDE(g->deal.from), bean_zone_len(g, ZONE_SET_ASIDE(g->deal.from)));
-    g->deal.n_picks++;
+    bean_deal *d = &g->deal;
+    int type = d->want[d->n_picks];
+    if (zone == ZONE_FACE_UP) {
+        d->pick_from[type] = DEAL_UP_ONLY;
+    } else {
+        for (int t = 0; t < g->rules.types; t++) /* the cards behind it move up one place */
+            if (d->pick_from[t] != DEAL_UP_ONLY && d->pick_from[t] > index) d->pick_from[t]--;
+        d->pick_from[type] = (uint8_t)index;
+    }
+    bean_move(g, zone, index, ZONE_SET_ASIDE(d->from), bean_zone_len(g, ZONE_SET_ASIDE(d->from)));
+    d->n_picks++;
 }
 
 void bean_trade_settle(bean_table *g) {
@@ -633,6 +702,10 @@ static bool trade_stage_allows(const bean_game *bg, const bean_table *g, int kin
     return deny(why, "no accepted deal waits for its cards");
 }
 
+bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why) {
+    return trade_stage_allows(bg, g, -1, why); /* no action of the grammar is kind -1: it says what is asked */
+}
+
 static bool main_check(const bean_table *g, int kind, int seat, reason *why) {
     if (kind == ACT_DONE) return true;
     if (!steps_left(g)) return deny(why, "the %d trade steps of this turn are used: say done", g->rules.trade_limit);
@@ -656,10 +729,10 @@ static bool position_check(const bean_game *bg, const bean_table *g, int seat, i
     if (!why) return false;
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
     int front = k;
-    while (front > 0 && (item_used(used, n_used, front - 1) || hand[front - 1] == hand[k])) front--;
+    while (front > 0 && (item_used(used, n_used, front - 1) || bean_same_card(g, seat, front - 1, k))) front--;
     while (item_used(used, n_used, front)) front++;
-    return deny(why, "card %d is a %s like the ones before it: %s %d (the same cards stay)", k + 1,
-                bg->kinds[hand[k]].name, verb, front + 1);
+    return deny(why, "card %d is a %s%s like the ones before it: %s %d (the same cards stay)", k + 1,
+                bean_is_shown(g, seat, k) ? "shown " : "", bg->kinds[hand[k]].name, verb, front + 1);
 }
 
 static bool want_check(const bean_game *bg, const bean_table *g, int type, reason *why) {
@@ -695,15 +768,30 @@ static bool builder_check(const bean_game *bg, const bean_table *g, int kind, in
 
 static bool pick_check(const bean_game *bg, const bean_table *g, int kind, int x, reason *why) {
     const bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks];
+    int type = d->want[d->n_picks], from = d->pick_from[type];
+    const char *name = bg->kinds[type].name;
     if (kind == ACT_PICK_UP) {
         if (d->to != g->active) return deny(why, "only the active player has face-up cards");
-        return free_face_up(g, type, NULL, 0) >= 0 || deny(why, "you have no face-up %s", bg->kinds[type].name);
+        if (free_face_up(g, type, NULL, 0) < 0) return deny(why, "you have no face-up %s", name);
+        return pick_up_ok(g, type) ||
+               deny(why, "face-up cards go after the hand's: pick the %s from your hand first (the same cards go)", name);
     }
     if (x < bean_hand_len(g, d->to) && bean_zone(g, ZONE_HAND(d->to))[x] != type)
         return deny(why, "card %d is a %s; the %s is wanted", x + 1, bg->kinds[bean_zone(g, ZONE_HAND(d->to))[x]].name,
-                    bg->kinds[type].name);
-    return position_check(bg, g, d->to, x, NULL, 0, "pick", why);
+                    name);
+    if (pick_position_ok(g, type, x)) return true;
+    if (from == DEAL_UP_ONLY) return deny(why, "after a face-up %s, the rest of them come from the face-up cards", name);
+    if (x < from)
+        return deny(why, "cards of one bean are picked front to back: the next %s comes from card %d on (the same "
+                    "cards go either way)", name, from + 1);
+    if (x >= bean_hand_len(g, d->to)) return deny(why, "the hand has %d cards, not %d", bean_hand_len(g, d->to), x + 1);
+    if (x > from && bean_same_card(g, d->to, x - 1, x)) {
+        int front = x;
+        while (front > from && bean_same_card(g, d->to, front - 1, x)) front--;
+        return deny(why, "card %d is a %s like the ones before it: pick %d (the same cards stay)", x + 1, name, front + 1);
+    }
+    return deny(why, "cards of one bean are picked front to back: after card %d too few %s are left behind it for "
+                "the rest of the deal", x + 1, name);
 }
 
 bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reason *why) {
@@ -738,8 +826,14 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case ACT_DONE: g->phase = BEAN_PLANT_TRADED; break;
     case ACT_OFFER: open_deal(g, g->invited, g->active); break;
     case ACT_PASS: next_invited(g); break;
-    case ACT_GIVE_UP: x = ITEM_UP(free_face_up(g, x, d->give, d->n_give)); /* fall through */
-    case ACT_GIVE: d->give[d->n_give++] = (uint8_t)x; break;
+    case ACT_GIVE_UP:
+        x = ITEM_UP(free_face_up(g, x, d->give, d->n_give));
+        d->give[d->n_give++] = (uint8_t)x;
+        break;
+    case ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
+        d->give[d->n_give++] = (uint8_t)x;
+        g->shown[bean_zone_start(g, ZONE_HAND(d->from)) + x] = 1;
+        break;
     case ACT_WANT: d->want[d->n_want++] = (uint8_t)x; break;
     case ACT_SEND: d->stage = DEAL_ANSWER; break;
     case ACT_CANCEL: case ACT_REJECT: close_deal(g); break;
@@ -860,11 +954,16 @@ static void reveal(bean_table *g) {
 }
 
 /* Phase 4: the active player draws to the back of the hand; a last pass running out ends the game
- * at once, the remaining draws skipped. */
+ * at once, the remaining draws skipped. last_pass_over marks a run-out before phase 4 (the turn
+ * still ends), so it is not left set by one here. */
 static void draw_and_pass(bean_table *g) {
     for (int i = 0; i < g->rules.draw && !g->last_pass_over; i++) bean_draw(g, ZONE_HAND(g->active));
-    if (g->last_pass_over) end_game(g);
-    else begin_turn(g, bean_next_seat(g, g->active));
+    if (!g->last_pass_over) {
+        begin_turn(g, bean_next_seat(g, g->active));
+        return;
+    }
+    g->last_pass_over = false;
+    end_game(g);
 }
 
 static void settle(bean_table *g) {
@@ -1033,6 +1132,10 @@ int bean_type_index(const bean_game *bg, const char *name) {
     return -1;
 }
 
+/* Field and seat numbers parse up to what an action's argument holds, so that `plant 9` with two
+ * fields is refused by the rule ("you have 2 fields") rather than by the grammar. */
+#define BEAN_MAX_NUMBER 255
+
 /* A number word from 1 to `max`, 0-based into *out. */
 static bool parse_number(const char *word, int max, int *out) {
     char *end;
@@ -1078,13 +1181,13 @@ bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *tex
     }
     if (n == 3 && strcmp(word[0], "plant") == 0) {
         if (!parse_bean(bg, word[1], &x, why)) return false;
-        if (!parse_number(word[2], BEAN_MAX_FIELDS, &y)) return deny(why, "plant B F: F is a field, 1 to 3");
+        if (!parse_number(word[2], BEAN_MAX_NUMBER, &y)) return deny(why, "plant B F: F is a field's number");
         return *out = bean_action(ACT_PLANT_TYPE, x, y, 0), true;
     }
     static const struct { const char *word; int kind, max; const char *what; } numbered[] = {
-        {"plant", ACT_PLANT, BEAN_MAX_FIELDS, "plant F: F is a field, 1 to 3"},
-        {"harvest", ACT_HARVEST, BEAN_MAX_FIELDS, "harvest F: F is a field, 1 to 3"},
-        {"propose", ACT_PROPOSE, BEAN_MAX_SEATS, "propose N: N is a player's number"},
+        {"plant", ACT_PLANT, BEAN_MAX_NUMBER, "plant F: F is a field's number"},
+        {"harvest", ACT_HARVEST, BEAN_MAX_NUMBER, "harvest F: F is a field's number"},
+        {"propose", ACT_PROPOSE, BEAN_MAX_NUMBER, "propose N: N is a player's number"},
         {"give", ACT_GIVE, BEAN_MAX_CARDS, "give K: K is a position in the hand (1 = front), or give up B"},
         {"pick", ACT_PICK, BEAN_MAX_CARDS, "pick K: K is a position in the hand (1 = front), or pick up"},
     };
@@ -1094,9 +1197,11 @@ bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *tex
         return *out = bean_action(numbered[i].kind, x, 0, 0), true;
     }
     (void)g;
-    return deny(why, "'%.40s' is no action here; actions: plant, done, harvest, buy, propose, ask, offer, pass, give, "
-                     "want, send, cancel, accept, reject, pick",
-                text);
+    if (strcmp(word[0], "want") == 0) return deny(why, "want B: B is a bean");
+    for (size_t i = 0; i < sizeof single_words / sizeof single_words[0]; i++)
+        if (strcmp(word[0], kind_word[single_words[i]]) == 0) return deny(why, "'%s' takes nothing after it", word[0]);
+    if (strlen(bg->words) > 150) return deny(why, "actions: %s", bg->words); /* a reason holds 199 characters */
+    return deny(why, "unknown action '%.40s'; actions: %s", word[0], bg->words);
 }
 
 /* Every action of the grammar that could be meant now, legal or not. */
@@ -1147,29 +1252,31 @@ static void write_zone(const bean_game *bg, const bean_table *g, tree_writer *w,
     if (tw_key(w, key)) bean_write_names(bg, w, bean_zone(g, zone), bean_zone_len(g, zone));
 }
 
-/* Deal items as the table writes them: "hand 2", "up blue". Writers may keep the strings they are
- * given (tree.h), so they are constants. */
-#define HAND_ITEM(tens, ones) "hand " #tens #ones
-#define HAND_ITEMS(tens)                                                                                  \
-    HAND_ITEM(tens, 0), HAND_ITEM(tens, 1), HAND_ITEM(tens, 2), HAND_ITEM(tens, 3), HAND_ITEM(tens, 4),    \
-        HAND_ITEM(tens, 5), HAND_ITEM(tens, 6), HAND_ITEM(tens, 7), HAND_ITEM(tens, 8), HAND_ITEM(tens, 9)
-static const char *const hand_items[BEAN_MAX_CARDS] = {
-    "hand 1", "hand 2", "hand 3", "hand 4", "hand 5", "hand 6", "hand 7", "hand 8", "hand 9",
-    HAND_ITEMS(1), HAND_ITEMS(2), HAND_ITEMS(3), HAND_ITEMS(4), HAND_ITEMS(5), HAND_ITEMS(6), HAND_ITEMS(7),
-    HAND_ITEMS(8), HAND_ITEMS(9), HAND_ITEMS(10), HAND_ITEMS(11), HAND_ITEMS(12), HAND_ITEMS(13), HAND_ITEMS(14),
-    HAND_ITEMS(15), "hand 160"};
-
+/* Deal items as the table writes them: "hand 2 garden" (an offered card is shown, ruling 11), "up blue". */
 static void write_items(const bean_game *bg, const bean_table *g, tree_writer *w, const uint8_t *items, int n) {
     w->key(w, "give");
     w->open_list(w);
     for (int i = 0; i < n; i++) {
         if (ITEM_IS_UP(items[i])) w->str(w, bg->up_names[bean_zone(g, ZONE_FACE_UP)[ITEM_UP_INDEX(items[i])]]);
-        else w->str(w, hand_items[items[i]]);
+        else w->str(w, bg->hand_names[bean_zone(g, ZONE_HAND(g->deal.from))[items[i]]][items[i]]);
     }
     w->close(w);
 }
 
 static const char *const stage_names[] = {"none", "build", "answer", "pick"};
+
+/* pick_from = {soy = 3}: the next soy comes from hand card 3 on (0: from the face-up cards); written
+ * only while picks are made, for the beans picked already. */
+static void write_pick_from(const bean_game *bg, const bean_table *g, tree_writer *w) {
+    const bean_deal *d = &g->deal;
+    bool any = false;
+    for (int t = 0; t < g->rules.types; t++) any |= d->pick_from[t] != 0;
+    if (!any || !tw_key(w, "pick_from")) return;
+    w->open_map(w);
+    for (int t = 0; t < g->rules.types; t++)
+        if (d->pick_from[t]) tw_key_num(w, bg->kinds[t].name, d->pick_from[t] == DEAL_UP_ONLY ? 0 : d->pick_from[t] + 1);
+    w->close(w);
+}
 
 static void write_deal(const bean_game *bg, const bean_table *g, tree_writer *w) {
     const bean_deal *d = &g->deal;
@@ -1182,6 +1289,7 @@ static void write_deal(const bean_game *bg, const bean_table *g, tree_writer *w)
     bean_write_names(bg, w, d->want, d->n_want);
     tw_key_str(w, "stage", stage_names[d->stage]);
     tw_key_num(w, "picked", d->n_picks);
+    write_pick_from(bg, g, w);
     w->close(w);
 }
 
@@ -1311,7 +1419,7 @@ static bool read_zone(const bean_game *bg, bean_reading *rd, tree_reader *r, con
     return ok;
 }
 
-static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", NULL};
+static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", "shown", NULL};
 static const char *const shown_keys[] = {"at", "bean", NULL};
 
 /* {{at = 3, bean = "pluck"}}: hand cards everyone has seen. In a listed hand they must be there; a
@@ -1409,18 +1517,36 @@ static bool read_players(const bean_game *bg, bean_reading *rd, tree_reader *r, 
     return ok;
 }
 
-/* "hand 3" or "up blue": an item of a deal, checked against the hand or face-up cards read so far
+/* "hand 3 garden": the offered card's bean, as the hand lists it, or (a hand given as a number) put
+ * there from what is left. */
+static bool read_offered(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, int k, const char *name,
+                         reason *why) {
+    int type = bean_type_index(bg, name), zone = ZONE_HAND(seat);
+    if (type < 0) return table_refuse(r, why, "a hand item is 'hand K B': B is no bean of this game");
+    if (rd->dealt[zone] < 0)
+        return rd->cards[zone][k] == type || table_refuse(r, why, "the hand does not hold this bean there");
+    if (rd->fixed[seat][k] != BEAN_NONE)
+        return rd->fixed[seat][k] == type || table_refuse(r, why, "the hand's shown card there is another bean");
+    if (rd->left[type] == 0) return table_refuse(r, why, "no card of this bean is left to be there");
+    rd->left[type]--;
+    rd->fixed[seat][k] = (uint8_t)type;
+    return true;
+}
+
+/* "hand 3 garden" (or "hand 3") or "up blue": an item of a deal, checked against the hand or face-up cards read so far
  * (a hand given as a number holds that many cards). */
 static bool read_item(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, const uint8_t *used, int n_used,
                       uint8_t *out, reason *why) {
     const char *text = r->get_str(r);
     int k, type, hand = rd->len[ZONE_HAND(seat)] + (rd->dealt[ZONE_HAND(seat)] > 0 ? rd->dealt[ZONE_HAND(seat)] : 0);
     char name[32], extra;
-    if (text && sscanf(text, "hand %d%c", &k, &extra) == 1) {
+    int words = text ? sscanf(text, "hand %d %31s%c", &k, name, &extra) : 0;
+    if (words == 1 || words == 2) {
         if (k < 1 || k > hand || item_used(used, n_used, k - 1))
             return table_refuse(r, why, "the hand has no such card, or it is in the deal twice");
         *out = (uint8_t)(k - 1);
-        return true;
+        rd->shown[seat][k - 1] = 1; /* an offered card is shown (ruling 11) */
+        return words == 1 || read_offered(bg, rd, r, seat, k - 1, name, why);
     }
     if (text && sscanf(text, "up %31s%c", name, &extra) == 1 && (type = bean_type_index(bg, name)) >= 0) {
         for (int i = 0; i < rd->len[ZONE_FACE_UP]; i++)
@@ -1428,7 +1554,7 @@ static bool read_item(const bean_game *bg, bean_reading *rd, tree_reader *r, int
                 return *out = (uint8_t)ITEM_UP(i), true;
         return table_refuse(r, why, "no such face-up card is left for this item");
     }
-    return table_refuse(r, why, "an item is 'hand K' (a card of the hand) or 'up B' (a face-up card)");
+    return table_refuse(r, why, "an item is 'hand K B' (a card of the hand) or 'up B' (a face-up card)");
 }
 
 static bool read_give(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_deal *d, reason *why) {
@@ -1464,7 +1590,23 @@ static bool read_want(const bean_game *bg, tree_reader *r, bean_deal *d, reason 
     return ok;
 }
 
-static const char *const deal_keys[] = {"from", "to", "give", "want", "stage", "picked", NULL};
+static const char *const deal_keys[] = {"from", "to", "give", "want", "stage", "picked", "pick_from", NULL};
+
+/* pick_from = {soy = 3} (write_pick_from), checked against the hand once it is dealt (validate). */
+static bool read_pick_from(const bean_game *bg, tree_reader *r, bean_deal *d, reason *why) {
+    tree_kind kind = r->enter_key(r, "pick_from");
+    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a table {bean = hand position}");
+    const char *names[BEAN_MAX_TYPES + 1] = {NULL};
+    for (int t = 0; t < bg->types; t++) names[t] = bg->kinds[t].name;
+    if (ok && kind == TREE_TABLE) ok = table_check_keys(r, names, why);
+    for (int t = 0; ok && kind == TREE_TABLE && t < bg->types; t++) {
+        int at = -1;
+        ok = table_read_int(r, bg->kinds[t].name, 0, BEAN_MAX_CARDS, &at, why);
+        if (ok && at >= 0) d->pick_from[t] = at == 0 ? DEAL_UP_ONLY : (uint8_t)(at - 1);
+    }
+    r->leave(r);
+    return ok;
+}
 
 /* The open proposal or offer, its items checked against the hands and face-up cards. */
 static bool read_deal(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, reason *why) {
@@ -1484,7 +1626,7 @@ static bool read_deal(const bean_game *bg, bean_reading *rd, tree_reader *r, bea
         d->from = (uint8_t)(from - 1);
         d->to = (uint8_t)(to - 1);
         d->n_picks = (uint8_t)picked;
-        ok = ok && read_want(bg, r, d, why) && read_give(bg, rd, r, d, why);
+        ok = ok && read_want(bg, r, d, why) && read_give(bg, rd, r, d, why) && read_pick_from(bg, r, d, why);
     } else if (kind != TREE_ABSENT) {
         ok = table_refuse(r, why, "a proposal is a table {from, to, give, want, stage, picked}");
     }
@@ -1597,6 +1739,7 @@ static bool validate_rules(const bean_rules *r, int players, reason *why) {
     if (r->fields < 1 || r->fields > BEAN_MAX_FIELDS || r->passes < 1 || r->tie_break > BEAN_TIE_NONE ||
         r->reveal > BEAN_MAX_FACE_UP / 2 || r->hand_start > 20 || r->draw > 20)
         return deny(why, "the rule parameters are out of range");
+    if (!bean_rules_end(r, why)) return false;
     return true;
 }
 
@@ -1664,9 +1807,14 @@ static bool validate_deal(const bean_table *g, reason *why) {
         bool fits = ITEM_IS_UP(item) ? !offer && ITEM_UP_INDEX(item) < face_up_len(g) : item < bean_hand_len(g, d->from);
         if (!fits || item_used(d->give, i, item)) return deny(why, "a given card of the proposal is not there");
     }
+    for (int t = 0; t < BEAN_MAX_TYPES; t++) {
+        int from = d->pick_from[t];
+        if (from && (d->stage != DEAL_PICK || t >= g->rules.types || (from != DEAL_UP_ONLY && from > bean_hand_len(g, d->to))))
+            return deny(why, "the proposal's order of picks is damaged");
+    }
     if (d->stage == DEAL_PICK) {
         for (int t = 0; t < g->rules.types; t++)
-            if (count_type(d->want + d->n_picks, d->n_want - d->n_picks, t) > supply_of(g, d->to, t))
+            if (still_wanted(g, t) && !all_going_or_more(g, t))
                 return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
     }
     return true;
@@ -1725,6 +1873,9 @@ static void known_in_hand(const bean_table *g, int seat, int *need, int *other_t
     if (!up_choice && !others) *other_than = type; /* else another wanted card parts the runs */
 }
 
+/* The bean a pick is asked for now (or BEAN_NONE). */
+static int picking_bean(const bean_table *g) { return g->deal.stage == DEAL_PICK ? g->deal.want[g->deal.n_picks] : BEAN_NONE; }
+
 static bool take_from_pool(uint8_t *pool, int *n, int type) {
     for (int i = 0; i < *n; i++)
         if (pool[i] == type) {
@@ -1740,14 +1891,28 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
     int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
     const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    for (int k = 0; k < bean_hand_len(g, seat); k++) {
+    int len = bean_hand_len(g, seat), type = picking_bean(g), behind = 0, shown_runs = 0; /* behind: hidden slots
+                                                                                      * from the pick's place */
+    int start = type != BEAN_NONE && g->deal.to == seat ? g->deal.pick_from[type] : 0;
+    for (int k = 0; k < len; k++) {
         if (!bean_is_shown(g, seat, k)) {
             slots++;
+            behind += k >= start;
             continue;
         }
-        need[hand[k]] -= need[hand[k]] > 0; /* a shown card stays where it is and counts */
-        if (hand[k] != other_than) other_than = -1;
+        int from = g->deal.stage == DEAL_PICK && g->deal.to == seat ? g->deal.pick_from[hand[k]] : 0;
+        if (from != DEAL_UP_ONLY && k >= from) /* a shown card stays where it is and counts, if it may still go */
+            need[hand[k]] -= need[hand[k]] > 0;
+        /* it makes a second choice itself (a shown copy of the bean picked), or may part two runs */
+        if (start != DEAL_UP_ONLY && k >= start && (hand[k] == type || (behind > 0 && k < len - 1))) other_than = -1;
+        if (start != DEAL_UP_ONLY && k >= start && hand[k] == type &&
+            (k == start || !bean_is_shown(g, seat, k - 1) || hand[k - 1] != type))
+            shown_runs++;
     }
+    /* one run of shown copies is one choice: the pick asked shows a hidden copy makes the other */
+    if (type != BEAN_NONE && g->deal.to == seat && shown_runs == 1 && !(seat == g->active && pick_up_ok(g, type)) &&
+        need[type] < 1)
+        need[type] = 1;
     *m = 0;
     for (int t = 0; t < g->rules.types; t++)
         for (int c = 0; c < need[t]; c++) {
@@ -1764,18 +1929,63 @@ static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, 
     return false;
 }
 
+/* Picks go front to back (pick_from): a re-dealt hand must hold, behind each bean's place, the cards
+ * of it still wanted (one more of the bean being picked, for a choice). Hidden cards of it in front
+ * of that place trade places with other hidden cards behind it until it does, when it can. */
+static void keep_pick_order(bean_table *g, int seat, rng *r) {
+    const bean_deal *d = &g->deal;
+    uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
+    int len = bean_hand_len(g, seat);
+    for (int t = 0; t < g->rules.types; t++) {
+        int from = d->pick_from[t], need = still_wanted(g, t) + (t == d->want[d->n_picks]);
+        if (!from || from == DEAL_UP_ONLY || !still_wanted(g, t)) continue;
+        for (int i = 0; i < from && hand_supply_from(g, t, from) + face_up_supply(g, t) < need; i++) {
+            if (hand[i] != t || bean_is_shown(g, seat, i)) continue;
+            int start = from + (int)rng_below(r, (uint32_t)(len - from));
+            for (int j = 0; j < len - from; j++) {
+                int k = from + (start - from + j) % (len - from);
+                if (hand[k] == t || bean_is_shown(g, seat, k)) continue;
+                hand[i] = hand[k];
+                hand[k] = (uint8_t)t;
+                break;
+            }
+        }
+    }
+}
+
+/* A pick that is a choice only by hidden cards (a hidden copy behind shown ones, or a card parting two
+ * runs): when shuffling the hand's cards keeps failing to make one, a dealt card that no known fact
+ * reserved is traded with a pool card of the bean being picked (`copy`), or with one no deal wants. */
+static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, int m, uint8_t *pool, int n, rng *r,
+                           bool copy) {
+    if (g->deal.stage != DEAL_PICK || m <= reserved) return;
+    int type = g->deal.want[g->deal.n_picks];
+    for (int i = 0; i < n; i++)
+        if (copy ? pool[i] == type : pool[i] != type && !still_wanted(g, pool[i])) {
+            int k = reserved + (int)rng_below(r, (uint32_t)(m - reserved));
+            uint8_t card = pool[i];
+            pool[i] = cards[k];
+            cards[k] = card;
+            return;
+        }
+}
+
 /* Deals one hidden hand: its known cards and the rest from the pool, all in random places; positions
  * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
  * they give one (a few tries at most; the cards known to be there always can). */
 static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
-    int slots = 0;
+    int slots = 0, reserved = m;
     for (int k = 0; k < bean_hand_len(g, seat); k++) slots += !bean_is_shown(g, seat, k);
     while (m < slots) cards[m++] = pool[--*n];
     uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
     for (int attempt = 0; attempt < 200; attempt++) {
-        rng_shuffle_bytes(r, cards, m);
+        if (attempt % 20 == 19) swap_in_wanted(g, cards, reserved, m, pool, *n, r, attempt % 40 == 19);
+        uint8_t order[BEAN_MAX_CARDS];
+        memcpy(order, cards, (size_t)m);
+        rng_shuffle_bytes(r, order, m);
         for (int k = 0, c = 0; k < bean_hand_len(g, seat); k++)
-            if (!bean_is_shown(g, seat, k)) hand[k] = cards[c++];
+            if (!bean_is_shown(g, seat, k)) hand[k] = order[c++];
+        if (g->deal.stage == DEAL_PICK && g->deal.to == seat) keep_pick_order(g, seat, r);
         if (g->deal.stage != DEAL_PICK || g->deal.to != seat) break;
         action_t options[BEAN_MAX_CARDS + 1];
         if (pick_is_choice(g, options, pick_options(g, options))) break;
@@ -1887,14 +2097,22 @@ static const char *const up_names[NUM_TYPES] = {"up coffee", "up wax",        "u
                                                 "up stink",  "up green",      "up soy",  "up black_eyed",
                                                 "up red",    "up garden",     "up cocoa"};
 
+static const char *const hand_names[NUM_TYPES][BEAN_MAX_CARDS] = {
+    BEAN_HAND_NAMES("coffee"), BEAN_HAND_NAMES("wax"),   BEAN_HAND_NAMES("blue"),       BEAN_HAND_NAMES("chili"),
+    BEAN_HAND_NAMES("stink"),  BEAN_HAND_NAMES("green"), BEAN_HAND_NAMES("soy"),        BEAN_HAND_NAMES("black_eyed"),
+    BEAN_HAND_NAMES("red"),    BEAN_HAND_NAMES("garden"), BEAN_HAND_NAMES("cocoa")};
+
 static const bean_game bohnanza_beans = {
     .name = "bohnanza",
     .kinds = beans,
     .types = NUM_TYPES,
     .up_names = up_names,
+    .hand_names = hand_names,
+    .hand_knowledge = true,
     .phase_names = phase_names,
     .num_phases = 4,
     .phase_expect = "the phase is plant, trade, plant_traded or over",
+    .words = "plant, done, harvest, buy, propose, ask, offer, pass, give, want, send, cancel, accept, reject, pick",
 };
 
 static bool bohnanza_params_check(const param_value *params, int players, reason *why) {
@@ -2042,7 +2260,10 @@ static const char bohnanza_rules_text[] =
     "  - Ties still tied after the hand count: a shared win.\n"
     "  - Trading is a protocol of single decisions (above). Each proposal, invitation and offer is a\n"
     "    trade step, at most trade_limit (10) a turn. Asking for a gift (want with nothing given) is\n"
-    "    allowed both ways. Proposals and answers are public; given cards are revealed as they move.\n"
+    "    allowed both ways. Proposals and answers are public. Offered cards are shown: give K shows that\n"
+    "    hand card's bean to everyone as it is added (a deal is an agreement on named beans), and it\n"
+    "    stays known while it stays in that hand, after reject or cancel too. Picked cards are revealed\n"
+    "    as they move.\n"
     "    A cancelled proposal still used its step; when the steps run out during an invitation round,\n"
     "    the players not yet asked are skipped. propose N, ask and offer are listed only when some deal\n"
     "    with that partner is possible; an invited player who can offer nothing still answers pass.\n"
@@ -2054,7 +2275,10 @@ static const char bohnanza_rules_text[] =
     "    (fields, coin piles, discard pile, set-aside areas, the face-up cards unless the partner owns\n"
     "    them) and in the proposer's hand; and in all to the partner's cards.\n"
     "  - Lists name only distinct choices: an empty field only as the lowest-numbered one; give K and pick\n"
-    "    K only for the frontmost of a run of identical cards; a pick only when it changes the result.\n"
+    "    K only for the frontmost of a run of identical cards (the same bean, and shown to all or to\n"
+    "    none: a shown card and its hidden twin are two choices); cards of one bean are picked front to\n"
+    "    back, face-up cards last; a pick only when it changes the result.\n"
+    "  - Every game ends: reveal = 0 with draw = 0 is refused (the deck would never run out).\n"
     "  - A third field is bought by a player with 2 fields, once. Its coins go onto the discard pile bean\n"
     "    side up, one at a time from the top of the coin pile, and so come back with the next pass.\n"
     "\n"
@@ -2063,9 +2287,11 @@ static const char bohnanza_rules_text[] =
     "the front, N a player, B a bean.)\n"
     "\n"
     "State table: game, phase (plant, trade, plant_traded, over), turn, active, start, to_move, pass,\n"
-    "planted, trade_steps, last_pass_over, face_up, invited (an invitation round's player), proposal =\n"
-    "{from, to, give = {\"up blue\", \"hand 2\"}, want = {\"soy\"}, stage (build, answer, pick), picked},\n"
-    "players[i] = {hand (front first), fields (each a list, bottom first), coins (bottom first), set_aside,\n"
+    "planted, trade_steps, last_pass_over (the last pass ran out before phase 4), face_up, invited (an\n"
+    "invitation round's player), proposal =\n"
+    "{from, to, give = {\"up blue\", \"hand 2 garden\"}, want = {\"soy\"}, stage (build, answer, pick), picked,\n"
+    "pick_from = {soy = 3}}, players[i] = {hand (front first), fields (each a list, bottom first), coins\n"
+    "(bottom first), set_aside, shown = {{at, bean}} (offered hand cards everyone has seen),\n"
     "third_field}, deck, discard (bottom first). A player's view shows other hands and the deck as sizes.\n"
     "meeple.from_table: zones named hold what they list; a hand or the deck given as a number is dealt\n"
     "from the cards listed nowhere; the deck takes what is left over (the discard pile when the deck is\n"

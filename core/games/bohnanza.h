@@ -72,7 +72,11 @@ typedef struct bean_deal {
     uint8_t n_picks;                    /* wanted cards handed over so far (stage pick) */
     uint8_t give[BEAN_MAX_CARDS];       /* from's items, leaving when the last pick is made */
     uint8_t want[BEAN_MAX_CARDS];       /* bean types */
+    /* Picks of one bean go front to back, face-up cards last, so that two orders of the same cards are
+     * one choice: by type, the hand position the next pick may start at (DEAL_UP_ONLY after `pick up`). */
+    uint8_t pick_from[BEAN_MAX_TYPES];
 } bean_deal;
+#define DEAL_UP_ONLY 0xff
 
 typedef struct bean_table {
     rng rng;
@@ -90,8 +94,8 @@ typedef struct bean_table {
     bean_deal deal;
     uint8_t zone_end[BEAN_ZONES];
     uint8_t card[BEAN_MAX_CARDS];
-    uint8_t shown[BEAN_MAX_CARDS];      /* 1: a hand card everyone has seen where it lies (Rabohnzel's
-                                         * Pluck); moves with its card, 0 outside hands */
+    uint8_t shown[BEAN_MAX_CARDS];      /* 1: a hand card everyone has seen where it lies (offered in a
+                                         * deal, Rabohnzel's Pluck); moves with its card, 0 outside hands */
 } bean_table;
 
 /* ==================================================================== reading tables */
@@ -109,6 +113,23 @@ typedef struct bean_reading {
     void *extra;                        /* the game's own reading state, for its hooks */
 } bean_reading;
 
+/* A deal's hand items as tables write them, "hand 2 garden": constants (a tree writer may keep its
+ * strings), one row of BEAN_MAX_CARDS positions per bean name. */
+#define BEAN_HAND_NAME(tens, ones, bean) "hand " #tens #ones " " bean
+#define BEAN_HAND_NAMES_TENS(tens, bean)                                                                      \
+    BEAN_HAND_NAME(tens, 0, bean), BEAN_HAND_NAME(tens, 1, bean), BEAN_HAND_NAME(tens, 2, bean),               \
+        BEAN_HAND_NAME(tens, 3, bean), BEAN_HAND_NAME(tens, 4, bean), BEAN_HAND_NAME(tens, 5, bean),           \
+        BEAN_HAND_NAME(tens, 6, bean), BEAN_HAND_NAME(tens, 7, bean), BEAN_HAND_NAME(tens, 8, bean),           \
+        BEAN_HAND_NAME(tens, 9, bean)
+#define BEAN_HAND_NAMES(bean)                                                                                 \
+    {"hand 1 " bean, "hand 2 " bean, "hand 3 " bean, "hand 4 " bean, "hand 5 " bean, "hand 6 " bean,         \
+     "hand 7 " bean, "hand 8 " bean, "hand 9 " bean, BEAN_HAND_NAMES_TENS(1, bean),                          \
+     BEAN_HAND_NAMES_TENS(2, bean), BEAN_HAND_NAMES_TENS(3, bean), BEAN_HAND_NAMES_TENS(4, bean),             \
+     BEAN_HAND_NAMES_TENS(5, bean), BEAN_HAND_NAMES_TENS(6, bean), BEAN_HAND_NAMES_TENS(7, bean),             \
+     BEAN_HAND_NAMES_TENS(8, bean), BEAN_HAND_NAMES_TENS(9, bean), BEAN_HAND_NAMES_TENS(10, bean),            \
+     BEAN_HAND_NAMES_TENS(11, bean), BEAN_HAND_NAMES_TENS(12, bean), BEAN_HAND_NAMES_TENS(13, bean),          \
+     BEAN_HAND_NAMES_TENS(14, bean), BEAN_HAND_NAMES_TENS(15, bean), "hand 160 " bean}
+
 /* ==================================================================== what differs between games */
 
 typedef struct bean_game bean_game;
@@ -117,9 +138,12 @@ struct bean_game {
     const bean_kind *kinds;             /* the catalogue, `types` entries */
     int types;
     const char *const *up_names;        /* "up blue", by type: deal items as tables write them */
+    const char *const (*hand_names)[BEAN_MAX_CARDS]; /* "hand 2 garden", by type and position
+                                                       * (BEAN_HAND_NAMES) */
     const char *const *phase_names;     /* by phase number, for tables */
     int num_phases;
     const char *phase_expect;           /* "the phase is plant, trade, ..." */
+    const char *words;                  /* the game's action words, for an unknown one: "plant, done, ..." */
     bool hand_knowledge;                /* hands may hold shown cards: tables carry `shown` */
     bool temporary_third_field;         /* third_field is a spell's field, not a bought one */
     /* Tables: the keys a game's table and player entries may hold (NULL: the core's), extra keys
@@ -145,6 +169,11 @@ static inline int bean_zone_top(const bean_table *g, int z) { return g->card[g->
 static inline bool bean_is_hand_zone(int z) { return z >= ZONE_FIRST_SEAT && (z - ZONE_FIRST_SEAT) % SEAT_ZONES == SEAT_HAND; }
 static inline int bean_hand_len(const bean_table *g, int seat) { return bean_zone_len(g, ZONE_HAND(seat)); }
 static inline bool bean_is_shown(const bean_table *g, int seat, int k) { return g->shown[bean_zone_start(g, ZONE_HAND(seat)) + k]; }
+/* Hand cards j and k are alike to everyone: the same bean, and shown to all or to none. */
+static inline bool bean_same_card(const bean_table *g, int seat, int j, int k) {
+    const uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
+    return hand[j] == hand[k] && bean_is_shown(g, seat, j) == bean_is_shown(g, seat, k);
+}
 static inline int bean_next_seat(const bean_table *g, int seat) { return (seat + 1) % g->players; }
 /* Card i of zone `from` moves to position j of zone `to` (j = its length: on top, or a hand's back). */
 void bean_move(bean_table *g, int from, int i, int to, int j);
@@ -152,6 +181,8 @@ void bean_move_top(bean_table *g, int from, int to);
 int bean_count_in(const bean_table *g, int zone, int type);
 
 /* ---- setup ---- */
+/* The rules make a game that ends (the deck shrinks every turn); else why not. */
+bool bean_rules_end(const bean_rules *rules, reason *why);
 void bean_setup(bean_table *g, int players, const bean_rules *rules, uint64_t seed, uint64_t stream);
 
 /* ---- fields and planting ---- */
@@ -204,6 +235,8 @@ bool bean_trading_now(const bean_table *g);
 int bean_trade_mover(const bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reason *why);
+/* What the open deal or invitation round asks for, as a refusal (a game's own action there). */
+bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why);
 /* `done` at the main decision moves to phase 3 (BEAN_PLANT_TRADED). */
 void bean_trade_apply(bean_table *g, action_t a);
 /* Plays what is not a choice: a pick with one distinct outcome (the deal completes after its last

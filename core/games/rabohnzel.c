@@ -152,6 +152,14 @@ static void rules_from(const param_value *params, int players, bean_rules *b, ra
     r->sword_chain_max = (uint16_t)params[P_SWORD_CHAIN_MAX].v[0];
 }
 
+/* Parameters that could make an endless game are refused (bean_rules_end). */
+static bool rabohnzel_params_check(const param_value *params, int players, reason *why) {
+    bean_rules b;
+    rab_rules r;
+    rules_from(params, players, &b, &r);
+    return bean_rules_end(&b, why);
+}
+
 /* ==================================================================== the state */
 
 enum { PHASE_MAGIC = BEAN_GAME_PHASES, PHASE_DRAW, NUM_PHASES };
@@ -193,6 +201,8 @@ typedef struct rabohnzel {
     uint16_t draws;
     bool aggression;                                /* this attack's first draw takes two coins */
     bool river, drawn, commerce, active_done;
+    bool guard_again;                               /* a Sword or Common power came fresh in the magic
+                                                     * phase: the guard window opens again (settle) */
     uint8_t commerce_type;
 } rabohnzel;
 
@@ -362,8 +372,10 @@ static void plant(rabohnzel *g, int seat, int zone, int index, int field, bool f
     bool empty = field_size(g, seat, field) == 0;
     bean_plant(&g->b, seat, zone, index, field);
     int type = field_type(g, seat, field);
-    if (fresh && empty && seat == active(g) && g->b.phase == PHASE_MAGIC && has_power(type))
+    if (fresh && empty && seat == active(g) && g->b.phase == PHASE_MAGIC && has_power(type)) {
         g->power[seat][field] = (uint8_t)fresh_power(type, 1);
+        g->guard_again |= type == SWORD || type == COMMON; /* phase 1½ step 3 */
+    }
 }
 
 /* ==================================================================== the turn
@@ -462,6 +474,18 @@ static bool has_field_of(const rabohnzel *g, int seat, int type) {
 
 static void enter_trade(rabohnzel *g);
 
+/* The guard window (phase 1½ step 3): while the active player has a Sword or Common field, every other
+ * player who may harvest decides first, clockwise from the active player's left. */
+static bool open_guard(rabohnzel *g) {
+    int a = active(g);
+    g->guard_again = false;
+    if (!g->rules.guard_window || !(has_field_of(g, a, SWORD) || has_field_of(g, a, COMMON))) return false;
+    int guard = next_guard(g, bean_next_seat(&g->b, a));
+    if (guard < 0) return false;
+    g->sub = SUB_GUARD, g->sub_seat = (uint8_t)guard;
+    return true;
+}
+
 /* Phase 1½: each field of a power type gets its power; the phase (guard window too) is skipped when
  * the active player has no such field, cannot cast and holds no spell usable now. */
 static void enter_magic(rabohnzel *g) {
@@ -478,10 +502,7 @@ static void enter_magic(rabohnzel *g) {
         enter_trade(g);
         return;
     }
-    if (g->rules.guard_window && (has_field_of(g, a, SWORD) || has_field_of(g, a, COMMON))) {
-        int guard = next_guard(g, bean_next_seat(&g->b, a));
-        if (guard >= 0) g->sub = SUB_GUARD, g->sub_seat = (uint8_t)guard;
-    }
+    open_guard(g);
 }
 
 /* Phase 2: the powers are gone; the top cards are turned up (none if the deck ran out in 1½). */
@@ -492,11 +513,14 @@ static void enter_trade(rabohnzel *g) {
     for (int i = 0; i < g->b.rules.reveal && bean_draw(&g->b, ZONE_FACE_UP); i++) continue;
 }
 
-/* Phase 4: draw to the back of the hand; a last pass running out ends the game at once. */
+/* Phase 4: draw to the back of the hand; a last pass running out ends the game at once (and is
+ * not marked: last_pass_over is a run-out before phase 4, whose turn still ends). */
 static void draw_cards(rabohnzel *g, int count) {
     for (int i = 0; i < count && !g->b.last_pass_over; i++) bean_draw(&g->b, ZONE_HAND(active(g)));
     g->drawn = true;
-    if (g->b.last_pass_over) end_game(g);
+    if (!g->b.last_pass_over) return;
+    g->b.last_pass_over = false;
+    end_game(g);
 }
 
 /* The commerce card is the last face-up card while one of its type is there (cards taken go from the
@@ -533,6 +557,9 @@ static void settle(rabohnzel *g) {
             continue;
         }
         if (phase == PHASE_MAGIC) {
+            /* a Sword or Common power gained since the last window: no attack or purge before the
+             * others had a chance to harvest (phase 1½ step 3) */
+            if (g->guard_again && open_guard(g)) break;
             if (magic_open(g)) break;
             enter_trade(g);
             continue;
@@ -646,8 +673,9 @@ static int power_actions(const rabohnzel *g, action_t *out, int n) {
     return n;
 }
 
-/* A hand position stands for its run of identical cards: the frontmost is named. */
-static bool run_front(const uint8_t *cards, int k) { return k == 0 || cards[k - 1] != cards[k]; }
+/* A hand position stands for its run of identical cards: the frontmost is named. A shown copy and a
+ * hidden twin are not identical: spending one or the other leaves the others knowing different things. */
+static bool run_front(const rabohnzel *g, int seat, int k) { return k == 0 || !bean_same_card(&g->b, seat, k - 1, k); }
 
 /* Cast: a Magic Bean from the hand (each distinct place) for each face-down spell. */
 static int cast_actions(const rabohnzel *g, action_t *out, int n) {
@@ -656,7 +684,7 @@ static int cast_actions(const rabohnzel *g, action_t *out, int n) {
     int n_down = face_down_spells(g, a, down);
     const uint8_t *cards = hand(g, a);
     for (int k = 0; n_down && k < hand_len(g, a); k++)
-        if (cards[k] == MAGIC && run_front(cards, k))
+        if (cards[k] == MAGIC && run_front(g, a, k))
             for (int i = 0; i < n_down; i++) out[n++] = act(ACT_CAST, down[i], k, 0);
     return n;
 }
@@ -1174,9 +1202,10 @@ static void rabohnzel_apply(void *st, action_t a) {
 
 /* ==================================================================== checks and reasons
  *
- * The legal list is the one authority: an action is legal exactly when it is listed (so the two
- * cannot disagree), and a refusal is explained from the state by what the decision open asks for
- * and what the action lacks. */
+ * check() is the authority: it asks what the decision open now is (a sub-decision, the active
+ * player's main decision, the phase-4 choice, a deal or invitation, another player's phase 3), then
+ * the rule each action of it must meet, and a refusal names that rule. The legal lists above
+ * generate the same actions directly (the hot path); the conformance test holds the two together. */
 
 static const char *spell_name(int s) { return s < NUM_SPELLS ? spells[s].name : "?"; }
 static const char *bean_name(int t) { return t < NUM_TYPES ? beans[t].name : "?"; }
@@ -1197,8 +1226,13 @@ static bool canonical(action_t a) {
     return x == 0 && y == 0 && z == 0;
 }
 
-/* What the decision open now asks for. */
-static bool deny_open(const rabohnzel *g, reason *why) {
+static bool own_face_down(const rabohnzel *g, int seat, int s) {
+    int at;
+    return s < NUM_SPELLS && !g->up[s] && spell_owner(g, s, &at) == seat;
+}
+
+/* What a sub-decision asks for. */
+static bool deny_sub(const rabohnzel *g, reason *why) {
     int who = g->b.to_move + 1;
     switch (g->sub) {
     case SUB_PENDING:
@@ -1210,133 +1244,246 @@ static bool deny_open(const rabohnzel *g, reason *why) {
     case SUB_ENCHANT:
         return deny(why, "player %d plants their front card first (plant F%s)", who, who - 1 == active(g) ? ", or skip" : "");
     case SUB_RELOCATE: return deny(why, "finish reordering your hand first: order B");
-    case SUB_PLACE: return deny(why, "place the spell you took first: place up, or place down");
     }
-    if (g->b.phase == PHASE_DRAW && !g->drawn) return deny(why, "draw, or use hand_cards");
-    return deny(why, "that is not possible now");
+    return deny(why, "place the spell you took first: place up, or place down");
 }
 
-static bool power_reason(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), f = act_y(a), me = active(g);
-    static const int needs[] = {[ACT_PLUCK - ACT_PLUCK] = PLUCK, [ACT_WISE - ACT_PLUCK] = WISE,
-                                [ACT_COMMON - ACT_PLUCK] = COMMON, [ACT_MAGIC - ACT_PLUCK] = MAGIC,
-                                [ACT_SWORD - ACT_PLUCK] = SWORD};
-    int type = needs[kind - ACT_PLUCK];
-    if (g->b.phase != PHASE_MAGIC || !at_main(g))
-        return g->b.phase == PHASE_MAGIC ? deny_open(g, why) : deny(why, "bean powers act in the magic phase (phase 1½)");
-    if (f >= g->b.fields[me] || field_type(g, me, f) != type)
+/* Harvests are free actions of whoever decides (design choice 2), but for the two players of a Sword
+ * attack (the Sword lock) and a card a Pluck coin brought. */
+static bool harvest_check(const rabohnzel *g, int field, reason *why) {
+    int seat = g->b.to_move;
+    if (in_attack(g) && (seat == g->attacker || seat == g->defender))
+        return deny(why, "no harvests during a Sword attack: attacker and defender are locked until it ends");
+    return bean_harvest_check(&rabohnzel_beans, &g->b, seat, field, why);
+}
+
+/* The front hand card of `seat` onto `field`. */
+static bool front_plant_check(const rabohnzel *g, int seat, int field, reason *why) {
+    if (!hand_len(g, seat)) return deny(why, "your hand is empty: there is no front card to plant");
+    return bean_plant_check(&rabohnzel_beans, &g->b, seat, hand(g, seat)[0], field, why);
+}
+
+static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
+    int kind = act_kind(a), x = act_x(a), seat = decider(g);
+    if (kind == ACT_HARVEST) {
+        if (g->sub == SUB_PENDING && g->pending_from == FROM_COIN)
+            return deny(why, "no harvests during a Sword attack: keep the card, or plant it");
+        return harvest_check(g, x, why);
+    }
+    switch (g->sub) {
+    case SUB_PENDING:
+        if (kind == ACT_KEEP) return true;
+        if (kind == ACT_PLANT) return bean_plant_check(&rabohnzel_beans, &g->b, seat, pending_type(g), x, why);
+        break;
+    case SUB_CHOOSE:
+        if (kind == ACT_CHOOSE) {
+            const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+            int first = pile[g->drawn_coin[0]], second = pile[g->drawn_coin[1]];
+            return x == first || x == second ||
+                   deny(why, "the coins drawn are %s and %s: choose one of them", bean_name(first), bean_name(second));
+        }
+        break;
+    case SUB_ACTIVATE:
+        if (kind == ACT_ACTIVATE_NONE) return true;
+        if (kind == ACT_ACTIVATE)
+            return own_face_down(g, seat, x) ||
+                   deny(why, "%s is not one of your face-down spells (only those can be activated)", spell_name(x));
+        break;
+    case SUB_GUARD:
+        if (kind == ACT_PASS) return true;
+        break;
+    case SUB_ENCHANT:
+        if (kind == ACT_PLANT) return front_plant_check(g, seat, x, why);
+        if (kind == ACT_SKIP)
+            return seat == active(g) || deny(why, "only the enchanting player may skip; player %d must plant", seat + 1);
+        break;
+    case SUB_RELOCATE:
+        if (kind == ACT_ORDER) {
+            for (int k = g->relocated; x < NUM_TYPES && k < hand_len(g, seat); k++)
+                if (hand(g, seat)[k] == x) return true;
+            return deny(why, "no %s is left in your hand to place next", bean_name(x));
+        }
+        break;
+    case SUB_PLACE:
+        if (kind == ACT_PLACE_UP || kind == ACT_PLACE_DOWN) return true;
+        break;
+    }
+    return deny_sub(g, why);
+}
+
+/* ---- the active player's main decision ---- */
+
+static const int power_bean[] = {[ACT_PLUCK - ACT_PLUCK] = PLUCK, [ACT_WISE - ACT_PLUCK] = WISE,
+                                 [ACT_COMMON - ACT_PLUCK] = COMMON, [ACT_MAGIC - ACT_PLUCK] = MAGIC,
+                                 [ACT_SWORD - ACT_PLUCK] = SWORD};
+
+/* A field's power, once per field and phase, only while it can act (ruling 8). */
+static bool power_check(const rabohnzel *g, action_t a, reason *why) {
+    int kind = act_kind(a), x = act_x(a), f = act_y(a), me = active(g), type = power_bean[kind - ACT_PLUCK];
+    if (g->b.phase != PHASE_MAGIC) return deny(why, "bean powers act in the magic phase (phase 1½)");
+    if (f >= g->b.fields[me]) return deny(why, "you have %d fields, not %d", g->b.fields[me], f + 1);
+    if (field_type(g, me, f) != type) {
+        if (!has_field_of(g, me, type)) return deny(why, "you have no %s field: its power needs one", bean_name(type));
         return deny(why, "field %d holds no %s bean", f + 1, bean_name(type));
+    }
     if (!g->power[me][f]) {
         if (type == MAGIC && field_size(g, me, f) >= 4)
             return deny(why, "field %d's magic power is used: a second use needs 4 Magic Beans when the phase "
                         "begins (or when planted fresh)", f + 1);
         return deny(why, "field %d's %s power is used (or the field is new this phase)", f + 1, bean_name(type));
     }
-    if ((kind == ACT_PLUCK || kind == ACT_SWORD) && (x >= g->b.players || x == me))
-        return deny(why, "there is no other player %d", x + 1);
-    if (kind == ACT_PLUCK) return deny(why, "player %d has no hand card to take", x + 1);
-    if (kind == ACT_SWORD && !coins(g, x)) return deny(why, "player %d has no coins to attack", x + 1);
-    if (kind == ACT_SWORD) return deny(why, "your aggression spell is not active");
-    if (kind == ACT_WISE) return deny(why, "the deck is empty");
-    if (kind == ACT_COMMON && !common_ready(g, f))
-        return deny(why, "the Common Bean's power needs 4 beans in one field; field %d has %d", f + 1, field_size(g, me, f));
-    if (kind == ACT_COMMON) return deny(why, "no other player has a coin");
-    return deny(why, "%s is not one of your face-down spells", spell_name(x));
+    switch (kind) {
+    case ACT_PLUCK: case ACT_SWORD:
+        if (x >= g->b.players || x == me) return deny(why, "there is no other player %d", x + 1);
+        if (kind == ACT_PLUCK) return hand_len(g, x) || deny(why, "player %d has no hand card to take", x + 1);
+        if (!coins(g, x)) return deny(why, "player %d has no coins to attack", x + 1);
+        return !act_z(a) || holds_active(g, me, AGGRESSION) || deny(why, "your aggression spell is not active");
+    case ACT_WISE: return bean_zone_len(&g->b, ZONE_DECK) || deny(why, "the deck is empty: Wise has nothing to draw");
+    case ACT_COMMON:
+        if (!common_ready(g, f))
+            return deny(why, "the Common Bean's power needs 4 beans in one field (or an active aggression); field %d "
+                        "has %d", f + 1, field_size(g, me, f));
+        return others_have_coins(g) || deny(why, "no other player has a coin");
+    }
+    return own_face_down(g, me, x) ||
+           deny(why, "%s is not one of your face-down spells (only those can be activated)", spell_name(x));
 }
 
-static bool spell_reason(const rabohnzel *g, action_t a, reason *why) {
-    int s = act_x(a), me = active(g);
+/* cast S: a Magic Bean of the hand (the frontmost of its run) activates the face-down spell S. */
+static bool cast_check(const rabohnzel *g, int s, int k, reason *why) {
+    int me = active(g);
+    if (g->b.phase != PHASE_MAGIC) return deny(why, "Magic Beans are cast in the magic phase (phase 1½)");
+    if (k >= hand_len(g, me) || hand(g, me)[k] != MAGIC) return deny(why, "card %d of your hand is no Magic Bean", k + 1);
+    if (!run_front(g, me, k))
+        return deny(why, "card %d is a Magic Bean like the one before it: cast from the first of the run", k + 1);
+    return own_face_down(g, me, s) ||
+           deny(why, "%s is not one of your face-down spells (only those can be activated)", spell_name(s));
+}
+
+/* bean_enchantment: a B from the set-aside or face-up cards onto a field holding one bean of another type. */
+static bool enchant_check(const rabohnzel *g, int type, int field, reason *why) {
+    int me = active(g);
+    if (type >= NUM_TYPES || (!bean_count_in(&g->b, ZONE_SET_ASIDE(me), type) && !bean_count_in(&g->b, ZONE_FACE_UP, type)))
+        return deny(why, "you have no %s to plant (set aside or face up)", bean_name(type));
+    if (field >= g->b.fields[me]) return deny(why, "you have %d fields, not %d", g->b.fields[me], field + 1);
+    if (field_size(g, me, field) != 1 || field_type(g, me, field) == type)
+        return deny(why, "enchant B F needs field F to hold exactly one bean of another type");
+    return true;
+}
+
+/* A spell the active player uses: held face up, and within its card's timing (the digest's Spells). */
+static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
+    int kind = act_kind(a), s = kind == ACT_ENCHANT ? BEAN_ENCHANTMENT : act_x(a), me = active(g), phase = g->b.phase;
+    int at;
     if (s >= NUM_SPELLS) return deny(why, "there is no such spell");
-    int at, owner = spell_owner(g, s, &at);
-    if (owner != me) return deny(why, "you do not hold the %s spell", spell_name(s));
+    if (spell_owner(g, s, &at) != me) return deny(why, "you do not hold the %s spell", spell_name(s));
     if (!g->up[s]) return deny(why, "your %s is face down: activate it first (magic S, cast S)", spell_name(s));
     if (s == HAND_CARDS) return deny(why, "hand_cards is used in phase 4, before drawing, when nothing was traded");
     if (s == AGGRESSION) return deny(why, "aggression is used through common or sword N aggression");
-    if (!at_main(g)) return deny_open(g, why);
-    if (g->river && g->b.phase != PHASE_MAGIC) return deny(why, "while the river runs: plant F, harvest F or stop");
+    if (g->river && phase != PHASE_MAGIC) return deny(why, "while the river runs: plant F, harvest F or stop");
+    bool phase2 = phase == BEAN_TRADE, phase3 = phase == BEAN_PLANT_TRADED;
+    if (phase2 && bean_zone_len(&g->b, ZONE_FACE_UP) >= BEAN_MAX_FACE_UP && (s == COMMERCE || s == DECK_SPELL))
+        return deny(why, "no more cards fit among the face-up cards");
     switch (s) {
-    case BEAN_FIELD: case BEAN_ENCHANTMENT:
-        if (g->b.phase != BEAN_PLANT_TRADED) return deny(why, "%s is used in phase 3", spell_name(s));
-        if (s == BEAN_FIELD) return deny(why, "you have 3 fields already");
-        return deny(why, "enchant B F needs a B to plant and a field holding one bean of another type");
+    case CARD_EXCHANGE: {
+        int seat = act_y(a), k = act_z(a);
+        if (seat >= g->b.players || seat == me) return deny(why, "there is no other player %d", seat + 1);
+        return k < g->row_n[seat] || deny(why, "player %d's row has %d spells, not %d", seat + 1, g->row_n[seat], k + 1);
+    }
+    case CARD_RIVER: return !g->river || deny(why, "the river runs already");
+    case PLAYER_ENCHANTMENT: return true;
+    case RELOCATION: return hand_len(g, me) >= 2 || deny(why, "relocation needs two cards in your hand");
+    case LUCK:
+        if (!g->pile_n) return deny(why, "the spell pile is empty");
+        return g->luck[me] == NO_SPELL || deny(why, "your luck slot holds a card already: it holds one until your turn ends");
     case COMMERCE:
-        if (g->b.phase != BEAN_TRADE) return deny(why, "commerce is used in phase 2");
+        if (!phase2) return deny(why, "commerce is used in phase 2");
         if (g->b.trade_steps) return deny(why, "commerce is used before the first trade step");
-        return deny(why, g->commerce ? "the commerce card is turned up already" : "the deck is empty");
+        if (g->commerce) return deny(why, "the commerce card is turned up already");
+        return bean_zone_len(&g->b, ZONE_DECK) || deny(why, "the deck is empty");
     case DECK_SPELL:
-        return deny(why, g->b.phase != BEAN_TRADE ? "deck_spell is used in phase 2" : "the discard pile is empty");
-    case LUCK: return deny(why, g->pile_n ? "your luck slot holds a card already: it holds one until your turn ends" : "the spell pile is empty");
-    case RELOCATION: return deny(why, "relocation needs two cards in your hand");
-    case CARD_RIVER: return deny(why, "the river runs already");
-    case CARD_EXCHANGE:
-        if (act_y(a) >= g->b.players || act_y(a) == me) return deny(why, "there is no other player %d", act_y(a) + 1);
-        return deny(why, "player %d's row has %d spells, not %d", act_y(a) + 1, g->row_n[act_y(a)], act_z(a) + 1);
+        if (!phase2) return deny(why, "deck_spell is used in phase 2");
+        return bean_zone_len(&g->b, ZONE_DISCARD) || deny(why, "the discard pile is empty");
+    case BEAN_FIELD:
+        if (!phase3) return deny(why, "bean_field is used in phase 3");
+        return g->b.fields[me] < BEAN_MAX_FIELDS || deny(why, "you have 3 fields already");
     }
-    return deny_open(g, why);
+    /* bean_enchantment */
+    if (kind == ACT_USE) return deny(why, "bean_enchantment is used by planting: enchant B F");
+    if (!phase3) return deny(why, "bean_enchantment is used in phase 3");
+    return enchant_check(g, act_x(a), act_y(a), why);
 }
 
-static bool plant_reason(const rabohnzel *g, int field, reason *why) {
-    int seat = g->b.to_move, type;
-    if (g->sub == SUB_PENDING) type = pending_type(g);
-    else if (g->sub == SUB_ENCHANT || at_main(g)) type = hand_len(g, seat) ? hand(g, seat)[0] : -1;
-    else return deny_open(g, why);
-    if (type < 0) return deny(why, "your hand is empty");
-    if (at_main(g) && g->sub == SUB_NONE) {
-        if (g->b.phase == BEAN_PLANT && g->b.planted >= 2 && !g->river)
-            return deny(why, "two cards are planted: say done (the card_river spell plants more)");
-        if (g->b.phase != BEAN_PLANT && !g->river)
-            return deny(why, g->b.phase == BEAN_PLANT_TRADED ? "plant your traded and kept cards: plant B F"
-                                                               : "planting from the hand is phase 1 (or the card_river spell)");
+/* plant F at the main decision: the front card, in phase 1 (two at most) or while the river runs. */
+static bool main_plant_check(const rabohnzel *g, int field, reason *why) {
+    int phase = g->b.phase;
+    if (!g->river) {
+        if (phase == BEAN_PLANT_TRADED) return deny(why, "plant your traded and kept cards: plant B F");
+        if (phase != BEAN_PLANT) return deny(why, "planting from the hand is phase 1 (or the card_river spell)");
+        if (g->b.planted >= 2) return deny(why, "two cards are planted: say done (the card_river spell plants more)");
     }
-    return bean_plant_check(&rabohnzel_beans, &g->b, seat, type, field, why) ? deny_open(g, why) : false;
+    return front_plant_check(g, active(g), field, why);
 }
 
-static bool explain(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a);
-    if (g->b.phase == BEAN_OVER) return deny(why, "the game is over");
+static bool main_check(const rabohnzel *g, action_t a, reason *why) {
+    int kind = act_kind(a), x = act_x(a), phase = g->b.phase, me = active(g);
     switch (kind) {
-    case ACT_HARVEST:
-        if (in_attack(g) && (g->b.to_move == g->attacker || g->b.to_move == g->defender))
-            return deny(why, "no harvests during a Sword attack");
-        return bean_harvest_check(&rabohnzel_beans, &g->b, g->b.to_move, x, why) ? deny_open(g, why) : false;
-    case ACT_BUY: return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
-    case ACT_PLANT: return plant_reason(g, x, why);
+    case ACT_HARVEST: return harvest_check(g, x, why);
+    case ACT_PLANT: return main_plant_check(g, x, why);
+    case ACT_STOP: return g->river || deny(why, "no river runs (stop ends the card_river spell)");
     case ACT_DONE:
-        if (!at_main(g)) return deny_open(g, why);
-        if (g->b.phase == BEAN_PLANT) return deny(why, "you must plant your front card first (plant F)");
-        return deny(why, "plant every traded and kept card first (plant B F)");
-    case ACT_PLANT_TYPE:
-        if (g->b.phase != BEAN_PLANT_TRADED) return deny(why, "traded and kept cards are planted in phase 3");
+        if (phase == BEAN_PLANT)
+            return g->b.planted >= 1 || !hand_len(g, me) || deny(why, "you must plant your front card first (plant F)");
+        return phase != BEAN_PLANT_TRADED || !bean_to_plant(&g->b, me) ||
+               deny(why, "plant every traded and kept card first (plant B F)");
+    case ACT_PLANT_TYPE: case ACT_DISCARD:
+        if (phase != BEAN_PLANT_TRADED) return deny(why, "traded and kept cards are planted in phase 3");
         if (g->river) return deny(why, "while the river runs: plant F (your front card), or stop");
-        return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why) ? deny_open(g, why) : false;
-    case ACT_PLUCK: case ACT_WISE: case ACT_COMMON: case ACT_MAGIC: case ACT_SWORD: return power_reason(g, a, why);
-    case ACT_CAST:
-        if (g->b.phase != PHASE_MAGIC || !at_main(g)) return deny(why, "Magic Beans are cast in the magic phase (phase 1½)");
-        if (act_y(a) >= hand_len(g, active(g)) || hand(g, active(g))[act_y(a)] != MAGIC)
-            return deny(why, "card %d of your hand is no Magic Bean", act_y(a) + 1);
-        return deny(why, "%s is not one of your face-down spells (or cast @K names the first of a run)", spell_name(x));
-    case ACT_USE: case ACT_ENCHANT: return spell_reason(g, kind == ACT_ENCHANT ? act(ACT_USE, BEAN_ENCHANTMENT, 0, 0) : a, why);
-    case ACT_STOP: return g->river ? deny_open(g, why) : deny(why, "no river runs");
-    case ACT_DISCARD: return g->commerce ? deny(why, "only the commerce card (a %s) may be discarded", bean_name(g->commerce_type))
-                                         : deny(why, "there is no commerce card to discard");
-    case ACT_DRAW: return deny(why, "nothing to draw now");
+        if (kind == ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why);
+        if (!g->commerce) return deny(why, "there is no commerce card to discard");
+        return x == g->commerce_type || deny(why, "only the commerce card (a %s) may be discarded", bean_name(g->commerce_type));
+    case ACT_PLUCK: case ACT_WISE: case ACT_COMMON: case ACT_MAGIC: case ACT_SWORD: return power_check(g, a, why);
+    case ACT_CAST: return cast_check(g, x, act_y(a), why);
+    case ACT_USE: case ACT_ENCHANT: return spell_check(g, a, why);
+    case ACT_BUY: return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
+    case ACT_DRAW: return deny(why, "draw is phase 4's choice before drawing, when hand_cards could be used");
+    case ACT_KEEP: return deny(why, "no stolen or drawn card waits to be kept");
+    case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_ACTIVATE_NONE: return deny(why, "no Sword attack waits for a decision");
+    case ACT_PLACE_UP: case ACT_PLACE_DOWN: return deny(why, "no spell taken by card_exchange waits to be placed");
+    case ACT_SKIP: return deny(why, "skip answers player_enchantment; no one is enchanted now");
+    case ACT_ORDER: return deny(why, "order answers relocation; use relocation first");
     }
-    if (kind >= ACT_PROPOSE && kind <= ACT_PICK_UP && g->b.phase == BEAN_TRADE && !attack_open(g)) {
-        if (g->river && !bean_trading_now(&g->b)) return deny(why, "no trading while the river runs: stop it first");
-        return bean_trade_check(&rabohnzel_beans, &g->b, a, why) ? deny_open(g, why) : false;
+    /* the trade grammar: A's main decision in phase 2 */
+    if (phase != BEAN_TRADE) return deny(why, kind == ACT_PASS ? "there is no guard window or invitation to pass" : "trading is phase 2");
+    if (g->river) return deny(why, "no trading while the river runs: stop it first");
+    return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
+}
+
+/* Someone else decides: a deal or invitation, or another player's phase 3. */
+static bool others_check(const rabohnzel *g, action_t a, reason *why) {
+    int kind = act_kind(a), x = act_x(a);
+    if (kind == ACT_HARVEST) return harvest_check(g, x, why);
+    if (g->b.phase == BEAN_TRADE) {
+        if (kind >= ACT_PROPOSE && kind <= ACT_PICK_UP) return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
+        return bean_trade_deny_open(&rabohnzel_beans, &g->b, why);
     }
-    if (kind >= ACT_PROPOSE && kind <= ACT_PICK_UP && kind != ACT_PASS) return deny(why, "trading is phase 2");
-    return deny_open(g, why);
+    if (kind == ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why);
+    return deny(why, "player %d plants their traded cards: plant B F (or harvest F)", g->b.to_move + 1);
 }
 
 static bool rabohnzel_check(const void *st, action_t a, reason *why) {
     const rabohnzel *g = st;
-    if (!canonical(a)) return deny(why, "no such action");
-    action_t acts[MEEPLE_MAX_ACTIONS];
-    int n = rabohnzel_legal(g, acts);
-    for (int i = 0; i < n; i++)
-        if (acts[i] == a) return true;
-    return why ? explain(g, a, why) : false;
+    int kind = act_kind(a), x = act_x(a);
+    if (!canonical(a)) return deny(why, "no action of Rabohnzel's grammar has this code");
+    if (g->b.phase == BEAN_OVER) return deny(why, "the game is over");
+    if (attack_open(g)) return sub_check(g, a, why);
+    if (at_main(g)) return main_check(g, a, why);
+    if (g->b.phase == PHASE_DRAW) { /* the choice before drawing */
+        if (kind == ACT_DRAW || (kind == ACT_USE && x == HAND_CARDS)) return true;
+        if (kind == ACT_HARVEST) return harvest_check(g, x, why);
+        return deny(why, "phase 4 begins with a choice: draw, or use hand_cards");
+    }
+    return others_check(g, a, why);
 }
 
 /* ==================================================================== action text */
@@ -1353,7 +1500,7 @@ static bool power_twice(const rabohnzel *g, int field) {
 static int magic_places(const rabohnzel *g) {
     const uint8_t *cards = hand(g, active(g));
     int n = 0;
-    for (int k = 0; k < hand_len(g, active(g)); k++) n += cards[k] == MAGIC && run_front(cards, k);
+    for (int k = 0; k < hand_len(g, active(g)); k++) n += cards[k] == MAGIC && run_front(g, active(g), k);
     return n;
 }
 
@@ -1498,6 +1645,9 @@ static bool rabohnzel_parse_action(const void *st, const char *text, action_t *o
     for (int i = 0; i < n; i++) snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", i ? " " : "", w[i]);
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(joined, fixed[i].text) == 0) return *out = act(fixed[i].kind, 0, 0, 0), true;
+    if (!strcmp(w[0], "place")) return deny(why, "place up, or place down");
+    if (!strcmp(w[0], "keep") || !strcmp(w[0], "stop") || !strcmp(w[0], "skip") || !strcmp(w[0], "draw"))
+        return deny(why, "'%s' takes nothing after it", w[0]);
     if (!strcmp(w[0], "pluck") || !strcmp(w[0], "wise") || !strcmp(w[0], "common") || !strcmp(w[0], "magic") ||
         !strcmp(w[0], "sword"))
         return parse_power(g, w, n, out, why);
@@ -1528,6 +1678,8 @@ static bool rabohnzel_parse_action(const void *st, const char *text, action_t *o
         if (!parse_count(w[2], BEAN_MAX_FIELDS, &f)) return deny(why, "enchant B F: F is a field, 1 to 3");
         return *out = act(ACT_ENCHANT, x, f, 0), true;
     }
+    if (!strcmp(w[0], "buy")) /* Bohnanza's word: say why there is none here */
+        return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
     return bean_parse_action(&rabohnzel_beans, &g->b, text, out, why);
 }
 
@@ -2001,6 +2153,7 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
         return ok;
     }
     rules_from(params, players, &g->b.rules, &g->rules);
+    if (!bean_rules_end(&g->b.rules, why)) return false;
     g->b.players = (uint8_t)players;
     for (int p = 0; p < players; p++) g->b.fields[p] = g->b.rules.fields;
     rng_seed(&g->b.rng, seed, 0x7ab0);
@@ -2150,7 +2303,8 @@ static bool rabohnzel_validate(const void *st, reason *why) {
     if (!bytes_are_bools(&g->rules.guard_window, 1) || !bytes_are_bools(&g->rules.cape_final_harvest, 1) ||
         !bytes_are_bools(g->up, sizeof g->up) || !bytes_are_bools(g->dealt, sizeof g->dealt) ||
         !bytes_are_bools(&g->aggression, 1) || !bytes_are_bools(&g->river, 1) || !bytes_are_bools(&g->drawn, 1) ||
-        !bytes_are_bools(&g->commerce, 1) || !bytes_are_bools(&g->active_done, 1))
+        !bytes_are_bools(&g->commerce, 1) || !bytes_are_bools(&g->active_done, 1) ||
+        !bytes_are_bools(&g->guard_again, 1))
         return deny(why, "a yes-or-no field of the state is damaged");
     return bean_validate(&g->b, why) && validate_flow(g, why) && validate_spells(g, why) && validate_fields(g, why) &&
            validate_subs(g, why) && at_decision(g, why);
@@ -2160,13 +2314,35 @@ static bool rabohnzel_validate(const void *st, reason *why) {
 
 /* The spells `viewer` does not know (in others' rows, and the pile) are dealt again among their
  * places; a place holding a dealt card gets one worth less than the countdown's. */
+/* What everyone knows of the dealt spells: the start player's is the highest (the countdown). Its
+ * value bounds the others' when it was shown (countdown) or the viewer sees it; else (a table built
+ * without a countdown) *floor gets the highest dealt value the viewer sees elsewhere, which the start
+ * player's hidden card must beat. */
+static int dealt_limit(const rabohnzel *g, int viewer, int *floor) {
+    if (g->countdown != NO_SPELL) return spells[g->countdown].value;
+    int start = g->b.start;
+    for (int i = 0; i < g->row_n[start]; i++) {
+        int s = g->row[start][i];
+        if (g->dealt[s] && (start == viewer || sees(g, viewer, s))) return spells[s].value;
+    }
+    for (int p = 0; p < g->b.players; p++)
+        for (int i = 0; p != start && i < g->row_n[p]; i++) {
+            int s = g->row[p][i];
+            if (g->dealt[s] && (p == viewer || sees(g, viewer, s)) && spells[s].value > *floor) *floor = spells[s].value;
+        }
+    return 99;
+}
+
 static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     uint8_t cards[NUM_SPELLS], *slot[NUM_SPELLS];
     bool dealt_slot[NUM_SPELLS];
-    int n = 0;
+    int n = 0, start = g->b.start, start_slot = -1;
     for (int p = 0; p < g->b.players; p++)
         for (int i = 0; p != viewer && i < g->row_n[p]; i++)
-            if (!sees(g, viewer, g->row[p][i])) slot[n] = &g->row[p][i], dealt_slot[n] = g->dealt[g->row[p][i]], cards[n++] = g->row[p][i];
+            if (!sees(g, viewer, g->row[p][i])) {
+                if (p == start && g->dealt[g->row[p][i]]) start_slot = n;
+                slot[n] = &g->row[p][i], dealt_slot[n] = g->dealt[g->row[p][i]], cards[n++] = g->row[p][i];
+            }
     for (int p = 0; p < g->b.players; p++)
         if (p != viewer && g->luck[p] != NO_SPELL && !sees(g, viewer, g->luck[p]))
             slot[n] = &g->luck[p], dealt_slot[n] = false, cards[n++] = g->luck[p];
@@ -2175,13 +2351,19 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     uint8_t known[NUM_SPELLS];
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
     rng_shuffle_bytes(r, cards, n);
-    int limit = g->countdown == NO_SPELL ? 99 : spells[g->countdown].value, left = n;
-    for (int pass = 0; pass < 2; pass++) /* the dealt places first: they take only the lower values */
+    int floor = 0, limit = dealt_limit(g, viewer, &floor), left = n;
+    /* the start player's hidden dealt card first (the highest dealt: above every other one seen), then
+     * the other dealt places (only lower values), then the rest */
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < n; i++) {
-            if (dealt_slot[i] != (pass == 0)) continue;
+            if (pass == 0 ? i != start_slot : pass == 1 ? !dealt_slot[i] || i == start_slot : dealt_slot[i]) continue;
             int k = 0;
-            while (dealt_slot[i] && k < left - 1 && spells[cards[k]].value >= limit) k++; /* the truth shows one exists */
+            if (pass == 0)
+                while (k < left - 1 && spells[cards[k]].value <= floor) k++; /* the truth shows one exists */
+            else
+                while (dealt_slot[i] && k < left - 1 && spells[cards[k]].value >= limit) k++;
             int s = cards[k];
+            if (pass == 0) limit = spells[s].value;
             cards[k] = cards[--left];
             *slot[i] = (uint8_t)s;
             g->known[s] = known[i];
@@ -2340,10 +2522,11 @@ static const char rabohnzel_rules_text[] =
     "Magic phase: each field of a power type gets its power (once, a magic field of 4+ twice), lost when\n"
     "the field is emptied, fresh when a card goes onto an empty field during the phase (not a Pluck\n"
     "coin's). First the guard window: when the active player has a sword or common field, every other\n"
-    "player in turn may harvest (harvest F ... pass). Then: pluck N, wise, common, magic S, sword N\n"
-    "[aggression] (@F names the field when two offer a power), cast S (a Magic Bean from the hand onto\n"
-    "the discard pile activates face-down spell S), spells, harvest F, done. The phase is skipped when\n"
-    "there is no power field, nothing to cast and no spell usable.\n"
+    "player in turn may harvest (harvest F ... pass); it opens again before the next main decision\n"
+    "whenever a Sword or Common power comes fresh during the phase. Then: pluck N, wise, common, magic\n"
+    "S, sword N [aggression] (@F names the field when two offer a power), cast S (a Magic Bean from the\n"
+    "hand onto the discard pile activates face-down spell S), spells, harvest F, done. The phase is\n"
+    "skipped when there is no power field, nothing to cast and no spell usable.\n"
     "  pluck N   the back card of N's hand, shown: keep (back of your hand, known to all) or plant F\n"
     "  wise      the deck's top card: to your hand unseen; with 4+ Wise Beans keep it or plant F\n"
     "  common    (4+ Common Beans, or 1+ with aggression) a random coin of each other player with coins;\n"
@@ -2393,13 +2576,20 @@ static const char rabohnzel_rules_text[] =
     " 16. hand_cards: \"without trading\" means no accepted proposal or offer (a gift counts).\n"
     " 17. luck: not usable with an empty spell pile, nor with a card in the luck slot; the borrowed card\n"
     "     is not scored and goes back (the pile shuffled) when the turn ends, also when the game ends.\n"
-    " 18. The guard window (guard_window); harvests otherwise only at one's own decisions.\n"
+    " 18. The guard window (guard_window); harvests otherwise only at one's own decisions. It opens\n"
+    "     again when the active player gains a Sword or Common power mid-phase (a stolen, drawn, river\n"
+    "     or enchanted card planted on an empty field): no attack or purge before its targets could\n"
+    "     harvest.\n"
     " 19. A deck run out in phase 1½ (a Wise draw) still lets the turn play phases 2 and 3.\n"
     " 20. The final harvest goes clockwise from the player whose turn it was: it decides who gets the\n"
     "     last spells of the pile.\n"
     " 21. The start player's card is public (shown at setup).\n"
     " 22. Pluck takes the back card (pluck_card; the Korean card texts say a random one).\n"
     " 23. In the seed's first example only the harvested Pluck field's power is lost.\n"
+    "  -  Offered cards are shown, as in Bohnanza: give K shows the hand card to all, and it stays known\n"
+    "     while it stays in that hand. A known card and its hidden twin are two choices wherever an\n"
+    "     action names a hand position (give K, pick K, cast S @K).\n"
+    "  -  Every game ends: reveal = 0 with draw = 0 is refused (the deck would never run out).\n"
     "  -  Spells are used, powers applied and beans cast only at the active player's main decision of a\n"
     "     phase (not inside a proposal, a pending card, an attack, a relocation, an enchantment). A main\n"
     "     decision with nothing but done left ends by itself.\n"
@@ -2420,14 +2610,21 @@ static const char rabohnzel_rules_text[] =
     "known, dealt}}, luck_slot = {name, up, known}, shown = {{at, bean}}. A view hides face-down spells from those\n"
     "not in known, the spell pile (a size), other hands (sizes, but shown cards) and another's Wise card.\n";
 
+static const char *const hand_names[NUM_TYPES][BEAN_MAX_CARDS] = {
+    BEAN_HAND_NAMES("pluck"), BEAN_HAND_NAMES("cape"),     BEAN_HAND_NAMES("common"), BEAN_HAND_NAMES("wise"),
+    BEAN_HAND_NAMES("magic"), BEAN_HAND_NAMES("princess"), BEAN_HAND_NAMES("sword")};
+
 static const bean_game rabohnzel_beans = {
     .name = "rabohnzel",
     .kinds = beans,
     .types = NUM_TYPES,
     .up_names = up_names,
+    .hand_names = hand_names,
     .phase_names = phase_names,
     .num_phases = NUM_PHASES,
     .phase_expect = "the phase is plant, magic, trade, plant_traded, draw or over",
+    .words = "plant done harvest propose ask offer pass give want send cancel accept reject pick keep pluck wise common "
+             "magic sword choose activate cast use place stop enchant discard skip order draw",
     .hand_knowledge = true,
     .temporary_third_field = true,
     .table_keys = table_keys,
@@ -2622,6 +2819,7 @@ const game_def rabohnzel_game = {
     .state_size = sizeof(rabohnzel),
     .params = rabohnzel_params,
     .num_params = NUM_PARAMS,
+    .params_check = rabohnzel_params_check,
     .setup = rabohnzel_setup,
     .num_players = rabohnzel_num_players,
     .turn = rabohnzel_turn,

@@ -751,7 +751,7 @@ describe("bohnanza views", function()
     local pr = s:view(3).proposal
     assert.equal(1, pr.from)
     assert.equal(2, pr.to)
-    assert.same({ "up blue", "hand 2" }, pr.give)
+    assert.same({ "up blue", "hand 2 chili" }, pr.give)
     assert.same({ "stink" }, pr.want)
   end)
 
@@ -806,5 +806,141 @@ describe("bohnanza invariant", function()
       assert.is_true(s:is_over(), ("seed %d ends"):format(seed))
     end
     assert.is_true(trades > 0, "some deals were made")
+  end)
+end)
+
+---------------------------------------------------------------------------
+describe("bohnanza offered cards are shown (ruling 11)", function()
+  local function trade_position()
+    return bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "soy", "garden", "chili" } }, { hand = { "stink", "green" } }, {}, {} } }
+  end
+
+  it("give K shows the card's bean to everyone, in the proposal and in every view", function()
+    local s = trade_position()
+    play(s, "propose 2", "give up blue", "give 2")
+    for p = 1, 4 do
+      local v = s:view(p)
+      assert.same({ "up blue", "hand 2 garden" }, v.proposal.give)
+      assert.same({ { at = 2, bean = "garden" } }, v.players[1].shown)
+    end
+  end)
+
+  it("an offered card stays known to all after reject and after cancel, while it stays in the hand", function()
+    local s = trade_position()
+    play(s, "propose 2", "give 2", "send", "reject")
+    assert.is_nil(T(s).proposal)
+    assert.same({ { at = 2, bean = "garden" } }, s:view(3).players[1].shown)
+    play(s, "propose 3", "give 3", "cancel")
+    assert.same({ { at = 2, bean = "garden" }, { at = 3, bean = "chili" } }, s:view(2).players[1].shown)
+    -- a view rebuilds a game that still knows them
+    assert.same(s:view(2).players[1].shown, meeple.from_table(s:view(2)):view(2).players[1].shown)
+  end)
+
+  it("s:sample(p) never moves or changes a shown card", function()
+    local s = trade_position()
+    play(s, "propose 2", "give 2", "send", "reject")
+    for i = 1, 200 do
+      local x = s:sample(2, i)
+      assert.equal("garden", hand(x, 1)[2])
+    end
+  end)
+
+  it("a shown card and its hidden twin are different choices: give K lists both (scenario 9 with knowledge)", function()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "blue", "blue", "red" } }, { hand = { "stink" } }, {}, {} } }
+    play(s, "propose 2")
+    assert_legal(s, "give 1")
+    assert_illegal(s, "give 2", "give 1")
+    play(s, "give 1", "cancel")
+    -- card 1 is shown now, card 2 is not: giving either leaves the others knowing different things
+    play(s, "propose 3")
+    assert_legal(s, "give 1")
+    assert_legal(s, "give 2")
+  end)
+
+  it("a pick between a shown copy and a hidden twin is a decision with both choices", function()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "soy" } }, { hand = { "stink", "stink" } }, {}, {} } }
+    play(s, "ask", "offer", "give 1", "cancel")          -- player 2 showed its first stink
+    play(s, "pass", "pass")
+    play(s, "propose 2", "give up blue", "want stink", "send", "accept")
+    assert.equal(2, s:to_move())
+    assert_legal(s, "pick 1")
+    assert_legal(s, "pick 2")
+  end)
+end)
+
+describe("bohnanza smaller rules", function()
+  it("plant 9 with two fields says you have 2 fields, as plant 3 does", function()
+    local s = bohnanza { players = { { hand = { "soy" } }, {}, {}, {} } }
+    assert_illegal(s, "plant 9", "you have 2 fields")
+    assert_illegal(s, "plant 3", "you have 2 fields")
+    assert_illegal(s, "harvest 9", "you have 2 fields")
+  end)
+
+  it("last_pass_over marks a run-out before phase 4, not a game ending in phase 4 (scenario 12)", function()
+    local s = bohnanza { pass = 3, players = { { hand = { "soy" } }, {}, {}, {} }, deck = { "blue", "red", "green", "red" } }
+    play(s, "plant 1", "done")
+    while not s:is_over() do
+      assert.equal("plant_traded", T(s).phase)
+      s:play(s:legal()[1])
+    end
+    assert.same({}, deck(s))
+    assert.is_false(T(s).last_pass_over)
+  end)
+
+  it("every game ends: reveal = 0 with draw = 0 is refused with a reason", function()
+    local ok, err = pcall(meeple.new, "bohnanza", { params = { reveal = 0, draw = 0 } })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("never", 1, true), err)
+    assert.is_true(pcall(meeple.new, "bohnanza", { params = { reveal = 0, draw = 1 } }))
+    assert.is_true(pcall(meeple.new, "bohnanza", { params = { reveal = 1, draw = 0 } }))
+  end)
+end)
+
+describe("bohnanza unknown words", function()
+  it("an unknown word lists exactly Bohnanza's words", function()
+    local _, why = meeple.new("bohnanza"):check("xyzzy")
+    assert.equal("unknown action 'xyzzy'; actions: plant, done, harvest, buy, propose, ask, offer, pass, give, "
+      .. "want, send, cancel, accept, reject, pick", why)
+  end)
+end)
+
+describe("bohnanza picks list distinct choices only", function()
+  local function two_greens()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "chili" } }, { hand = { "green", "soy", "green", "green" } }, {}, {} } }
+    play(s, "propose 2", "give up blue", "want green", "want green", "send", "accept")
+    return s
+  end
+
+  it("two picks that leave the same hand are one choice: cards of one bean are picked front to back", function()
+    -- B holds [green, soy, green, green] and gives two greens: cards {1, 3} and {3, 1} are one choice
+    local s = two_greens()
+    assert.equal(2, s:to_move())
+    assert_legal(s, "pick 1")
+    assert_legal(s, "pick 3")
+    play(s, "pick 3") -- the second green must come from behind it: no choice is left
+    assert.same({ "green", "soy" }, hand(s, 2))
+    s = two_greens()
+    play(s, "pick 1") -- [soy, green, green]: the second green is card 2 or 3, one run: no choice
+    assert.same({ "soy", "green" }, hand(s, 2))
+    -- after pick 3, card 1 is in front of it: refused, with the rule
+    s = bohnanza { phase = "trade", planted = 1, face_up = { "blue", "red" }, players = {
+      { hand = { "chili" } }, { hand = { "green", "soy", "green", "soy", "green", "soy", "green" } }, {}, {} } }
+    play(s, "propose 2", "give up blue", "want green", "want green", "send", "accept", "pick 3")
+    assert.equal(2, s:to_move())
+    assert_illegal(s, "pick 1", "front to back")
+    assert_legal(s, "pick 4")
+    assert_legal(s, "pick 6")
+  end)
+
+  it("a hand card and a face-up card of one bean: the hand's goes first, when both go", function()
+    local s = bohnanza { phase = "trade", planted = 1, face_up = { "soy", "red" }, players = {
+      { hand = { "soy", "chili" } }, { hand = { "green" } }, {}, {} } }
+    play(s, "ask", "offer", "give 1", "want soy", "want soy", "send", "accept")
+    assert.same({ "chili" }, hand(s, 1))
+    assert.same({ "red" }, T(s).face_up)
   end)
 end)

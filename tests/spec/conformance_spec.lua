@@ -29,6 +29,24 @@ local function player_counts(game)
   return counts
 end
 
+-- The part of two views that is the same: keys both hold, with their shared parts (a list keeps its
+-- places); what differs is dropped.
+local function shared_part(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b and a or nil end
+  local out = {}
+  for k, v in pairs(a) do
+    if b[k] ~= nil then out[k] = shared_part(v, b[k]) end
+  end
+  return out
+end
+
+-- What every player's view of s holds alike.
+local function common_view(s)
+  local shared = s:view(1)
+  for p = 2, s:num_players() do shared = shared_part(shared, s:view(p)) end
+  return shared
+end
+
 for _, game in ipairs(meeple.games()) do
   describe(game .. " conformance", function()
     it("plays complete games at every player count", function()
@@ -78,6 +96,24 @@ for _, game in ipairs(meeple.games()) do
             local sampled = s:sample(p, seed)
             assert.is_true(deep_equal(s:view(p), sampled:view(p)))
             assert.are.equal(#s:legal(), #s:legal()) -- the original is untouched
+          end
+        end)
+      end
+    end)
+
+    -- What every seat's view holds alike is public: cards shown to all (an offered or stolen hand card,
+    -- a revealed spell), sizes, the open zones. A sample for any player keeps all of it.
+    it("samples respect every shown card: what all views share stays in a sample", function()
+      for seed = 1, 3 do
+        local step = 0
+        random_game(game, seed, function(s)
+          step = step + 1
+          if step % 9 ~= 0 then return end
+          local shared = common_view(s)
+          for p = 1, s:num_players() do
+            local sampled = s:sample(p, seed + step)
+            assert.is_true(deep_equal(shared, common_view(sampled)),
+              ("seed %d, decision %d: a sample for player %d changed what every player sees"):format(seed, step, p))
           end
         end)
       end

@@ -1092,3 +1092,140 @@ describe("rabohnzel tables", function()
     assert.is_nil(again:table().countdown)
   end)
 end)
+
+---------------------------------------------------------------------------
+describe("rabohnzel rules round 3", function()
+  it("guard window re-opens when the active player gains a Sword power mid-phase (phase 1½ step 3)", function()
+    local s = rab {
+      phase = "magic",
+      players = {
+        { fields = { { "princess" }, {} }, hand = { "sword", "cape" },
+          spells = { { name = "card_river", up = true } } },
+        { coins = { "princess" }, fields = { { "wise", "wise", "wise" } }, hand = { "cape" } },
+        { hand = { "cape" } },
+      },
+    }
+    play(s, "use card_river", "plant 2")
+    assert.same({ "sword" }, beans(s, 1, 2))
+    -- B may harvest before the new Sword acts: no attack comes first
+    assert.equal(2, s:to_move())
+    assert_legal_is(s, { "harvest 1", "pass" })
+    play(s, "harvest 1")
+    assert.equal(1, s:to_move())
+    assert_legal(s, "sword 2")
+    -- without the window parameter, the attack is at once
+    s = rab {
+      phase = "magic", params = { guard_window = false },
+      players = {
+        { fields = { { "princess" }, {} }, hand = { "sword", "cape" },
+          spells = { { name = "card_river", up = true } } },
+        { coins = { "princess" }, fields = { { "wise", "wise", "wise" } }, hand = { "cape" } },
+        { hand = { "cape" } },
+      },
+    }
+    play(s, "use card_river", "plant 2")
+    assert.equal(1, s:to_move())
+    assert_legal(s, "sword 2")
+  end)
+
+  it("a table without a countdown still tells samples the start player's dealt spell is the highest", function()
+    local s = rab {
+      active = 3, start = 3,
+      players = {
+        { spells = { { name = "relocation", dealt = true } } },
+        { spells = { { name = "aggression", dealt = true } } },
+        { spells = { { name = "hand_cards", dealt = true } } },
+        { spells = { { name = "commerce", dealt = true } } },
+      },
+    }
+    local value = { aggression = 1, bean_field = 1, card_exchange = 2, commerce = 3, card_river = 4, deck_spell = 5,
+      bean_enchantment = 6, player_enchantment = 7, relocation = 8, hand_cards = 9, luck = 10 }
+    for k = 1, 300 do
+      local t = s:sample(1, k):table()
+      local top = value[t.players[3].spells[1].name]
+      assert.is_true(top > 8, "the start player's card beats relocation, which seat 1 holds")
+      for _, p in ipairs { 2, 4 } do
+        assert.is_true(value[t.players[p].spells[1].name] < top, "sample " .. k)
+      end
+    end
+  end)
+
+  it("every game ends: reveal = 0 with draw = 0 is refused with a reason", function()
+    local ok, err = pcall(meeple.new, "rabohnzel", { params = { reveal = 0, draw = 0 } })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("never", 1, true), err)
+  end)
+
+  it("plant 9 with two fields says you have 2 fields, as plant 3 does", function()
+    local s = rab { players = { { hand = { "cape" } }, {}, {} } }
+    assert_illegal(s, "plant 9", "you have 2 fields")
+    assert_illegal(s, "plant 3", "you have 2 fields")
+  end)
+
+  it("an offered hand card is shown in the proposal and every view, and stays known after reject", function()
+    local s = rab {
+      phase = "trade", face_up = { "cape", "cape" },
+      players = { { hand = { "wise", "magic" } }, { hand = { "cape" } }, { hand = { "cape" } } },
+    }
+    play(s, "propose 2", "give 2")
+    for p = 1, 3 do assert.same({ "hand 2 magic" }, s:view(p).proposal.give) end
+    play(s, "send", "reject")
+    for p = 1, 3 do assert.same({ { at = 2, bean = "magic" } }, s:view(p).players[1].shown) end
+    for k = 1, 100 do assert.equal("magic", s:sample(3, k):table().players[1].hand[2]) end
+  end)
+
+  it("a known Magic Bean behind an unknown twin can be cast: one cast per (bean, known) run", function()
+    local s = rab {
+      phase = "magic",
+      players = {
+        { fields = { { "princess" }, {} }, hand = { "magic", "magic" }, shown = { { at = 2, bean = "magic" } },
+          spells = { { name = "luck" } } },
+        { hand = { "cape" } }, { hand = { "cape" } },
+      },
+    }
+    assert_legal(s, "cast luck @1")
+    assert_legal(s, "cast luck @2")
+  end)
+end)
+
+describe("rabohnzel check names the rule that refuses", function()
+  local function magic_phase(a)
+    return rab { phase = "magic", players = { a, { hand = { "cape" }, coins = { "wise" } }, { hand = { "cape" } } } }
+  end
+
+  it("pluck N without a Pluck field says there is no Pluck field", function()
+    local s = magic_phase { fields = { { "sword" }, {} }, hand = { "cape" } }
+    assert_illegal(s, "pluck 2", "no pluck field")
+  end)
+
+  it("cast S @K on a card that is no Magic Bean says so, not that S is not face down", function()
+    local s = magic_phase { fields = { { "sword" }, {} }, hand = { "magic", "cape", "cape", "magic" },
+      spells = { { name = "relocation" } } }
+    assert_legal(s, "cast relocation @1")
+    assert_illegal(s, "cast relocation @3", "no magic bean")
+  end)
+
+  it("a used power, a missing target and a face-up spell each give their own reason", function()
+    local s = magic_phase { fields = { { "sword" }, { "magic" } }, hand = { "cape" },
+      spells = { { name = "luck", up = true } } }
+    assert_illegal(s, "sword 3", "no coins")
+    assert_illegal(s, "magic luck", "face-down")
+    play(s, "sword 2")
+    assert_illegal(s, "sword 2", "power is used")
+  end)
+
+  it("an unknown word lists exactly Rabohnzel's words (no buy; cast, use, sword, pluck)", function()
+    local s = meeple.new("rabohnzel")
+    local ok, why = s:check("xyzzy")
+    assert.is_falsy(ok)
+    local words = {}
+    for w in why:gsub("^.-actions: ", ""):gmatch("[%a_]+") do words[w] = true end
+    for _, w in ipairs { "cast", "use", "sword", "pluck", "wise", "common", "magic", "keep", "choose", "activate",
+                         "place", "stop", "enchant", "discard", "skip", "order", "draw", "plant", "propose", "pick" } do
+      assert.is_true(words[w], w .. " missing: " .. why)
+    end
+    assert.is_nil(words.buy, why)
+    local _, buy = s:check("buy")
+    assert.truthy(buy:find("never be bought", 1, true), buy)
+  end)
+end)
