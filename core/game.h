@@ -27,9 +27,10 @@
 /* An action in a game's own compact encoding; only its game can read it. */
 typedef uint32_t action_t;
 
-/* Why something is not allowed: one sentence a player understands. */
+/* Why something is not allowed: one sentence a player understands. Room for an unknown word's answer
+ * with Rabohnzel's 32 action words; reasons live only on stacks and are formatted off the hot path. */
 typedef struct reason {
-    char text[200];
+    char text[320];
 } reason;
 
 /* Fills `why` (when not NULL) and returns false, so a rule reads `return deny(why, "...", ...)`.

@@ -345,6 +345,19 @@ static const char *arg_str(lua_State *L, int idx, const char *fn, const char *wh
     return lua_tostring(L, idx);
 }
 
+/* An action's text from argument 2: NULL and the reason when it holds a NUL byte, which the C side
+ * would cut there ("plant 1\0x" would be checked, and played, as "plant 1"). */
+static const char *arg_action(lua_State *L, const char *fn, reason *why) {
+    size_t len;
+    arg_str(L, 2, fn, "action");
+    const char *text = lua_tolstring(L, 2, &len);
+    if (strlen(text) != len) {
+        deny_format(why, "an action is text without NUL bytes: this one holds one at byte %zu", strlen(text) + 1);
+        return NULL;
+    }
+    return text;
+}
+
 static const game_def *arg_game(lua_State *L, int idx, const char *fn) {
     const char *name = arg_str(L, idx, fn, "game");
     const game_def *def = game_find(name);
@@ -581,9 +594,9 @@ static int s_legal(lua_State *L) {
 
 static int s_check(lua_State *L) {
     session *s = arg_state(L, "check");
-    const char *text = arg_str(L, 2, "check", "action");
     reason why = {{0}};
-    if (session_check_text(s, text, NULL, &why)) {
+    const char *text = arg_action(L, "check", &why);
+    if (text && session_check_text(s, text, NULL, &why)) {
         lua_pushboolean(L, 1);
         return 1;
     }
@@ -594,8 +607,9 @@ static int s_check(lua_State *L) {
 
 static int s_play(lua_State *L) {
     session *s = arg_state(L, "play");
-    const char *text = arg_str(L, 2, "play", "action");
     reason why = {{0}};
+    const char *text = arg_action(L, "play", &why);
+    if (!text) return raise_reason(L, &why);
     bool played = session_play_text(s, text, &why);
     charge_growth(L, 1);
     if (!played) return raise_reason(L, &why);
@@ -605,9 +619,9 @@ static int s_play(lua_State *L) {
 
 static int s_try(lua_State *L) {
     session *s = arg_state(L, "try");
-    const char *text = arg_str(L, 2, "try", "action");
     reason why = {{0}};
-    bool played = session_play_text(s, text, &why);
+    const char *text = arg_action(L, "try", &why);
+    bool played = text && session_play_text(s, text, &why);
     charge_growth(L, 1);
     if (played) {
         lua_pushboolean(L, 1);
@@ -653,11 +667,11 @@ static int s_history(lua_State *L) {
 /* What player p sees of the legal action `a` if it is played now: its text, or what the others see. */
 static int s_public_text(lua_State *L) {
     session *s = arg_state(L, "public_text");
-    const char *text = arg_str(L, 2, "public_text", "action");
-    int viewer = arg_player(L, 3, s, "public_text");
     reason why = {{0}};
+    const char *text = arg_action(L, "public_text", &why);
+    int viewer = arg_player(L, 3, s, "public_text");
     action_t a;
-    if (!session_check_text(s, text, &a, &why)) {
+    if (!text || !session_check_text(s, text, &a, &why)) {
         lua_pushnil(L);
         lua_pushstring(L, why.text);
         return 2;

@@ -216,6 +216,19 @@ static int misspellings(const char *text, char (*out)[2 * MEEPLE_ACTION_TEXT]) {
     return k;
 }
 
+/* A refusal that suggests a form (`did you mean 'X'`, `as in X` at its end) suggests one check() accepts:
+ * a suggestion built from the words as typed ("sword 1" to oneself, "sword 02") would be refused too. */
+static void suggestion_is_accepted(const run_context *c, const session *s, const char *refused, const char *why) {
+    char x[MEEPLE_ACTION_TEXT] = "";
+    const char *mean = strstr(why, "did you mean '"), *as_in = strstr(why, "as in ");
+    if (mean) snprintf(x, sizeof x, "%.*s", (int)strcspn(mean + 14, "'"), mean + 14);
+    else if (as_in) snprintf(x, sizeof x, "%s", as_in + 6);
+    else return;
+    reason again;
+    CHECK(session_check_text(s, x, NULL, &again), WHERE "'%s' is refused suggesting '%s', which check() refuses: %s",
+          AT(c), refused, x, again.text);
+}
+
 /* Canonical actions only: check(text) is true exactly for the texts legal() lists, over the texts of
  * the whole action space and misspellings of the legal ones (a refusal naming the canonical text). */
 static void check_accepts_only_legal_texts(const run_context *c, const session *s, const action_t *legal, int n) {
@@ -232,8 +245,13 @@ static void check_accepts_only_legal_texts(const run_context *c, const session *
     int m = def->action_space(s->now, space);
     for (int i = 0; i < m; i++) {
         def->action_text(s->now, space[i], text);
-        CHECK(session_check_text(s, text, NULL, NULL) == among(text, texts, n),
-              WHERE "check('%s') disagrees with legal()", AT(c), text);
+        bool accepted = session_check_text(s, text, NULL, &why);
+        CHECK(accepted == among(text, texts, n), WHERE "check('%s') disagrees with legal()", AT(c), text);
+        if (!accepted) suggestion_is_accepted(c, s, text, why.text);
+        char *at = strstr(text, " @"); /* without its field: "sword 1" to oneself, with two Sword fields */
+        if (!at || among(text, texts, n)) continue;
+        *at = '\0';
+        if (!session_check_text(s, text, NULL, &why)) suggestion_is_accepted(c, s, text, why.text);
     }
     for (int i = 0; i < n; i++) {
         int k = misspellings(texts[i], forms);
@@ -243,6 +261,7 @@ static void check_accepts_only_legal_texts(const run_context *c, const session *
             CHECK(!session_check_text(s, forms[j], NULL, &why), WHERE "check accepts '%s', which legal() does not list",
                   AT(c), forms[j]);
             CHECK(why.text[0] != '\0', WHERE "'%s' refused without a reason", AT(c), forms[j]);
+            suggestion_is_accepted(c, s, forms[j], why.text);
         }
     }
 }
@@ -372,6 +391,8 @@ static void unknown_word_lists_the_games_words(const game_def *def, int players)
     CHECK(s, "%s: session_new failed: %s", def->name, why.text);
     action_t a;
     CHECK(!def->parse_action(s->now, "xyzzy 1", &a, &why), "%s: 'xyzzy 1' parses", def->name);
+    CHECK(strncmp(why.text, "unknown action 'xyzzy'; ", 24) == 0, "%s: an unknown word's answer does not name it: %s",
+          def->name, why.text);
     const char *list = strstr(why.text, "actions: ");
     CHECK(list, "%s: an unknown word is not answered with the game's words: %s", def->name, why.text);
     char listed[sizeof why.text + 2], *words[MAX_WORDS]; /* words apart by commas or blanks */

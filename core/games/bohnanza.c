@@ -1200,7 +1200,6 @@ bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *tex
     if (strcmp(word[0], "want") == 0) return deny(why, "want B: B is a bean");
     for (size_t i = 0; i < sizeof single_words / sizeof single_words[0]; i++)
         if (strcmp(word[0], kind_word[single_words[i]]) == 0) return deny(why, "'%s' takes nothing after it", word[0]);
-    if (strlen(bg->words) > 150) return deny(why, "actions: %s", bg->words); /* a reason holds 199 characters */
     return deny(why, "unknown action '%.40s'; actions: %s", word[0], bg->words);
 }
 
@@ -1435,6 +1434,7 @@ static bool read_shown(const bean_game *bg, bean_reading *rd, tree_reader *r, in
         ok = r->kind(r) == TREE_TABLE || table_refuse(r, why, "{at = K, bean = B}");
         ok = ok && table_check_keys(r, shown_keys, why) && table_read_int(r, "at", 1, size > 0 ? size : 1, &at, why);
         if (ok && (at == 0 || size == 0)) ok = table_refuse(r, why, "a shown card's place in the hand (at) is missing");
+        if (ok && rd->shown[seat][at - 1]) ok = table_refuse(r, why, "two shown cards at one place");
         if (ok) {
             r->enter_key(r, "bean");
             ok = rd->dealt[zone] >= 0 ? bean_take_card(bg, rd, r, &type, why)

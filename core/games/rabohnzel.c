@@ -1334,7 +1334,8 @@ static bool power_check(const rabohnzel *g, action_t a, reason *why) {
     }
     switch (kind) {
     case ACT_PLUCK: case ACT_SWORD:
-        if (x >= g->b.players || x == me) return deny(why, "there is no other player %d", x + 1);
+        if (x == me) return deny(why, "you cannot %s yourself", kind == ACT_PLUCK ? "pluck" : "attack");
+        if (x >= g->b.players) return deny(why, "there is no player %d: %d play", x + 1, g->b.players);
         if (kind == ACT_PLUCK) return hand_len(g, x) || deny(why, "player %d has no hand card to take", x + 1);
         if (!coins(g, x)) return deny(why, "player %d has no coins to attack", x + 1);
         return !act_z(a) || holds_active(g, me, AGGRESSION) || deny(why, "your aggression spell is not active");
@@ -1353,7 +1354,8 @@ static bool power_check(const rabohnzel *g, action_t a, reason *why) {
 static bool cast_check(const rabohnzel *g, int s, int k, reason *why) {
     int me = active(g);
     if (g->b.phase != PHASE_MAGIC) return deny(why, "Magic Beans are cast in the magic phase (phase 1½)");
-    if (k >= hand_len(g, me) || hand(g, me)[k] != MAGIC) return deny(why, "card %d of your hand is no Magic Bean", k + 1);
+    if (k >= hand_len(g, me)) return deny(why, "your hand has %d card%s, not %d", hand_len(g, me), hand_len(g, me) == 1 ? "" : "s", k + 1);
+    if (hand(g, me)[k] != MAGIC) return deny(why, "card %d of your hand is no Magic Bean", k + 1);
     if (!run_front(g, me, k))
         return deny(why, "card %d is a Magic Bean like the one before it: cast from the first of the run", k + 1);
     return own_face_down(g, me, s) ||
@@ -1387,7 +1389,8 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
     switch (s) {
     case CARD_EXCHANGE: {
         int seat = act_y(a), k = act_z(a);
-        if (seat >= g->b.players || seat == me) return deny(why, "there is no other player %d", seat + 1);
+        if (seat == me) return deny(why, "you cannot exchange a spell with yourself");
+        if (seat >= g->b.players) return deny(why, "there is no player %d: %d play", seat + 1, g->b.players);
         return k < g->row_n[seat] || deny(why, "player %d's row has %d spells, not %d", seat + 1, g->row_n[seat], k + 1);
     }
     case CARD_RIVER: return !g->river || deny(why, "the river runs already");
@@ -1597,9 +1600,12 @@ static bool parse_power(const rabohnzel *g, char **w, int n, action_t *out, reas
         if (!parse_count(w[n - 1] + 1, BEAN_MAX_FIELDS, &field)) return deny(why, "@F names a field, 1 to 3");
         n--;
     }
+    for (int i = 1; i < n; i++)
+        if (!strcmp(w[i], "@")) return deny(why, "@F is written as one word, without a space: @1, @2 or @3");
     int args = kind == ACT_WISE || kind == ACT_COMMON ? 1 : kind == ACT_SWORD ? (n == 3 ? 3 : 2) : 2;
     if (n != args) return deny(why, "%s takes %s", w[0], kind == ACT_MAGIC ? "a spell: magic S" : kind == ACT_PLUCK ? "a player: pluck N"
-                                                      : kind == ACT_SWORD ? "a player: sword N, or sword N aggression" : "no argument");
+                                                      : kind == ACT_SWORD ? "a player: sword N, or sword N aggression"
+                                                      : "nothing but its field, @F, when two fields offer it");
     if ((kind == ACT_PLUCK || kind == ACT_SWORD) && !parse_count(w[1], BEAN_MAX_SEATS, &x))
         return deny(why, "%s N: N is a player's number", w[0]);
     if (kind == ACT_MAGIC && !parse_spell(w[1], &x, why)) return false;
@@ -1610,10 +1616,13 @@ static bool parse_power(const rabohnzel *g, char **w, int n, action_t *out, reas
     if (field < 0) {
         field = power_field(g, powers[p].type, &count);
         if (count > 1) {
-            char said[MEEPLE_ACTION_TEXT] = "";
-            for (int i = 0, at = 0; i < n && at < (int)sizeof said; i++)
-                at += snprintf(said + at, sizeof said - (size_t)at, "%s ", w[i]);
-            return deny(why, "two fields offer this power: say which, as in %s@%d", said, field + 1);
+            /* The suggestion is the action's own text, and only an action check() accepts: a bad target
+             * or an illegal use gets its rule's reason instead of a form that would be refused too. */
+            char said[MEEPLE_ACTION_TEXT];
+            action_t a = act(kind, x, field, z);
+            if (!rabohnzel_check(g, a, why)) return false;
+            rabohnzel_action_text(g, a, said);
+            return deny(why, "two fields offer this power: say which, as in %s", said);
         }
         if (field < 0) field = 0;
     }
@@ -2623,8 +2632,9 @@ static const bean_game rabohnzel_beans = {
     .phase_names = phase_names,
     .num_phases = NUM_PHASES,
     .phase_expect = "the phase is plant, magic, trade, plant_traded, draw or over",
-    .words = "plant done harvest propose ask offer pass give want send cancel accept reject pick keep pluck wise common "
-             "magic sword choose activate cast use place stop enchant discard skip order draw",
+    .words = "plant, done, harvest, propose, ask, offer, pass, give, want, send, cancel, accept, reject, pick, keep, "
+             "pluck, wise, common, magic, sword, choose, activate, cast, use, place, stop, enchant, discard, skip, "
+             "order, draw",
     .hand_knowledge = true,
     .temporary_third_field = true,
     .table_keys = table_keys,

@@ -512,3 +512,19 @@ describe("a whole game through the API", function()
     assert.same(s:table(), meeple.load(s:save()):table())
   end)
 end)
+
+describe("an action with a NUL byte", function()
+  it("is refused in every game, by check, try, play and public_text, and nothing is played", function()
+    for _, game in ipairs { "babel", "citadels", "bohnanza", "rabohnzel" } do
+      local s = meeple.new(game)
+      local text = s:legal()[1] .. "\0x"
+      local ok, why = s:check(text)
+      assert.is_false(ok, game)
+      assert.truthy(why:find("NUL", 1, true), why)
+      assert.is_nil((s:try(text)))
+      assert.has_error(function() s:play(text) end)
+      assert.is_nil((s:public_text(text, 1)))
+      assert.equal(0, #s:history())
+    end
+  end)
+end)

@@ -944,3 +944,13 @@ describe("bohnanza picks list distinct choices only", function()
     assert.same({ "red" }, T(s).face_up)
   end)
 end)
+
+describe("bohnanza from_table's shown cards", function()
+  it("one hand card shown twice is refused, as for a hand given as a number", function()
+    local ok, err = pcall(meeple.from_table, {
+      game = "bohnanza",
+      players = { { hand = { "soy", "garden" }, shown = { { at = 1, bean = "soy" }, { at = 1, bean = "soy" } } }, {}, {} } })
+    assert.is_false(ok)
+    assert.truthy(err:find("two shown cards at one place", 1, true), err)
+  end)
+end)

@@ -1218,6 +1218,7 @@ describe("rabohnzel check names the rule that refuses", function()
     local s = meeple.new("rabohnzel")
     local ok, why = s:check("xyzzy")
     assert.is_falsy(ok)
+    assert.equal("unknown action 'xyzzy'; actions: ", why:sub(1, 33))
     local words = {}
     for w in why:gsub("^.-actions: ", ""):gmatch("[%a_]+") do words[w] = true end
     for _, w in ipairs { "cast", "use", "sword", "pluck", "wise", "common", "magic", "keep", "choose", "activate",
@@ -1227,5 +1228,50 @@ describe("rabohnzel check names the rule that refuses", function()
     assert.is_nil(words.buy, why)
     local _, buy = s:check("buy")
     assert.truthy(buy:find("never be bought", 1, true), buy)
+  end)
+end)
+
+describe("rabohnzel refusals", function()
+  local function two_of(power)
+    return meeple.from_table {
+      game = "rabohnzel", phase = "magic",
+      players = { { fields = { { power }, { power } }, hand = { "cape" } }, { coins = { "princess" }, hand = { "cape" } },
+                  { hand = { "cape" }, coins = { "cape" } } } }
+  end
+
+  it("two fields of one power: a refusal suggests only an action check() accepts", function()
+    for _, power in ipairs { "sword", "pluck" } do
+      local s = two_of(power)
+      for _, text in ipairs { power .. " 1", power .. " 4", power .. " 02", power .. " +2", power .. " 2" } do
+        local ok, why = s:check(text)
+        assert.is_false(ok, text)
+        local x = why:match("as in (.*)$")
+        if x then assert.is_true(s:check(x), text .. " suggests " .. x .. ": " .. why) end
+      end
+      assert.equal("two fields offer this power: say which, as in " .. power .. " 2 @1", select(2, s:check(power .. " 02")))
+      assert.is_true(s:check(power .. " 2 @1"))
+    end
+  end)
+
+  it("a target is another player: yourself, or a seat that is not there, says so", function()
+    local s = two_of("sword")
+    assert.equal("you cannot attack yourself", select(2, s:check("sword 1 @1")))
+    assert.equal("there is no player 4: 3 play", select(2, s:check("sword 4 @1")))
+    assert.equal("you cannot pluck yourself", select(2, two_of("pluck"):check("pluck 1 @2")))
+  end)
+
+  it("a refusal names what was said: a hand's size, wise's field, @F as one word", function()
+    local s = two_of("wise")
+    assert.equal("your hand has 1 card, not 9", select(2, s:check("cast relocation @9")))
+    assert.truthy(select(2, s:check("wise 1")):find("@F", 1, true))
+    assert.equal("@F is written as one word, without a space: @1, @2 or @3", select(2, two_of("sword"):check("sword 2 @ 1")))
+  end)
+
+  it("from_table refuses one hand card shown twice", function()
+    local ok, err = pcall(meeple.from_table, {
+      game = "rabohnzel",
+      players = { { hand = { "cape", "wise" }, shown = { { at = 1, bean = "cape" }, { at = 1, bean = "cape" } } }, {}, {} } })
+    assert.is_false(ok)
+    assert.truthy(err:find("two shown cards at one place", 1, true), err)
   end)
 end)
