@@ -315,6 +315,9 @@ FILE *cli_open_log(const char *path, char *err, size_t errn) {
 
 FILE *cli_match_log(const char *path, bool resume, char *err, size_t errn) {
     struct stat st;
+    /* A resumed log that does not exist yet is begun, as a new one: a cluster's task runs the same
+     * command, --resume included, for its first start and after a stop (docs/cluster.md). */
+    resume = resume && stat(path, &st) == 0;
     if (!resume && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         snprintf(err, errn, "'%s' exists and is not a regular file: give a new file's name", path);
         return NULL;

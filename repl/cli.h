@@ -83,8 +83,9 @@ FILE *cli_open_log(const char *path, char *err, size_t errn);
 
 /* A match's log, written a line at a time (so that --resume can read it after a crash): a new log
  * (not `resume`) refuses an existing `path` that is not a regular file (a symbolic link, a FIFO, a
- * device, a folder) and truncates a regular one; a resumed log must be an existing regular file,
- * directly or through a symbolic link, and is appended to. NULL with one line in `err`. */
+ * device, a folder) and truncates a regular one; a resumed log that exists must be a regular file,
+ * directly or through a symbolic link, and is appended to (one that does not is begun as a new log).
+ * NULL with one line in `err`. */
 FILE *cli_match_log(const char *path, bool resume, char *err, size_t errn);
 
 /* An output file written whole or not at all: a temporary file beside `path` (in `tmp`), renamed over
