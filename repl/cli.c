@@ -1,10 +1,12 @@
 /* cli.c — what every `meeple` command shares: refusing bad arguments with a usage line, whole numbers
  * and seeds from the command line, `--opt=value`, a Lua state with the module, errors shown as one
  * line, and a game's rules with its parameters. The commands use this file; it knows none of them. */
-#define _POSIX_C_SOURCE 200809L /* lstat, mkstemp, fdopen, fchmod */
+#define _POSIX_C_SOURCE 200809L /* lstat, mkstemp, fdopen, fchmod, sigaction */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -311,11 +313,103 @@ FILE *cli_open_log(const char *path, char *err, size_t errn) {
     return f;
 }
 
+FILE *cli_match_log(const char *path, bool resume, char *err, size_t errn) {
+    struct stat st;
+    /* A resumed log that does not exist yet is begun, as a new one: a cluster's task runs the same
+     * command, --resume included, for its first start and after a stop (docs/cluster.md). */
+    resume = resume && stat(path, &st) == 0;
+    if (!resume && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errn, "'%s' exists and is not a regular file: give a new file's name", path);
+        return NULL;
+    }
+    /* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of hanging; O_NOFOLLOW: a link
+     * that appears after the check above is refused, not followed (a resumed log may be a link to its
+     * file, as cli_open_log reads it). */
+    int flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | (resume ? O_APPEND : O_CREAT | O_TRUNC | O_NOFOLLOW);
+    int fd = open(path, flags, 0666);
+    if (fd < 0) {
+        if (errno == ENXIO || errno == ELOOP)
+            snprintf(err, errn, "'%s' exists and is not a regular file: give a new file's name", path);
+        else
+            snprintf(err, errn, "cannot write the log '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(err, errn, "'%s' is not a regular file (a device, a pipe or a folder); give a log file", path);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, resume ? "ab" : "wb");
+    if (!f) {
+        snprintf(err, errn, "cannot write the log '%s': %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 /* The process's umask (read by setting it back): files made with mkstemp get 0600 otherwise. */
 static mode_t current_umask(void) {
     mode_t mask = umask(022);
     umask(mask);
     return mask;
+}
+
+/* The temporary files meeple is writing, so that SIGINT or SIGTERM removes them before meeple dies: a
+ * path is complete before its slot is marked live, and the handler only reads live slots. */
+enum { LIVE_TEMPS = 8, TEMP_PATH = 4096 };
+static char live_temp[LIVE_TEMPS][TEMP_PATH];
+static volatile sig_atomic_t live_used[LIVE_TEMPS];
+
+/* Unlinks the live temporary files (async-signal-safe calls only), then dies of the signal as if no
+ * handler were there. A match's own handler (repl/match.c) replaces this one while it runs: it stops
+ * the match, and the writer's cli_out_commit removes the file. */
+static void on_fatal_signal(int sig) {
+    for (int i = 0; i < LIVE_TEMPS; i++)
+        if (live_used[i]) unlink(live_temp[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Installs on_fatal_signal for a signal still at its default action: an ignored signal (nohup) stays
+ * ignored, and another handler is left alone. */
+static void remove_temps_on(int sig) {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL) return;
+    struct sigaction sa = {.sa_handler = on_fatal_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaction(sig, &sa, NULL);
+}
+
+/* Blocks (or unblocks) SIGINT and SIGTERM around a change of the live list and of the file it names. */
+static void hold_signals(bool hold, sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(hold ? SIG_BLOCK : SIG_SETMASK, hold ? &set : old, hold ? old : NULL);
+}
+
+/* The slot of `tmp`, made live; -1 when every slot is taken or the name is too long (then the file is
+ * not removed on a signal, as before). */
+static int temp_track(const char *tmp) {
+    if (strlen(tmp) >= TEMP_PATH) return -1;
+    for (int i = 0; i < LIVE_TEMPS; i++)
+        if (!live_used[i]) {
+            memcpy(live_temp[i], tmp, strlen(tmp) + 1);
+            live_used[i] = 1;
+            remove_temps_on(SIGINT);
+            remove_temps_on(SIGTERM);
+            return i;
+        }
+    return -1;
+}
+
+static void temp_untrack(const char *tmp) {
+    for (int i = 0; i < LIVE_TEMPS; i++)
+        if (live_used[i] && strcmp(live_temp[i], tmp) == 0) live_used[i] = 0;
 }
 
 FILE *cli_out_open(const char *path, char *tmp, size_t tmpn, char *err, size_t errn) {
@@ -328,14 +422,19 @@ FILE *cli_out_open(const char *path, char *tmp, size_t tmpn, char *err, size_t e
         snprintf(err, errn, "the name '%.200s' is too long", path);
         return NULL;
     }
+    sigset_t mask;
+    hold_signals(true, &mask); /* a signal between mkstemp and temp_track would leave the file */
     int fd = mkstemp(tmp);
+    if (fd >= 0) temp_track(tmp);
+    hold_signals(false, &mask);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
+        int e = errno;
         if (fd >= 0) {
             close(fd);
-            remove(tmp);
+            cli_out_commit(NULL, tmp, path, false);
         }
-        snprintf(err, errn, "cannot write '%s': %s", path, strerror(errno));
+        snprintf(err, errn, "cannot write '%s': %s", path, strerror(e));
         return NULL;
     }
     fchmod(fd, 0644 & ~current_umask());
@@ -343,10 +442,14 @@ FILE *cli_out_open(const char *path, char *tmp, size_t tmpn, char *err, size_t e
 }
 
 bool cli_out_commit(FILE *f, const char *tmp, const char *path, bool ok) {
-    ok = fclose(f) == 0 && ok;
-    if (ok && rename(tmp, path) == 0) return true;
-    remove(tmp);
-    return false;
+    if (f) ok = fclose(f) == 0 && ok;
+    sigset_t mask;
+    hold_signals(true, &mask); /* renamed or removed, and untracked, as one step for a signal */
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) remove(tmp);
+    temp_untrack(tmp);
+    hold_signals(false, &mask);
+    return ok;
 }
 
 /* ==================================================================================== suggestions */
@@ -371,12 +474,22 @@ static int distance(const char *a, const char *b) {
     return d[n][m];
 }
 
+/* How many first letters a and b share. */
+static size_t common_start(const char *a, const char *b) {
+    size_t n = 0;
+    while (a[n] && a[n] == b[n]) n++;
+    return n;
+}
+
 const char *cli_nearest(const char *given, const char *const *names) {
     const char *best = NULL;
     int best_d = 0, limit = (int)strlen(given) / 3 + 1; /* a typo or two, not a different word */
     for (const char *const *name = names; *name; name++) {
         int d = distance(given, *name);
-        if (d <= limit && (!best || d < best_d)) best = *name, best_d = d;
+        /* A tie goes to the name that starts as typed: "hepl" is help swapped, not repl misspelt. */
+        if (d <= limit && (!best || d < best_d ||
+                           (d == best_d && common_start(given, *name) > common_start(given, best))))
+            best = *name, best_d = d;
     }
     return best;
 }

@@ -81,10 +81,18 @@ long long cli_os_seed(void);
  * `err` ("'F' is not a regular file ..."). */
 FILE *cli_open_log(const char *path, char *err, size_t errn);
 
+/* A match's log, written a line at a time (so that --resume can read it after a crash): a new log
+ * (not `resume`) refuses an existing `path` that is not a regular file (a symbolic link, a FIFO, a
+ * device, a folder) and truncates a regular one; a resumed log that exists must be a regular file,
+ * directly or through a symbolic link, and is appended to (one that does not is begun as a new log).
+ * NULL with one line in `err`. */
+FILE *cli_match_log(const char *path, bool resume, char *err, size_t errn);
+
 /* An output file written whole or not at all: a temporary file beside `path` (in `tmp`), renamed over
  * `path` by cli_out_commit; an existing `path` that is not a regular file (a device, a folder, a
  * symbolic link's target that is not one) is refused, and nothing meeple did not create is ever
- * removed. NULL with one line in `err` when it cannot. */
+ * removed. Until cli_out_commit, the temporary file is also removed when SIGINT or SIGTERM ends
+ * meeple (a signal at its default action gets a handler that unlinks it, then dies of the signal). NULL with one line in `err` when it cannot. */
 FILE *cli_out_open(const char *path, char *tmp, size_t tmpn, char *err, size_t errn);
 /* Closes `f` and renames it over its path (ok), or removes the temporary file (not ok). True when the
  * file is in place. */

@@ -986,9 +986,10 @@ static int run(match *m) {
         return 2;
     }
     if (a->log) {
-        m->log = fopen(a->log, a->resume ? "ab" : "wb");
+        char err[512];
+        m->log = cli_match_log(a->log, a->resume, err, sizeof err);
         if (!m->log) {
-            fprintf(stderr, "meeple match: cannot write the log '%s'\n", a->log);
+            fprintf(stderr, "meeple match: %s\n", err);
             return 2;
         }
     }

@@ -58,6 +58,10 @@ describe("bad arguments", function()
     end)
   end
 
+  it("a typo's nearest command, at a tie, is the one that starts as typed: 'hepl' is help, not repl", function()
+    util.assert_usage_error("hepl", "meeple: unknown command 'hepl'; did you mean 'help'?", "usage: meeple")
+    util.assert_usage_error("help hepl", "meeple: unknown command 'hepl'; did you mean 'help'?", "usage: meeple")
+  end)
 end)
 
 describe("command-line conventions", function()

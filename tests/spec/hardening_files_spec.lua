@@ -76,6 +76,92 @@ describe("an output file", function()
   end)
 end)
 
+-- meeple started in `dir` with `args`, sent `signal` as soon as `file_glob` exists there; the files
+-- left in `dir` and its exit status. env --default-signal: a background job of a shell script starts
+-- with SIGINT ignored, as after nohup (and meeple leaves an ignored signal ignored).
+local function interrupted(dir, args, file_glob, signal)
+  local out = sh("cd " .. quote(dir) .. " && { env --default-signal=INT,TERM " .. quote(util.exe) .. " " .. args .. " >/dev/null 2>&1 & "
+                 .. "pid=$!; i=0; while [ $i -lt 3000 ] && ! ls " .. file_glob .. " >/dev/null 2>&1; do "
+                 .. "sleep 0.01; i=$((i+1)); done; kill -" .. signal .. " $pid; wait $pid; echo \"status $?\"; }")
+  local status = tonumber(out:match("status (%d+)"))
+  return files_in(dir), status
+end
+
+describe("an output file's temporary file", function()
+  local dir
+  setup(function()
+    dir = temp_dir()
+    local _, code = meeple("match babel random random --games 6000 --seed 3 --log big.jsonl", dir)
+    assert.equal(0, code)
+  end)
+  teardown(function() sh("rm -rf " .. quote(dir)) end)
+  after_each(function() sh("cd " .. quote(dir) .. " && rm -f o.jsonl*") end)
+
+  for _, signal in ipairs({ "INT", "TERM" }) do
+    it("is removed when SIG" .. signal .. " stops a merge of a long log, which dies of the signal", function()
+      local left, status = interrupted(dir, "merge big.jsonl --log o.jsonl", "o.jsonl.tmp-*", signal)
+      assert.same({ "big.jsonl" }, left)
+      assert.equal(128 + (signal == "INT" and 2 or 15), status)
+    end)
+  end
+end)
+
+describe("match --log", function()
+  local dir
+  before_each(function() dir = temp_dir() end)
+  after_each(function() sh("rm -rf " .. quote(dir)) end)
+
+  it("refuses a symbolic link for a new log: the file it points to is kept, the link stays", function()
+    sh("printf precious > " .. quote(dir .. "/target") .. "; ln -s target " .. quote(dir .. "/link.jsonl"))
+    local out, code = meeple("match babel random random --games 2 --seed 1 --log link.jsonl", dir)
+    assert.equal(2, code, out)
+    assert.truthy(out:find("'link.jsonl' exists and is not a regular file", 1, true), out)
+    assert.equal(1, #lines(out), out)
+    assert.equal("precious", util.read(dir .. "/target"))
+    assert.equal("target", (sh("readlink " .. quote(dir .. "/link.jsonl")):gsub("\n", "")))
+  end)
+
+  it("refuses a FIFO at once instead of waiting for a reader", function()
+    sh("mkfifo " .. quote(dir .. "/fifo"))
+    local out, code = meeple("match babel random random --games 2 --seed 1 --log fifo", dir)
+    assert.equal(2, code, out) -- timeout's 124 when it hangs
+    assert.truthy(out:find("'fifo' exists and is not a regular file", 1, true), out)
+  end)
+
+  it("with --resume, appends only to a regular file: a FIFO is refused, a link to a log is followed", function()
+    sh("mkfifo " .. quote(dir .. "/fifo"))
+    local out, code = meeple("match babel random random --games 2 --seed 1 --log fifo --resume", dir)
+    assert.equal(2, code, out)
+    assert.truthy(out:find("not a regular file", 1, true), out)
+    out, code = meeple("match babel random random --games 2 --seed 1 --log m.jsonl", dir)
+    sh("ln -s m.jsonl " .. quote(dir .. "/link.jsonl"))
+    out, code = meeple("match babel random random --games 2 --seed 1 --log link.jsonl --resume", dir)
+    assert.equal(0, code, out)
+    assert.equal(2, #lines(util.read(dir .. "/m.jsonl")))
+  end)
+
+  it("with --resume, begins a log that does not exist yet (a cluster task's first start), never through a link", function()
+    local out, code = meeple("match babel random random --games 2 --seed 1 --log new.jsonl --resume", dir)
+    assert.equal(0, code, out)
+    assert.equal(2, #lines(util.read(dir .. "/new.jsonl")))
+    sh("ln -s nowhere.jsonl " .. quote(dir .. "/dangling.jsonl"))
+    out, code = meeple("match babel random random --games 2 --seed 1 --log dangling.jsonl --resume", dir)
+    assert.equal(2, code, out)
+    assert.truthy(out:find("not a regular file", 1, true), out)
+    assert.same({ "dangling.jsonl", "new.jsonl" }, files_in(dir))
+  end)
+
+  it("still writes a regular file, a line per game, and resumes it", function()
+    local out, code = meeple("match babel random random --games 4 --seed 1 --log m.jsonl", dir)
+    assert.equal(0, code, out)
+    local first = util.read(dir .. "/m.jsonl")
+    assert.equal(4, #lines(first))
+    out, code = meeple("match babel random random --games 4 --seed 1 --log m.jsonl --resume", dir)
+    assert.equal(0, code, out)
+    assert.equal(first, util.read(dir .. "/m.jsonl"))
+  end)
+end)
+
 describe("a log", function()
   local dir
   before_each(function() dir = temp_dir() end)
