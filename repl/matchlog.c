@@ -96,13 +96,19 @@ static json_t *forfeits_json(const matchlog_game *g) {
     return json_pack("[{s:i,s:s}]", "seat", g->forfeit + 1, "reason", g->reason);
 }
 
+/* The SPRT's settings, which are part of the match (a resume must test the same), or NULL without one. */
+static json_t *sprt_settings(const matchlog_match *m) {
+    if (!m->sprt) return NULL;
+    return json_pack("{s:f,s:f,s:f,s:f}", "p0", m->p0, "p1", m->p1, "alpha", m->alpha, "beta", m->beta);
+}
+
 char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *actions, json_t *by) {
     int p = m->players;
     json_t *rec = json_pack(
-        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
+        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:o*,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
         MATCHLOG_VERSION, "meeple", MEEPLE_VERSION, "index", (json_int_t)(g->game + 1), "deal",
         (json_int_t)(matchlog_deal(m, g->game) + 1), "game", m->def->name, "games", (json_int_t)m->games,
-        "seating", seating_name(m->seating), "match_seed", (json_int_t)m->match_seed, "seed",
+        "seating", seating_name(m->seating), "match_seed", (json_int_t)m->match_seed, "sprt", sprt_settings(m), "seed",
         (json_int_t)matchlog_seed_of_game(m, g->game), "variant", m->variant, "params",
         params_json(m->def, m->params), "players", p, "bots", names_list(m, -1), "seats", names_list(m, g->game),
         "scores", int_list(g->scores, p, 0), "winners", int_list(g->winners, g->nwinners, 1), "forfeits",
@@ -122,9 +128,10 @@ char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *ac
 }
 
 json_t *matchlog_identity(const matchlog_match *m) {
-    return json_pack("{s:i,s:s,s:s,s:I,s:s,s:I,s:s?,s:o,s:i,s:o}", "log", MATCHLOG_VERSION, "meeple", MEEPLE_VERSION,
+    json_t *sprt = sprt_settings(m);
+    return json_pack("{s:i,s:s,s:s,s:I,s:s,s:I,s:o,s:s?,s:o,s:i,s:o}", "log", MATCHLOG_VERSION, "meeple", MEEPLE_VERSION,
                      "game", m->def->name, "games", (json_int_t)m->games, "seating", seating_name(m->seating),
-                     "match_seed", (json_int_t)m->match_seed,
+                     "match_seed", (json_int_t)m->match_seed, "sprt", sprt ? sprt : json_null(),
                      "variant", m->variant, "params", params_json(m->def, m->params), "players", m->players, "bots",
                      names_list(m, -1));
 }
@@ -173,6 +180,22 @@ static bool ms_array(json_t *list, int count, double *out) {
     return true;
 }
 
+/* A probability in (0, max): the SPRT's hypotheses (max 1) and error bounds (max 0.5). */
+static bool fraction(json_t *v, double max, double *out) {
+    *out = json_number_value(v);
+    return json_is_real(v) && *out > 0 && *out < max;
+}
+
+/* The SPRT's settings: absent without one, else p0 and p1 (different) with alpha and beta, nothing else. */
+static bool read_sprt(json_t *v, matchlog_match *mm) {
+    mm->sprt = v != NULL;
+    if (!v) return true;
+    return json_is_object(v) && json_object_size(v) == 4 && fraction(json_object_get(v, "p0"), 1, &mm->p0) &&
+           fraction(json_object_get(v, "p1"), 1, &mm->p1) && mm->p0 != mm->p1 &&
+           fraction(json_object_get(v, "alpha"), 0.5, &mm->alpha) &&
+           fraction(json_object_get(v, "beta"), 0.5, &mm->beta);
+}
+
 /* The match's fields into mm (its design and seed, for the games' own fields): format, version, game,
  * size, seating, seed, variant, players, bots. */
 static bool read_match(json_t *rec, matchlog_match *mm, char *why, size_t n) {
@@ -197,6 +220,7 @@ static bool read_match(json_t *rec, matchlog_match *mm, char *why, size_t n) {
         return REFUSE("its \"seating\" is not a design (%s)", SEATING_NAMES);
     if (!whole(json_object_get(rec, "match_seed"), 0, CLI_SEED_MAX, match_seed))
         return REFUSE("its \"match_seed\" is not a seed");
+    if (!read_sprt(json_object_get(rec, "sprt"), mm)) return REFUSE("its \"sprt\" is damaged");
     if (!variant || !(json_is_null(variant) || text_field(variant, 1024)))
         return REFUSE("its \"variant\" is damaged");
     if (!json_is_object(json_object_get(rec, "params"))) return REFUSE("its \"params\" is not an object");
@@ -330,9 +354,11 @@ json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **i
     ok = ok && read_match(rec, &mm, why, n) && read_outcome(rec, &mm, g, why, n) &&
          read_decisions(rec, mm.players, g, why, n);
     if (ok) {
-        *id = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "log", json_object_get(rec, "log"), "meeple",
+        json_t *sprt = json_object_get(rec, "sprt");
+        *id = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "log", json_object_get(rec, "log"), "meeple",
                         json_object_get(rec, "meeple"), "game", json_object_get(rec, "game"), "games",
-                        json_object_get(rec, "games"), "seating", json_object_get(rec, "seating"), "match_seed", json_object_get(rec, "match_seed"), "variant",
+                        json_object_get(rec, "games"), "seating", json_object_get(rec, "seating"), "match_seed",
+                        json_object_get(rec, "match_seed"), "sprt", sprt ? sprt : json_null(), "variant",
                         json_object_get(rec, "variant"), "params", json_object_get(rec, "params"), "players",
                         json_object_get(rec, "players"), "bots", json_object_get(rec, "bots"));
         ok = *id || REFUSE("out of memory");
@@ -353,11 +379,13 @@ void matchlog_sprt_bounds(matchlog_sprt *s) {
 
 double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq) {
     if (deals < 2) return 0;
-    /* The deals' spread, with one pseudo-deal of the largest variance a mean of `block` independent
-     * games can have (1/4 per game): a few identical deals (identical bots score alike in every deal)
-     * cannot decide alone, and there is no division by zero. */
+    /* The variance of a deal's mean score from the deals' spread pooled with one pseudo-deal of the
+     * largest variance such a mean can have (1/4: a value in [0, 1]), weighted as one deal more. Deals
+     * that all score alike (identical bots tie in every balanced deal) then still leave a variance of
+     * 0.25/n, not zero, and there is no division by zero. */
+    (void)block;
     double n = (double)deals, mean = sum / n, spread = sq - sum * mean;
-    double var = ((spread > 0 ? spread : 0) + 0.25 / (double)block) / n;
+    double var = ((spread > 0 ? spread : 0) + 0.25) / n;
     /* Per trial, log N(x; p1, var) - log N(x; p0, var) = (p1 - p0)(2x - p0 - p1) / (2 var); summed. */
     return n * (s->p1 - s->p0) * (2 * mean - s->p0 - s->p1) / (2 * var);
 }
@@ -378,6 +406,8 @@ static void close_deal(matchlog_tally *t, long long block) {
     if (!s->on || s->result >= 0) return;
     s->games = t->seat_games;
     s->llr = matchlog_sprt_llr(s, t->deals, block, t->stats[0].points_by_deal, t->stats[0].points_by_deal_sq);
+    /* A handful of deals says little about the spread between them: no decision before the minimum. */
+    if (t->deals < MATCHLOG_SPRT_MIN_DEALS) return;
     if (s->llr >= s->upper) s->result = 1;
     else if (s->llr <= s->lower) s->result = 0;
 }

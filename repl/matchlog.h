@@ -23,6 +23,7 @@
 #define MATCHLOG_NAME 80                 /* a bot's name in a log, with its terminator */
 #define MATCHLOG_REASON 256              /* a forfeit's reason, with its terminator */
 #define MATCHLOG_FORFEITS_KEPT 10000     /* forfeits listed one by one (all are counted) */
+#define MATCHLOG_SPRT_MIN_DEALS 10       /* the SPRT decides on no fewer completed deals (docs/api.md) */
 
 /* What every record of one match carries alike: its identity, in the order records put it. */
 typedef struct matchlog_match {
@@ -33,6 +34,8 @@ typedef struct matchlog_match {
     const param_value *params;                   /* def->num_params of them */
     int players;
     char bots[MEEPLE_MAX_PLAYERS][MATCHLOG_NAME]; /* names in argument order, unique */
+    bool sprt;                                   /* run with --sprt: its test is part of the match */
+    double p0, p1, alpha, beta;                  /* the test's hypotheses and error bounds */
 } matchlog_match;
 
 /* One game's outcome; seats are 0-based here and 1-based in the log. */

@@ -80,6 +80,8 @@ describe("--sprt", function()
       local r = match_json(case[1])
       assert.equal(case[2], r.sprt.result)
       assert.equal(games, r.sprt.games)
+      -- no decision before 10 completed deals, however alike the first ones come out
+      assert.truthy(games >= 10 * r.deal_games and games % r.deal_games == 0, "decided after " .. games)
       assert.equal(games, r.games)
       assert.truthy(r.sprt.lower < 0 and r.sprt.upper > 0, out)
       if case[2] == "H1" then assert.truthy(r.sprt.llr >= r.sprt.upper) else assert.truthy(r.sprt.llr <= r.sprt.lower) end
@@ -111,6 +113,34 @@ describe("--sprt", function()
     assert.equal(0, code, out)
     assert.truthy(out:find("(" .. #l .. " from the log)", 1, true), out)
     assert.equal(untimed(whole), untimed(read(log)))
+    os.remove(log)
+  end)
+
+  it("logs its settings in every record, and a resume with other settings is refused in one line", function()
+    local args = "match babel greedy_babel greedy_babel --games 400 --seed 3 --sprt 0.5,0.6 --alpha 0.01"
+    local whole = sprt_log(args:sub(7), 1)
+    local l = lines(whole)
+    for _, line in ipairs(l) do
+      local rec = meeple_lib.json.decode(line)
+      assert.same({ p0 = 0.5, p1 = 0.6, alpha = 0.01, beta = 0.05 }, rec.sprt)
+    end
+    local log = os.tmpname()
+    for _, other in ipairs { "", " --sprt 0.5,0.6", " --sprt 0.5,0.65 --alpha 0.01", " --sprt 0.5,0.6 --alpha 0.01 --beta 0.1" } do
+      write(log, table.concat(l, "\n", 1, 4) .. "\n")
+      local out, code = meeple("match babel greedy_babel greedy_babel --games 400 --seed 3" .. other .. " --log "
+        .. quote(log) .. " --resume")
+      assert.equal(2, code, out)
+      assert.equal(1, #lines(out), out)
+      assert.truthy(out:find("its match ran --sprt 0.5,0.6 --alpha 0.01 --beta 0.05, this run ", 1, true), out)
+      assert.equal(4, #lines(read(log)))
+    end
+    -- and a log without a test is not resumed into one
+    local plain = sprt_log("babel greedy_babel greedy_babel --games 8 --seed 3", 1)
+    write(log, table.concat(lines(plain), "\n", 1, 2) .. "\n")
+    local out, code = meeple("match babel greedy_babel greedy_babel --games 8 --seed 3 --sprt 0.5,0.6 --log "
+      .. quote(log) .. " --resume")
+    assert.equal(2, code, out)
+    assert.truthy(out:find("its match ran no --sprt, this run --sprt 0.5,0.6 --alpha 0.05 --beta 0.05", 1, true), out)
     os.remove(log)
   end)
 
