@@ -105,10 +105,20 @@ typedef struct matchlog_forfeit {
     char reason[MATCHLOG_REASON];
 } matchlog_forfeit;
 
-typedef struct matchlog_tally {
-    const matchlog_match *m;
+/* What the results table counts: the games of completed deals only (an interrupted run's unfinished
+ * deal would tilt the rates towards the seats it played). */
+typedef struct matchlog_counted {
     matchlog_bot_stats stats[MEEPLE_MAX_PLAYERS];
     long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
+    double seat_wins_by_deal[MEEPLE_MAX_PLAYERS], seat_wins_by_deal_sq[MEEPLE_MAX_PLAYERS];
+} matchlog_counted;
+
+typedef struct matchlog_tally {
+    const matchlog_match *m;
+    matchlog_bot_stats stats[MEEPLE_MAX_PLAYERS]; /* every game counted, the unfinished deal's too */
+    long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
+    long long seat_deal_wins[MEEPLE_MAX_PLAYERS]; /* this deal's wins by seat so far */
+    matchlog_counted done;                       /* as they stood at the last completed deal */
     long long deals;                             /* completed deals (blocks) */
     matchlog_sprt sprt;
     matchlog_forfeit *forfeits;                  /* the first MATCHLOG_FORFEITS_KEPT */

@@ -238,6 +238,16 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
     assert.truthy(played > 0 and played < 396, "interrupted after " .. played .. " games")
     assert.truthy(out:find("bohnanza: " .. played .. " games, " .. played // 6 .. " deal", 1, true), out)
     assert.truthy(out:find("Interrupted after " .. played .. " of 396 games", 1, true), out)
+    -- The results count whole deals only: an unfinished deal's games would tilt the rates to its seats.
+    local whole_games, left = played // 6 * 6, played % 6
+    assert.equal(whole_games, tonumber(out:match("\ngreedy_bohnanza +(%d+)")), out)
+    assert.equal(whole_games, tonumber(out:match("\n1 +(%d+)")), out)
+    if left > 0 then
+      assert.truthy(out:find("The unfinished deal's " .. left .. " game" .. (left == 1 and " is" or "s are")
+        .. " left out of the results", 1, true), out)
+    else
+      assert.falsy(out:find("unfinished deal", 1, true), out)
+    end
     assert.truthy(err:find("stopped by a signal", 1, true), err)
     local resumed, code = meeple(args .. "--log " .. quote(log) .. " --resume")
     assert.equal(0, code, resumed)
