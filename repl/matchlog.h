@@ -145,7 +145,8 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
 bool matchlog_print_json(FILE *out, const matchlog_tally *t);
 /* The SPRT's bounds for its alpha and beta, and its log-likelihood ratio over `deals` deals of `block`
  * games whose mean scores sum to `sum` and their squares to `sq` (Wald's test under a normal
- * approximation, the variance estimated from the deals, as fishtest does with game pairs). */
+ * approximation, the variance estimated from the deals pooled with one pseudo-deal of variance 1/4,
+ * as fishtest does with game pairs). It decides from MATCHLOG_SPRT_MIN_DEALS deals on. */
 void matchlog_sprt_bounds(matchlog_sprt *s);
 double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq);
 
