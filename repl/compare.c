@@ -108,6 +108,16 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
     seating_design design;
     long long block = seating_parse(a->seating, &design) ? seating_block(design, a->nbots) : 0;
     if (!a->games_given && block > 0) a->games = (a->games + block - 1) / block * block; /* whole deals, as match's */
+    /* Refused here, as match would refuse it, before either half says it is starting. */
+    if (block > 0 && a->games % block != 0) {
+        long long below = a->games / block * block, above = below + block;
+        char nearest[80];
+        if (below > 0) snprintf(nearest, sizeof nearest, "%lld or %lld", below, above);
+        else snprintf(nearest, sizeof nearest, "%lld", above);
+        return cli_bad_args("compare", "--games %lld is not a whole number of deals: %s seating plays %lld games a deal "
+                            "with %d players; give --games %s", a->games, seating_name(design), block, a->nbots,
+                            nearest);
+    }
     return 0;
 }
 

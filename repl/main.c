@@ -63,7 +63,7 @@ static const cli_command commands[] = {
      "               random: one game a deal, a random order drawn from its seed\n"
      "  --sprt P0,P1 a sequential test on the first bot's expected score (a win 1, a win shared by k\n"
      "               1/k): H0 score = P0 against H1 score = P1, one trial a deal; stops at the first\n"
-     "               deal where it decides, or at --games (not with --shard)\n"
+     "               deal where it decides (from the 10th), or at --games (not with --shard)\n"
      "  --alpha A, --beta B   its error rates (default 0.05 each)\n"
      "  --jobs J     games played at once, one thread each (default 1; 0: one per core); results do\n"
      "               not depend on it\n"

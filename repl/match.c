@@ -136,7 +136,12 @@ static bool parse_fraction(const char *text, double *out) {
     char *end;
     if (!text[0] || strspn(text, "0123456789.") != strlen(text)) return false;
     *out = strtod(text, &end);
-    return *end == '\0' && *out > 0 && *out < 1;
+    /* As the log writes it (15 digits), so a resumed log's settings compare equal to the arguments'. */
+    char again[32];
+    snprintf(again, sizeof again, "%.15g", *out);
+    bool ok = *end == '\0';
+    *out = strtod(again, NULL);
+    return ok && *out > 0 && *out < 1;
 }
 
 /* "P0,P1": the SPRT's two hypotheses on the first bot's expected score. */
@@ -744,6 +749,19 @@ static bool same_record(const match *m, lua_State *L, json_t *rec, game_result *
     return true;
 }
 
+/* Why a logged SPRT is not this run's: the two settings side by side, as options. */
+static void sprt_differs(const match *m, json_t *logged, char *why, size_t n) {
+    char mine[160] = "no --sprt", theirs[160] = "no --sprt";
+    if (m->mm.sprt)
+        snprintf(mine, sizeof mine, "--sprt %g,%g --alpha %g --beta %g", m->mm.p0, m->mm.p1, m->mm.alpha, m->mm.beta);
+    if (json_is_object(logged))
+        snprintf(theirs, sizeof theirs, "--sprt %g,%g --alpha %g --beta %g",
+                 json_number_value(json_object_get(logged, "p0")), json_number_value(json_object_get(logged, "p1")),
+                 json_number_value(json_object_get(logged, "alpha")),
+                 json_number_value(json_object_get(logged, "beta")));
+    snprintf(why, n, "its match ran %s, this run %s: a resume tests what the match began testing", theirs, mine);
+}
+
 /* Checks one line of the log (newline cut off): it must be slot `slot` of this match and exactly the
  * record its seed and actions give when played again — so an edited score, winner or action, or a
  * line from elsewhere, is refused. Fills r (its line included) as if the game had been played now. */
@@ -755,7 +773,8 @@ static bool check_logged(match *m, lua_State *L, json_t *id, const char *line, s
     json_t *rec = matchlog_read(line, len, &r->g, &logged_id, why, n);
     bool ok = rec != NULL;
     if (ok && !matchlog_same_match(id, logged_id, field, sizeof field)) {
-        snprintf(why, n, "its \"%s\" is not this match's", field);
+        if (strcmp(field, "sprt") == 0) sprt_differs(m, json_object_get(logged_id, "sprt"), why, n);
+        else snprintf(why, n, "its \"%s\" is not this match's", field);
         ok = false;
     }
     if (ok && r->g.game != game_of_slot(m, slot)) {
@@ -1031,7 +1050,9 @@ int match_main(int argc, char **argv, const cli_options *opts) {
     m->a = &a;
     params_defaults(a.def, m->params);
     m->mm = (matchlog_match){.def = a.def, .games = a.games, .match_seed = a.seed_given ? a.seed : -1,
-                             .seating = a.seating, .variant = a.variant, .params = m->params, .players = a.players};
+                             .seating = a.seating, .variant = a.variant, .params = m->params, .players = a.players,
+                             .sprt = a.sprt.on, .p0 = a.sprt.p0, .p1 = a.sprt.p1, .alpha = a.sprt.alpha,
+                             .beta = a.sprt.beta};
     m->tally.m = &m->mm;
     m->tally.sprt = a.sprt;
     matchlog_sprt_bounds(&m->tally.sprt);

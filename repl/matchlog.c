@@ -96,13 +96,19 @@ static json_t *forfeits_json(const matchlog_game *g) {
     return json_pack("[{s:i,s:s}]", "seat", g->forfeit + 1, "reason", g->reason);
 }
 
+/* The SPRT's settings, which are part of the match (a resume must test the same), or NULL without one. */
+static json_t *sprt_settings(const matchlog_match *m) {
+    if (!m->sprt) return NULL;
+    return json_pack("{s:f,s:f,s:f,s:f}", "p0", m->p0, "p1", m->p1, "alpha", m->alpha, "beta", m->beta);
+}
+
 char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *actions, json_t *by) {
     int p = m->players;
     json_t *rec = json_pack(
-        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
+        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:o*,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
         MATCHLOG_VERSION, "meeple", MEEPLE_VERSION, "index", (json_int_t)(g->game + 1), "deal",
         (json_int_t)(matchlog_deal(m, g->game) + 1), "game", m->def->name, "games", (json_int_t)m->games,
-        "seating", seating_name(m->seating), "match_seed", (json_int_t)m->match_seed, "seed",
+        "seating", seating_name(m->seating), "match_seed", (json_int_t)m->match_seed, "sprt", sprt_settings(m), "seed",
         (json_int_t)matchlog_seed_of_game(m, g->game), "variant", m->variant, "params",
         params_json(m->def, m->params), "players", p, "bots", names_list(m, -1), "seats", names_list(m, g->game),
         "scores", int_list(g->scores, p, 0), "winners", int_list(g->winners, g->nwinners, 1), "forfeits",
@@ -122,9 +128,10 @@ char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *ac
 }
 
 json_t *matchlog_identity(const matchlog_match *m) {
-    return json_pack("{s:i,s:s,s:s,s:I,s:s,s:I,s:s?,s:o,s:i,s:o}", "log", MATCHLOG_VERSION, "meeple", MEEPLE_VERSION,
+    json_t *sprt = sprt_settings(m);
+    return json_pack("{s:i,s:s,s:s,s:I,s:s,s:I,s:o,s:s?,s:o,s:i,s:o}", "log", MATCHLOG_VERSION, "meeple", MEEPLE_VERSION,
                      "game", m->def->name, "games", (json_int_t)m->games, "seating", seating_name(m->seating),
-                     "match_seed", (json_int_t)m->match_seed,
+                     "match_seed", (json_int_t)m->match_seed, "sprt", sprt ? sprt : json_null(),
                      "variant", m->variant, "params", params_json(m->def, m->params), "players", m->players, "bots",
                      names_list(m, -1));
 }
@@ -173,6 +180,22 @@ static bool ms_array(json_t *list, int count, double *out) {
     return true;
 }
 
+/* A probability in (0, max): the SPRT's hypotheses (max 1) and error bounds (max 0.5). */
+static bool fraction(json_t *v, double max, double *out) {
+    *out = json_number_value(v);
+    return json_is_real(v) && *out > 0 && *out < max;
+}
+
+/* The SPRT's settings: absent without one, else p0 and p1 (different) with alpha and beta, nothing else. */
+static bool read_sprt(json_t *v, matchlog_match *mm) {
+    mm->sprt = v != NULL;
+    if (!v) return true;
+    return json_is_object(v) && json_object_size(v) == 4 && fraction(json_object_get(v, "p0"), 1, &mm->p0) &&
+           fraction(json_object_get(v, "p1"), 1, &mm->p1) && mm->p0 != mm->p1 &&
+           fraction(json_object_get(v, "alpha"), 0.5, &mm->alpha) &&
+           fraction(json_object_get(v, "beta"), 0.5, &mm->beta);
+}
+
 /* The match's fields into mm (its design and seed, for the games' own fields): format, version, game,
  * size, seating, seed, variant, players, bots. */
 static bool read_match(json_t *rec, matchlog_match *mm, char *why, size_t n) {
@@ -197,6 +220,7 @@ static bool read_match(json_t *rec, matchlog_match *mm, char *why, size_t n) {
         return REFUSE("its \"seating\" is not a design (%s)", SEATING_NAMES);
     if (!whole(json_object_get(rec, "match_seed"), 0, CLI_SEED_MAX, match_seed))
         return REFUSE("its \"match_seed\" is not a seed");
+    if (!read_sprt(json_object_get(rec, "sprt"), mm)) return REFUSE("its \"sprt\" is damaged");
     if (!variant || !(json_is_null(variant) || text_field(variant, 1024)))
         return REFUSE("its \"variant\" is damaged");
     if (!json_is_object(json_object_get(rec, "params"))) return REFUSE("its \"params\" is not an object");
@@ -330,9 +354,11 @@ json_t *matchlog_read(const char *line, size_t len, matchlog_game *g, json_t **i
     ok = ok && read_match(rec, &mm, why, n) && read_outcome(rec, &mm, g, why, n) &&
          read_decisions(rec, mm.players, g, why, n);
     if (ok) {
-        *id = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "log", json_object_get(rec, "log"), "meeple",
+        json_t *sprt = json_object_get(rec, "sprt");
+        *id = json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "log", json_object_get(rec, "log"), "meeple",
                         json_object_get(rec, "meeple"), "game", json_object_get(rec, "game"), "games",
-                        json_object_get(rec, "games"), "seating", json_object_get(rec, "seating"), "match_seed", json_object_get(rec, "match_seed"), "variant",
+                        json_object_get(rec, "games"), "seating", json_object_get(rec, "seating"), "match_seed",
+                        json_object_get(rec, "match_seed"), "sprt", sprt ? sprt : json_null(), "variant",
                         json_object_get(rec, "variant"), "params", json_object_get(rec, "params"), "players",
                         json_object_get(rec, "players"), "bots", json_object_get(rec, "bots"));
         ok = *id || REFUSE("out of memory");
@@ -353,18 +379,27 @@ void matchlog_sprt_bounds(matchlog_sprt *s) {
 
 double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq) {
     if (deals < 2) return 0;
-    /* The deals' spread, with one pseudo-deal of the largest variance a mean of `block` independent
-     * games can have (1/4 per game): a few identical deals (identical bots score alike in every deal)
-     * cannot decide alone, and there is no division by zero. */
+    /* The variance of a deal's mean score from the deals' spread pooled with one pseudo-deal of the
+     * largest variance such a mean can have (1/4: a value in [0, 1]), weighted as one deal more. Deals
+     * that all score alike (identical bots tie in every balanced deal) then still leave a variance of
+     * 0.25/n, not zero, and there is no division by zero. */
+    (void)block;
     double n = (double)deals, mean = sum / n, spread = sq - sum * mean;
-    double var = ((spread > 0 ? spread : 0) + 0.25 / (double)block) / n;
+    double var = ((spread > 0 ? spread : 0) + 0.25) / n;
     /* Per trial, log N(x; p1, var) - log N(x; p0, var) = (p1 - p0)(2x - p0 - p1) / (2 var); summed. */
     return n * (s->p1 - s->p0) * (2 * mean - s->p0 - s->p1) / (2 * var);
 }
 
-/* A completed deal: its win rates and mean scores into the sums by deal, and the SPRT's step. */
+/* A completed deal: its win rates and mean scores into the sums by deal, the tally as it now stands
+ * kept as the results', and the SPRT's step. */
 static void close_deal(matchlog_tally *t, long long block) {
     t->deals++;
+    for (int s = 0; s < t->m->players; s++) {
+        double w = (double)t->seat_deal_wins[s] / (double)block;
+        t->done.seat_wins_by_deal[s] += w;
+        t->done.seat_wins_by_deal_sq[s] += w * w;
+        t->seat_deal_wins[s] = 0;
+    }
     for (int i = 0; i < t->m->players; i++) {
         matchlog_bot_stats *b = &t->stats[i];
         double w = b->deal_wins / (double)block, p = b->deal_points / (double)block;
@@ -374,10 +409,15 @@ static void close_deal(matchlog_tally *t, long long block) {
         b->points_by_deal_sq += p * p;
         b->deal_wins = b->deal_points = 0;
     }
+    memcpy(t->done.stats, t->stats, sizeof t->stats);
+    memcpy(t->done.seat_wins, t->seat_wins, sizeof t->seat_wins);
+    t->done.seat_games = t->seat_games;
     matchlog_sprt *s = &t->sprt;
     if (!s->on || s->result >= 0) return;
     s->games = t->seat_games;
     s->llr = matchlog_sprt_llr(s, t->deals, block, t->stats[0].points_by_deal, t->stats[0].points_by_deal_sq);
+    /* A handful of deals says little about the spread between them: no decision before the minimum. */
+    if (t->deals < MATCHLOG_SPRT_MIN_DEALS) return;
     if (s->llr >= s->upper) s->result = 1;
     else if (s->llr <= s->lower) s->result = 0;
 }
@@ -400,6 +440,7 @@ bool matchlog_count(matchlog_tally *t, const matchlog_game *g) {
         if (won && g->nwinners == 1) {
             b->wins++;
             t->seat_wins[s]++;
+            t->seat_deal_wins[s]++;
         } else if (won) {
             b->draws++;
         } else {
@@ -454,15 +495,42 @@ static void wilson(long long k, long long n, double *lo, double *hi) {
 
 static double rate(long long k, long long n) { return n ? (double)k / (double)n : 0.0; }
 
+/* The 97.5% quantile of Student's t with `df` degrees of freedom: exact to 3 decimals up to 30, then
+ * the normal quantile with its first Cornish-Fisher correction (within 0.001 of the table from 30 on). */
+static double t975(long long df) {
+    static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                   2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                   2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    double z = 1.959963984540054;
+    if (df >= 1 && df <= 30) return table[df - 1];
+    return z + (z * z * z + z) / (4.0 * (double)df);
+}
+
+/* The 95% Wilson score interval of a proportion p observed over n trials (n > 0). */
+static void wilson_p(double p, double nn, double *lo, double *hi) {
+    double z = 1.959963984540054, z2 = z * z;
+    double denom = 1 + z2 / nn, centre = (p + z2 / (2 * nn)) / denom;
+    double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / denom;
+    /* At p = 0 or p = 1 the bound is exactly 0 or 1: no rounding residue in the JSON. */
+    *lo = p <= 0 || centre - half < 0 ? 0 : centre - half;
+    *hi = p >= 1 || centre + half > 1 ? 1 : centre + half;
+}
+
 /* The 95% interval of a mean from `deals` deals' values (their sum and sum of squares): the deals are
  * the independent trials of a match with duplicate deals, so the spread between them is what the
- * mean's error is made of (a normal approximation: trust it from some 20 deals). */
+ * mean's error is made of: Student's t with deals - 1 degrees of freedom. When every deal came out the
+ * same the spread says nothing (it is not evidence of no error): Wilson's interval then, the deals as
+ * the trials and the mean as the proportion. */
 static void by_deal(double sum, double sq, long long deals, double *lo, double *hi) {
     *lo = 0;
     *hi = 1;
-    if (deals < 2) return;
-    double n = (double)deals, mean = sum / n, var = (sq - sum * mean) / (n - 1);
-    double half = 1.959963984540054 * sqrt(var > 0 ? var / n : 0);
+    if (deals < 1) return;
+    double n = (double)deals, mean = sum / n, var = deals > 1 ? (sq - sum * mean) / (n - 1) : 0;
+    if (!(var > 1e-12)) {
+        wilson_p(mean < 0 ? 0 : mean > 1 ? 1 : mean, n, lo, hi);
+        return;
+    }
+    double half = t975(deals - 1) * sqrt(var / n);
     *lo = mean - half < 0 ? 0 : mean - half;
     *hi = mean + half > 1 ? 1 : mean + half;
 }
@@ -473,14 +541,14 @@ static void win_interval(const matchlog_tally *t, const matchlog_bot_stats *b, d
     else by_deal(b->wins_by_deal, b->wins_by_deal_sq, t->deals, lo, hi);
 }
 
-static void print_interval(FILE *out, double value, double lo, double hi) {
-    fprintf(out, "  %6.1f%%  [%5.1f%%, %5.1f%%]", 100.0 * value, 100 * lo, 100 * hi);
+/* A seat's win-rate interval, the same way: the games of a deal share their luck, whoever sits there. */
+static void seat_interval(const matchlog_tally *t, int s, double *lo, double *hi) {
+    if (matchlog_block(t->m) == 1) wilson(t->done.seat_wins[s], t->done.seat_games, lo, hi);
+    else by_deal(t->done.seat_wins_by_deal[s], t->done.seat_wins_by_deal_sq[s], t->deals, lo, hi);
 }
 
-static void print_rate(FILE *out, long long k, long long n) {
-    double lo, hi;
-    wilson(k, n, &lo, &hi);
-    print_interval(out, rate(k, n), lo, hi);
+static void print_interval(FILE *out, double value, double lo, double hi) {
+    fprintf(out, "  %6.1f%%  [%5.1f%%, %5.1f%%]", 100.0 * value, 100 * lo, 100 * hi);
 }
 
 static void print_sprt(FILE *out, const matchlog_sprt *s) {
@@ -509,6 +577,10 @@ static void print_header(FILE *out, const matchlog_tally *t, const matchlog_note
                 t->seat_games, notes->interrupted_at);
     if (notes->seed_drawn) fprintf(out, "\nThe seed was drawn at random: --seed %lld plays this match again.",
                                    m->match_seed);
+    long long left_out = t->seat_games - t->done.seat_games;
+    if (left_out > 0)
+        fprintf(out, "\nThe unfinished deal's %lld game%s %s left out of the results: they count whole deals only.",
+                left_out, left_out == 1 ? "" : "s", left_out == 1 ? "is" : "are");
     print_sprt(out, &t->sprt);
     fprintf(out, "\n");
 }
@@ -545,7 +617,7 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
     fprintf(out, "\n%-*s  games   wins  draws  losses  forfeits  win rate  95%% interval      score  95%% interval"
             "     mean points\n", width, "bot");
     for (int i = 0; i < players; i++) {
-        const matchlog_bot_stats *b = &t->stats[i];
+        const matchlog_bot_stats *b = &t->done.stats[i];
         double lo, hi;
         fprintf(out, "%-*s %6lld %6lld %6lld %7lld %9lld", width, m->bots[i], b->games, b->wins, b->draws, b->losses,
                 b->forfeits);
@@ -557,12 +629,15 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
     }
     fprintf(out, "\nseat  games   wins  win rate  95%% interval\n");
     for (int s = 0; s < players; s++) {
-        fprintf(out, "%-4d %6lld %6lld", s + 1, t->seat_games, t->seat_wins[s]);
-        print_rate(out, t->seat_wins[s], t->seat_games);
+        double lo, hi;
+        fprintf(out, "%-4d %6lld %6lld", s + 1, t->done.seat_games, t->done.seat_wins[s]);
+        seat_interval(t, s, &lo, &hi);
+        print_interval(out, rate(t->done.seat_wins[s], t->done.seat_games), lo, hi);
         fprintf(out, "\n");
     }
     fprintf(out, "\nA win is a game won alone; a draw, a win shared. A forfeit loses the game. Score: a win 1, a win\n"
-                 "shared by k 1/k. Bots' intervals come from the spread between deals; seats' count games.\n");
+                 "shared by k 1/k. Intervals come from the spread between deals (Student's t; Wilson's over the\n"
+                 "deals when they all came out alike, over the games when each is its own deal).\n");
     print_forfeits(out, t);
     fprintf(out, "\n%-*s  decision time\n%-*s  decisions   mean ms    max ms\n", width, "", width, "bot");
     for (int i = 0; i < players; i++) {
@@ -576,7 +651,7 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
 static json_t *bots_json(const matchlog_tally *t) {
     json_t *list = json_array();
     for (int i = 0; list && i < t->m->players; i++) {
-        const matchlog_bot_stats *b = &t->stats[i];
+        const matchlog_bot_stats *b = &t->done.stats[i];
         double lo, hi, slo, shi;
         win_interval(t, b, &lo, &hi);
         by_deal(b->points_by_deal, b->points_by_deal_sq, t->deals, &slo, &shi);
@@ -597,10 +672,10 @@ static json_t *seats_json(const matchlog_tally *t) {
     json_t *list = json_array();
     for (int s = 0; list && s < t->m->players; s++) {
         double lo, hi;
-        wilson(t->seat_wins[s], t->seat_games, &lo, &hi);
+        seat_interval(t, s, &lo, &hi);
         json_array_append_new(list, json_pack("{s:i,s:I,s:I,s:f,s:f,s:f}", "seat", s + 1, "games",
-                                              (json_int_t)t->seat_games, "wins", (json_int_t)t->seat_wins[s],
-                                              "win_rate", rate(t->seat_wins[s], t->seat_games), "ci_low", lo,
+                                              (json_int_t)t->done.seat_games, "wins", (json_int_t)t->done.seat_wins[s],
+                                              "win_rate", rate(t->done.seat_wins[s], t->done.seat_games), "ci_low", lo,
                                               "ci_high", hi));
     }
     return list;
@@ -624,8 +699,9 @@ static json_t *sprt_json(const matchlog_sprt *s) {
 
 bool matchlog_print_json(FILE *out, const matchlog_tally *t) {
     /* "seed" is "match_seed" under its old name, kept for one release (docs/log-format.md). */
-    json_t *obj = json_pack("{s:s,s:I,s:I,s:s,s:I,s:I,s:I,s:s?,s:o,s:o,s:o,s:I,s:o}", "game", t->m->def->name,
-                            "games", (json_int_t)t->seat_games, "deals", (json_int_t)t->deals, "seating",
+    json_t *obj = json_pack("{s:s,s:I,s:I,s:I,s:s,s:I,s:I,s:I,s:s?,s:o,s:o,s:o,s:I,s:o}", "game", t->m->def->name,
+                            "games", (json_int_t)t->seat_games, "deals", (json_int_t)t->deals, "unfinished_games",
+                            (json_int_t)(t->seat_games - t->done.seat_games), "seating",
                             seating_name(t->m->seating), "deal_games", (json_int_t)matchlog_block(t->m), "match_seed",
                             (json_int_t)t->m->match_seed, "seed", (json_int_t)t->m->match_seed, "variant",
                             t->m->variant, "bots", bots_json(t), "seats", seats_json(t), "forfeits",

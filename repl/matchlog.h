@@ -23,6 +23,7 @@
 #define MATCHLOG_NAME 80                 /* a bot's name in a log, with its terminator */
 #define MATCHLOG_REASON 256              /* a forfeit's reason, with its terminator */
 #define MATCHLOG_FORFEITS_KEPT 10000     /* forfeits listed one by one (all are counted) */
+#define MATCHLOG_SPRT_MIN_DEALS 10       /* the SPRT decides on no fewer completed deals (docs/api.md) */
 
 /* What every record of one match carries alike: its identity, in the order records put it. */
 typedef struct matchlog_match {
@@ -33,6 +34,8 @@ typedef struct matchlog_match {
     const param_value *params;                   /* def->num_params of them */
     int players;
     char bots[MEEPLE_MAX_PLAYERS][MATCHLOG_NAME]; /* names in argument order, unique */
+    bool sprt;                                   /* run with --sprt: its test is part of the match */
+    double p0, p1, alpha, beta;                  /* the test's hypotheses and error bounds */
 } matchlog_match;
 
 /* One game's outcome; seats are 0-based here and 1-based in the log. */
@@ -102,10 +105,20 @@ typedef struct matchlog_forfeit {
     char reason[MATCHLOG_REASON];
 } matchlog_forfeit;
 
-typedef struct matchlog_tally {
-    const matchlog_match *m;
+/* What the results table counts: the games of completed deals only (an interrupted run's unfinished
+ * deal would tilt the rates towards the seats it played). */
+typedef struct matchlog_counted {
     matchlog_bot_stats stats[MEEPLE_MAX_PLAYERS];
     long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
+    double seat_wins_by_deal[MEEPLE_MAX_PLAYERS], seat_wins_by_deal_sq[MEEPLE_MAX_PLAYERS];
+} matchlog_counted;
+
+typedef struct matchlog_tally {
+    const matchlog_match *m;
+    matchlog_bot_stats stats[MEEPLE_MAX_PLAYERS]; /* every game counted, the unfinished deal's too */
+    long long seat_games, seat_wins[MEEPLE_MAX_PLAYERS];
+    long long seat_deal_wins[MEEPLE_MAX_PLAYERS]; /* this deal's wins by seat so far */
+    matchlog_counted done;                       /* as they stood at the last completed deal */
     long long deals;                             /* completed deals (blocks) */
     matchlog_sprt sprt;
     matchlog_forfeit *forfeits;                  /* the first MATCHLOG_FORFEITS_KEPT */
@@ -132,7 +145,8 @@ void matchlog_print_table(FILE *out, const matchlog_tally *t, const matchlog_not
 bool matchlog_print_json(FILE *out, const matchlog_tally *t);
 /* The SPRT's bounds for its alpha and beta, and its log-likelihood ratio over `deals` deals of `block`
  * games whose mean scores sum to `sum` and their squares to `sq` (Wald's test under a normal
- * approximation, the variance estimated from the deals, as fishtest does with game pairs). */
+ * approximation, the variance estimated from the deals pooled with one pseudo-deal of variance 1/4,
+ * as fishtest does with game pairs). It decides from MATCHLOG_SPRT_MIN_DEALS deals on. */
 void matchlog_sprt_bounds(matchlog_sprt *s);
 double matchlog_sprt_llr(const matchlog_sprt *s, long long deals, long long block, double sum, double sq);
 

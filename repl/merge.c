@@ -192,6 +192,14 @@ static int read_identity(merge *mg) {
     mg->mm.players = (int)json_integer_value(json_object_get(id, "players"));
     /* matchlog_read checked it: every record names a design that seats its players */
     seating_parse(json_string_value(json_object_get(id, "seating")), &mg->mm.seating);
+    json_t *sprt = json_object_get(id, "sprt"); /* checked too: null, or the four settings */
+    mg->mm.sprt = json_is_object(sprt);
+    if (mg->mm.sprt) {
+        mg->mm.p0 = json_number_value(json_object_get(sprt, "p0"));
+        mg->mm.p1 = json_number_value(json_object_get(sprt, "p1"));
+        mg->mm.alpha = json_number_value(json_object_get(sprt, "alpha"));
+        mg->mm.beta = json_number_value(json_object_get(sprt, "beta"));
+    }
     if (json_is_string(variant)) {
         snprintf(mg->variant, sizeof mg->variant, "%s", json_string_value(variant));
         mg->mm.variant = mg->variant;

@@ -109,7 +109,7 @@ local function proportion(k, n)
   local denom = 1 + z2 / n
   local centre = (p + z2 / (2 * n)) / denom
   local half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-  return { value = p, lo = math.max(0, centre - half), hi = math.min(1, centre + half) }
+  return { value = p, lo = math.max(0.0, centre - half), hi = math.min(1.0, centre + half) }
 end
 
 -- A mean with its 95% normal interval.
@@ -140,7 +140,7 @@ local function by_deal(k, n, deals)
   local p, sq = k / n, 0
   for _, d in pairs(deals) do sq = sq + (d.wins - p * d.games) ^ 2 end
   local half = Z95 * math.sqrt(sq * count / (count - 1)) / n
-  return { value = p, lo = math.max(0, p - half), hi = math.min(1, p + half) }
+  return { value = p, lo = math.max(0.0, p - half), hi = math.min(1.0, p + half) }
 end
 M.by_deal = by_deal
 

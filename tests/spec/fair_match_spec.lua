@@ -55,6 +55,69 @@ describe("identical bots come out even under the default design, and biased unde
   end
 end)
 
+describe("intervals by deal", function()
+  -- Student's t (97.5%) for 1 to 9 degrees of freedom, and Wilson's interval of p over n trials.
+  local T = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262 }
+  local function wilson(p, n)
+    local z = 1.959963984540054
+    local d, c = 1 + z * z / n, p + z * z / (2 * n)
+    local h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return math.max(0, (c - h) / d), math.min(1, (c + h) / d)
+  end
+  -- The interval of a mean of per-deal values, as docs/api.md says the table computes it.
+  local function expected(values)
+    local n, sum, sq = #values, 0, 0
+    for _, v in ipairs(values) do sum = sum + v end
+    local mean = sum / n
+    for _, v in ipairs(values) do sq = sq + (v - mean) ^ 2 end
+    if sq < 1e-12 then return wilson(mean, n) end
+    local half = T[n - 1] * math.sqrt(sq / (n - 1) / n)
+    return math.max(0, mean - half), math.min(1, mean + half), mean - half > 0 and mean + half < 1
+  end
+
+  it("bots and seats: Student's t over the deals' win fractions, Wilson's over the deals when all alike", function()
+    local args = "bohnanza greedy_bohnanza greedy_bohnanza random --games 24 --seed 2"
+    local log = os.tmpname()
+    local out, code = meeple("match " .. args .. " --log " .. quote(log))
+    assert.equal(0, code, out)
+    local by_bot, by_seat = {}, {}
+    for _, line in ipairs(lines(read(log))) do
+      local rec = meeple_lib.json.decode(line)
+      for seat, name in ipairs(rec.seats) do
+        by_bot[name] = by_bot[name] or { 0, 0, 0, 0 }
+        by_seat[seat] = by_seat[seat] or { 0, 0, 0, 0 }
+        local won = #rec.winners == 1 and rec.winners[1] == seat and 1 / 6 or 0
+        by_bot[name][rec.deal] = by_bot[name][rec.deal] + won
+        by_seat[seat][rec.deal] = by_seat[seat][rec.deal] + won
+      end
+    end
+    os.remove(log)
+    local r = match_json(args)
+    local spread = 0
+    for _, b in ipairs(r.bots) do
+      local lo, hi = expected(by_bot[b.name])
+      assert.truthy(math.abs(lo - b.ci_low) < 1e-9 and math.abs(hi - b.ci_high) < 1e-9,
+        ("%s [%g, %g], expected [%g, %g]"):format(b.name, b.ci_low, b.ci_high, lo, hi))
+      assert.truthy(b.ci_high > b.ci_low, b.name .. ": a zero-width interval")
+    end
+    for _, seat in ipairs(r.seats) do
+      local lo, hi, by_t = expected(by_seat[seat.seat])
+      if by_t then spread = spread + 1 end
+      assert.truthy(math.abs(lo - seat.ci_low) < 1e-9 and math.abs(hi - seat.ci_high) < 1e-9,
+        ("seat %d [%g, %g], expected [%g, %g]"):format(seat.seat, seat.ci_low, seat.ci_high, lo, hi))
+      assert.truthy(seat.ci_high > seat.ci_low, "seat " .. seat.seat .. ": a zero-width interval")
+    end
+    assert.truthy(spread > 0, "no seat's interval came from a spread between deals")
+  end)
+
+  it("a seat that won all 12 games of 2 deals is not pinned to [75.8%, 100%] as if the games were independent", function()
+    local r = match_json("citadels random random random --games 12 --seed 7")
+    local lo, hi = wilson(1, 2)
+    assert.equal(1, r.seats[1].win_rate)
+    assert.truthy(math.abs(r.seats[1].ci_low - lo) < 1e-9 and r.seats[1].ci_high == hi, r.seats[1].ci_low)
+  end)
+end)
+
 describe("--sprt", function()
   local function sprt_log(args, jobs)
     local log = os.tmpname()
@@ -80,6 +143,8 @@ describe("--sprt", function()
       local r = match_json(case[1])
       assert.equal(case[2], r.sprt.result)
       assert.equal(games, r.sprt.games)
+      -- no decision before 10 completed deals, however alike the first ones come out
+      assert.truthy(games >= 10 * r.deal_games and games % r.deal_games == 0, "decided after " .. games)
       assert.equal(games, r.games)
       assert.truthy(r.sprt.lower < 0 and r.sprt.upper > 0, out)
       if case[2] == "H1" then assert.truthy(r.sprt.llr >= r.sprt.upper) else assert.truthy(r.sprt.llr <= r.sprt.lower) end
@@ -111,6 +176,34 @@ describe("--sprt", function()
     assert.equal(0, code, out)
     assert.truthy(out:find("(" .. #l .. " from the log)", 1, true), out)
     assert.equal(untimed(whole), untimed(read(log)))
+    os.remove(log)
+  end)
+
+  it("logs its settings in every record, and a resume with other settings is refused in one line", function()
+    local args = "match babel greedy_babel greedy_babel --games 400 --seed 3 --sprt 0.5,0.6 --alpha 0.01"
+    local whole = sprt_log(args:sub(7), 1)
+    local l = lines(whole)
+    for _, line in ipairs(l) do
+      local rec = meeple_lib.json.decode(line)
+      assert.same({ p0 = 0.5, p1 = 0.6, alpha = 0.01, beta = 0.05 }, rec.sprt)
+    end
+    local log = os.tmpname()
+    for _, other in ipairs { "", " --sprt 0.5,0.6", " --sprt 0.5,0.65 --alpha 0.01", " --sprt 0.5,0.6 --alpha 0.01 --beta 0.1" } do
+      write(log, table.concat(l, "\n", 1, 4) .. "\n")
+      local out, code = meeple("match babel greedy_babel greedy_babel --games 400 --seed 3" .. other .. " --log "
+        .. quote(log) .. " --resume")
+      assert.equal(2, code, out)
+      assert.equal(1, #lines(out), out)
+      assert.truthy(out:find("its match ran --sprt 0.5,0.6 --alpha 0.01 --beta 0.05, this run ", 1, true), out)
+      assert.equal(4, #lines(read(log)))
+    end
+    -- and a log without a test is not resumed into one
+    local plain = sprt_log("babel greedy_babel greedy_babel --games 8 --seed 3", 1)
+    write(log, table.concat(lines(plain), "\n", 1, 2) .. "\n")
+    local out, code = meeple("match babel greedy_babel greedy_babel --games 8 --seed 3 --sprt 0.5,0.6 --log "
+      .. quote(log) .. " --resume")
+    assert.equal(2, code, out)
+    assert.truthy(out:find("its match ran no --sprt, this run --sprt 0.5,0.6 --alpha 0.05 --beta 0.05", 1, true), out)
     os.remove(log)
   end)
 

@@ -159,6 +159,20 @@ describe("meeple report", function()
 end)
 
 describe("meeple report on logs with deals", function()
+  it("--json writes every interval bound as a real, 1.0 and 0.0 at the ends too, never the integer 1", function()
+    local log = match("match babel greedy_babel random --games 4 --seed 3")
+    local out, code = util.sh(quote(util.exe) .. " report " .. quote(log) .. " --json")
+    os.remove(log)
+    assert.are.equal(0, code, out)
+    local bounds = 0
+    for key, value in out:gmatch('"([%w_]*ci_%a+)": ([^,\n}]+)') do
+      bounds = bounds + 1
+      assert.is_truthy(value:find("[.e]"), key .. " is " .. value)
+    end
+    assert.is_truthy(out:find('"ci_high": 1.0', 1, true), out) -- the winner of every game: an interval at 1
+    assert.is_true(bounds >= 16, out)
+  end)
+
   it("takes a bot's win-rate interval from the spread between deals, not from the games as if independent", function()
     local report = dofile(util.root .. "/scripts/report.lua")
     -- Two copies of a bot that split each deal of four games 2:2 are measured exactly: every deal says 50%.

@@ -239,6 +239,16 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
     assert.truthy(played > 0 and played < 396, "interrupted after " .. played .. " games")
     assert.truthy(out:find("bohnanza: " .. played .. " games, " .. played // 6 .. " deal", 1, true), out)
     assert.truthy(out:find("Interrupted after " .. played .. " of 396 games", 1, true), out)
+    -- The results count whole deals only: an unfinished deal's games would tilt the rates to its seats.
+    local whole_games, left = played // 6 * 6, played % 6
+    assert.equal(whole_games, tonumber(out:match("\ngreedy_bohnanza +(%d+)")), out)
+    assert.equal(whole_games, tonumber(out:match("\n1 +(%d+)")), out)
+    if left > 0 then
+      assert.truthy(out:find("The unfinished deal's " .. left .. " game" .. (left == 1 and " is" or "s are")
+        .. " left out of the results", 1, true), out)
+    else
+      assert.falsy(out:find("unfinished deal", 1, true), out)
+    end
     assert.truthy(err:find("stopped by a signal", 1, true), err)
     local resumed, code = meeple(args .. "--log " .. quote(log) .. " --resume")
     assert.equal(0, code, resumed)
@@ -281,14 +291,14 @@ describe("the match log against docs/log.schema.json", function()
 
   it("the schema lists every field a record has, each documented", function()
     local log = os.tmpname()
-    meeple("match babel greedy_babel random --games 2 --seed 3 --log " .. quote(log))
+    meeple("match babel greedy_babel random --games 20 --seed 3 --sprt 0.5,0.6 --log " .. quote(log))
     local out = sh("jq -r --slurpfile s " .. quote(root .. "/docs/log.schema.json") ..
       [[ '$s[0].properties as $p | keys[] | . as $k | select(($p[$k] // {}) | has("description") | not)' ]] ..
       quote(log) .. " 2>&1")
     os.remove(log)
     assert.equal("", out)
     local doc = read(root .. "/docs/log-format.md")
-    for _, field in ipairs { "index", "log", "meeple", "by", "decisions", "ms_max", "params", "match_seed", "deal", "seating" } do
+    for _, field in ipairs { "index", "log", "meeple", "by", "decisions", "ms_max", "params", "match_seed", "deal", "seating", "sprt" } do
       assert.truthy(doc:find("`" .. field .. "`", 1, true), field)
     end
   end)
