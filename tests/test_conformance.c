@@ -305,13 +305,13 @@ static char *others_views(const game_def *def, const void *st, action_t a, int p
     return all;
 }
 
-/* `text` with each number written '#': positions and seats are public (hand sizes are), names are not. */
 /* Whether two action texts start with the same word ("stop" and "done" may do the same, in the open). */
 static bool same_verb(const char *a, const char *b) {
     size_t n = strcspn(a, " ");
     return n == strcspn(b, " ") && strncmp(a, b, n) == 0;
 }
 
+/* `text` with each number written '#': positions and seats are public (hand sizes are), names are not. */
 static void names_only(const char *text, char *out) {
     for (; *text; text++) {
         bool digit = *text >= '0' && *text <= '9';

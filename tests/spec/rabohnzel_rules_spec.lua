@@ -1096,15 +1096,19 @@ end)
 ---------------------------------------------------------------------------
 describe("rabohnzel rules round 3", function()
   it("guard window re-opens when the active player gains a Sword power mid-phase (phase 1½ step 3)", function()
-    local s = rab {
-      phase = "magic",
-      players = {
-        { fields = { { "princess" }, {} }, hand = { "sword", "cape" },
-          spells = { { name = "card_river", up = true } } },
-        { coins = { "princess" }, fields = { { "wise", "wise", "wise" } }, hand = { "cape" } },
-        { hand = { "cape" } },
-      },
-    }
+    -- A river plant puts a Sword on A's empty field; B could harvest its full field first.
+    local function river_sword(params)
+      return rab {
+        phase = "magic", params = params,
+        players = {
+          { fields = { { "princess" }, {} }, hand = { "sword", "cape" },
+            spells = { { name = "card_river", up = true } } },
+          { coins = { "princess" }, fields = { { "wise", "wise", "wise" } }, hand = { "cape" } },
+          { hand = { "cape" } },
+        },
+      }
+    end
+    local s = river_sword()
     play(s, "use card_river", "plant 2")
     assert.same({ "sword" }, beans(s, 1, 2))
     -- B may harvest before the new Sword acts: no attack comes first
@@ -1114,15 +1118,7 @@ describe("rabohnzel rules round 3", function()
     assert.equal(1, s:to_move())
     assert_legal(s, "sword 2")
     -- without the window parameter, the attack is at once
-    s = rab {
-      phase = "magic", params = { guard_window = false },
-      players = {
-        { fields = { { "princess" }, {} }, hand = { "sword", "cape" },
-          spells = { { name = "card_river", up = true } } },
-        { coins = { "princess" }, fields = { { "wise", "wise", "wise" } }, hand = { "cape" } },
-        { hand = { "cape" } },
-      },
-    }
+    s = river_sword({ guard_window = false })
     play(s, "use card_river", "plant 2")
     assert.equal(1, s:to_move())
     assert_legal(s, "sword 2")

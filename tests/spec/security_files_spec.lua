@@ -18,6 +18,21 @@ local function with_start(save, bytes)
   return (save:gsub("\nstart %x+", "\nstart " .. table.concat(hex), 1))
 end
 
+-- Calls fn(i, v, ok, loaded) for each byte i of the save's start state set to each value of
+-- values(byte) that differs from it: ok and loaded are what meeple.load made of that save.
+local function each_byte_changed(save, values, fn)
+  local b = start_of(save)
+  for i = 1, #b do
+    for _, v in ipairs(values(b[i])) do
+      if v ~= b[i] then
+        local copy = { table.unpack(b) }
+        copy[i] = v
+        fn(i, v, pcall(meeple.load, with_start(save, copy)))
+      end
+    end
+  end
+end
+
 -- Everything a script may ask of a state; raises if any of it fails.
 local function use(s)
   s:table(); s:legal(); s:scores(); s:winners(); tostring(s)
@@ -106,22 +121,15 @@ describe("every game's save", function()
       local s = meeple.new(setup[1], { seed = 3, players = setup[2] })
       for _ = 1, 15 do s:play(s:legal()[1]) end
       local save = s:sample(1, 5):save()
-      local b = start_of(save)
-      for i = 1, #b do
-        for _, v in ipairs({ b[i] ~ 1, 255 }) do -- off by one; out of range, NONE, a bool of 255
-          if v ~= b[i] then
-            local copy = { table.unpack(b) }
-            copy[i] = v
-            local ok, loaded = pcall(meeple.load, with_start(save, copy))
-            if ok then
-              local used, why = pcall(use, loaded)
-              assert(used, ("byte %d = %d loads but cannot be used: %s"):format(i - 1, v, tostring(why)))
-            else
-              refused(ok, loaded)
-            end
-          end
+      -- off by one; out of range, NONE, a bool of 255
+      each_byte_changed(save, function(byte) return { byte ~ 1, 255 } end, function(i, v, ok, loaded)
+        if ok then
+          local used, why = pcall(use, loaded)
+          assert(used, ("byte %d = %d loads but cannot be used: %s"):format(i - 1, v, tostring(why)))
+        else
+          refused(ok, loaded)
         end
-      end
+      end)
     end)
   end
 end)
@@ -137,22 +145,14 @@ describe("a save's start state (issue 29: saves are checked as tables are)", fun
       local s = meeple.new(setup[1], { seed = 5, players = setup[2] })
       for _ = 1, 12 do s:play(s:legal()[1]) end
       local save = s:sample(1, 9):save()
-      local b = start_of(save)
-      for i = 1, #b do
-        for _, v in ipairs({ b[i] ~ 1, 255, 0 }) do
-          if v ~= b[i] then
-            local copy = { table.unpack(b) }
-            copy[i] = v
-            local ok, loaded = pcall(meeple.load, with_start(save, copy))
-            if ok then
-              local t = loaded:table()
-              t.seed = 1
-              local built, why = pcall(meeple.from_table, t)
-              assert(built, ("byte %d = %d loads, but from_table refuses its table: %s"):format(i - 1, v, tostring(why)))
-            end
-          end
+      each_byte_changed(save, function(byte) return { byte ~ 1, 255, 0 } end, function(i, v, ok, loaded)
+        if ok then
+          local t = loaded:table()
+          t.seed = 1
+          local built, why = pcall(meeple.from_table, t)
+          assert(built, ("byte %d = %d loads, but from_table refuses its table: %s"):format(i - 1, v, tostring(why)))
         end
-      end
+      end)
     end)
   end
 end)
