@@ -14,12 +14,12 @@
 #include <jansson.h>
 #include <lua.h>
 
-#include "bot.h"
+#include "bots/bot.h"
 #include "cli.h"
-#include "paths.h"
-#include "registry.h"
-#include "session.h"
-#include "text.h"
+#include "host/paths.h"
+#include <meeple/registry.h>
+#include <meeple/session.h>
+#include "host/text.h"
 
 /* A game that has not ended after this many decisions is stuck: a bug in its rules, not a long game. */
 #define BENCH_MAX_DECISIONS 1000000

@@ -22,10 +22,10 @@
 #include <lualib.h>
 
 #include "cli.h"
-#include "game.h"
-#include "lmeeple.h"
-#include "registry.h"
-#include "text.h"
+#include <meeple/game.h>
+#include "lua/lmeeple.h"
+#include <meeple/registry.h>
+#include "host/text.h"
 
 
 /* ========================================================================= refusing arguments */
@@ -122,7 +122,7 @@ long long cli_os_seed(void) {
         if (f) fclose(f);
     }
     if (!drawn) return -1;
-    return (long long)(bits & CLI_SEED_MAX);
+    return (long long)(bits & MEEPLE_SEED_MAX);
 }
 
 /* Turns any error value into a string, as the lua interpreter does. */

@@ -8,6 +8,8 @@
 
 #include <lua.h>
 
+#include <meeple/session.h> /* MEEPLE_SEED_MAX: the seeds the commands take */
+
 typedef struct cli_options {
     bool debug;  /* --debug: full Lua tracebacks and internal detail in messages */
     int argc;    /* the program's own arguments, for `arg` in scripts */
@@ -69,10 +71,7 @@ int cli_no_bot(const char *cmd, const char *arg);
  * sign, a fraction, or a number too large for any integer: refused, never clamped). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
 
-/* Seeds a match takes (--seed, and each game's, derived): they go into logs as JSON numbers, which
- * hold whole numbers exactly up to 2^53. */
-#define CLI_SEED_MAX ((1LL << 53) - 1)
-/* A seed from the operating system (getrandom(2), else /dev/urandom) in 0..CLI_SEED_MAX, for a match
+/* A seed from the operating system (getrandom(2), else /dev/urandom) in 0..MEEPLE_SEED_MAX, for a match
  * given no --seed: one no bot can guess. -1 when neither can be read. */
 long long cli_os_seed(void);
 

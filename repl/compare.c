@@ -23,10 +23,10 @@
 #include <lua.h>
 
 #include "cli.h"
-#include "luajson.h"
-#include "registry.h"
+#include "host/shortest_json.h"
+#include <meeple/registry.h>
 #include "report.h"
-#include "seating.h"
+#include "host/seating.h"
 
 #define COMPARE_MAX_SEATS MEEPLE_MAX_PLAYERS
 #define Z95 1.959963984540054
@@ -70,8 +70,8 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
                 return cli_bad_args("compare", "--games takes a whole number from 1, got '%s'", argv[i]);
             a->games_given = true;
         } else if (strcmp(arg, "--seed") == 0 && has_value) {
-            if (!cli_parse_int(argv[++i], 0, CLI_SEED_MAX, &a->seed))
-                return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
+            if (!cli_parse_int(argv[++i], 0, MEEPLE_SEED_MAX, &a->seed))
+                return cli_bad_args("compare", "--seed takes a whole number from 0 to %lld, got '%s'", MEEPLE_SEED_MAX,
                                     argv[i]);
         } else if (strcmp(arg, "--seating") == 0 && has_value) {
             seating_design d;
@@ -507,7 +507,7 @@ static int print_json(const compare_args *a, const side *base, const side *var, 
     json_t *out = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "game", a->game, "variant", a->variant, "games",
                             (json_int_t)a->games, "match_seed", (json_int_t)a->seed, "base_rules", side_json(base),
                             "variant_rules", side_json(var), "differences", diffs);
-    char *text = out ? luajson_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+    char *text = out ? shortest_json_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
     json_decref(out);
     if (!text) {
         fprintf(stderr, "meeple compare: out of memory\n");

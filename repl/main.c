@@ -10,10 +10,10 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "lmeeple.h"
-#include "registry.h"
+#include "lua/lmeeple.h"
+#include <meeple/registry.h>
 #include "shell.h"
-#include "text.h"
+#include "host/text.h"
 
 static int cmd_games(int argc, char **argv, const cli_options *opts);
 static int cmd_rules(int argc, char **argv, const cli_options *opts);

@@ -27,14 +27,14 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "bot.h"
+#include "bots/bot.h"
 #include "cli.h"
-#include "lmeeple.h"
-#include "matchlog.h"
-#include "paths.h"
-#include "registry.h"
-#include "session.h"
-#include "text.h"
+#include "lua/lmeeple.h"
+#include "host/matchlog.h"
+#include "host/paths.h"
+#include <meeple/registry.h>
+#include <meeple/session.h>
+#include "host/text.h"
 
 #define MATCH_INTERRUPTED 130 /* the shell's status for a command stopped by SIGINT */
 
@@ -177,8 +177,8 @@ static int match_option(const char *opt, const char *value, match_args *a) {
         if (!parse_fraction(value, p) || *p >= 0.5)
             return cli_bad_args("match", "%s must be a probability between 0 and 0.5 (e.g. 0.05), got '%s'", opt, value);
     } else if (strcmp(opt, "--seed") == 0) {
-        if (!cli_parse_int(value, 0, CLI_SEED_MAX, &a->seed))
-            return cli_bad_args("match", "--seed must be a whole number from 0 to %lld, got '%s'", CLI_SEED_MAX,
+        if (!cli_parse_int(value, 0, MEEPLE_SEED_MAX, &a->seed))
+            return cli_bad_args("match", "--seed must be a whole number from 0 to %lld, got '%s'", MEEPLE_SEED_MAX,
                                 value);
         a->seed_given = true;
     } else if (strcmp(opt, "--jobs") == 0) {
@@ -801,7 +801,7 @@ static long long logged_match_seed(const char *text, size_t len) {
                       ? json_loadb(text, (size_t)(end - text), 0, NULL)
                       : NULL;
     json_t *seed = json_object_get(rec, "match_seed");
-    long long value = json_is_integer(seed) && json_integer_value(seed) >= 0 && json_integer_value(seed) <= CLI_SEED_MAX
+    long long value = json_is_integer(seed) && json_integer_value(seed) >= 0 && json_integer_value(seed) <= MEEPLE_SEED_MAX
                           ? (long long)json_integer_value(seed)
                           : -1;
     json_decref(rec);

@@ -18,9 +18,9 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "matchlog.h"
-#include "registry.h"
-#include "text.h"
+#include "host/matchlog.h"
+#include <meeple/registry.h>
+#include "host/text.h"
 
 #define MERGE_MAX_LOGS 100000
 #define MERGE_MISSING_SHOWN 10

@@ -18,12 +18,12 @@
 #include <lua.h>
 
 #include "cli.h"
-#include "game.h"
-#include "luajson.h"
-#include "matchlog.h"
-#include "registry.h"
+#include <meeple/game.h>
+#include "lua/luajson.h"
+#include "host/matchlog.h"
+#include <meeple/registry.h>
 #include "report.h"
-#include "text.h"
+#include "host/text.h"
 
 
 /* Bounds on what a log may hold: a record's line, its decisions, a text in it. */
@@ -138,7 +138,7 @@ static const char *record_problem(const json_t *r, int *players) {
     if (!json_is_object(r)) return "not a game of a match log (a JSON object per line)";
     const json_t *seats = json_object_get(r, "seats"), *seed = json_object_get(r, "seed");
     if (!is_text(json_object_get(r, "game"))) return "no game name ('game')";
-    if (!json_is_integer(seed) || json_integer_value(seed) < 0 || json_integer_value(seed) > CLI_SEED_MAX)
+    if (!json_is_integer(seed) || json_integer_value(seed) < 0 || json_integer_value(seed) > MEEPLE_SEED_MAX)
         return "no seed ('seed', a whole number from 0 to 2^53-1)";
     if (!all_are(seats, MEEPLE_MAX_PLAYERS, is_text) || json_array_size(seats) == 0)
         return "no seats ('seats', the bots' names by seat)";

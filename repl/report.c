@@ -16,10 +16,10 @@
 #include <lua.h>
 
 #include "cli.h"
-#include "matchlog.h"
-#include "registry.h"
+#include "host/matchlog.h"
+#include <meeple/registry.h>
 #include "report.h"
-#include "text.h"
+#include "host/text.h"
 
 extern const char meeple_lua_render[];
 extern const char meeple_lua_report[];

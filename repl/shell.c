@@ -26,11 +26,11 @@
 #include <lua.h>
 #include <lualib.h>
 
-#include "lmeeple.h"
-#include "paths.h"
-#include "registry.h"
+#include "lua/lmeeple.h"
+#include "host/paths.h"
+#include <meeple/registry.h>
 #include "shell_bot.h"
-#include "text.h"
+#include "host/text.h"
 
 /* Compiled in by cmake/embed.cmake. */
 extern const char meeple_lua_render[];
@@ -612,10 +612,10 @@ static int parse_game_options(const char *cmd, int argc, char **argv, int i, lon
     if (i + 1 == argc) return cli_bad_args(cmd, "%s needs a value", opt);
     const char *value = argv[i + 1];
     if (strcmp(opt, "--seed") == 0) {
-        /* CLI_SEED_MAX as a match's: a seed too large for it is refused, never clamped to one that is
+        /* MEEPLE_SEED_MAX as a match's: a seed too large for it is refused, never clamped to one that is
          * not what was typed (strtoll saturates on overflow). */
-        if (!cli_parse_int(value, 0, CLI_SEED_MAX, seed))
-            return cli_bad_args(cmd, "--seed must be a whole number 0..%lld, got '%s'", CLI_SEED_MAX, value);
+        if (!cli_parse_int(value, 0, MEEPLE_SEED_MAX, seed))
+            return cli_bad_args(cmd, "--seed must be a whole number 0..%lld, got '%s'", MEEPLE_SEED_MAX, value);
         *seeded = true;
     } else {
         if (!cli_parse_int(value, 1, MEEPLE_MAX_PLAYERS, players))

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "bots/bot.h"
 
 struct shell_bot {
     bot_code *code;

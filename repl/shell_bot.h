@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game.h"
-#include "session.h"
+#include <meeple/game.h>
+#include <meeple/session.h>
 
 typedef struct shell_bot shell_bot;
 

@@ -364,7 +364,7 @@ local function describe(v)
   return type(v) == "string" and ("'%s'"):format(v) or tostring(v)
 end
 
--- The most decisions one playout plays, as the rules' (SESSION_PLAYOUT_MAX, core/session.h).
+-- The most decisions one playout plays, as the rules' (SESSION_PLAYOUT_MAX, include/meeple/session.h).
 local PLAYOUT_MAX = 1000000
 
 -- The rules' playout runs in C and would skip the hooks, so under a variant it is played here, through

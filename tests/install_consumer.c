@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <registry.h>
-#include <session.h>
+#include <meeple/registry.h>
+#include <meeple/session.h>
 
 int main(void) {
     const game_def *def = game_find("babel");

@@ -9,7 +9,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "action_texts.h"
+#include "lua/action_texts.h"
 #include "check.h"
 
 /* The made-up state: one byte, whether positions show. */

@@ -3,10 +3,10 @@
  * is the seat's view. The command-line side is in tests/spec/bots_*_spec.lua. */
 #include <string.h>
 
-#include "bot.h"
+#include "bots/bot.h"
 #include "check.h"
-#include "registry.h"
-#include "session.h"
+#include <meeple/registry.h>
+#include <meeple/session.h>
 
 static const game_def *babel(void) {
     const game_def *def = game_find("babel");

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "action_texts.h"
+#include "lua/action_texts.h"
 #include "check.h"
-#include "registry.h"
-#include "session.h"
+#include <meeple/registry.h>
+#include <meeple/session.h>
 
 typedef struct run_context {
     const game_def *def;

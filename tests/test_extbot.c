@@ -22,12 +22,12 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "bot.h"
+#include "bots/bot.h"
 #include "check.h"
-#include "extproc.h"
-#include "lmeeple.h"
-#include "registry.h"
-#include "session.h"
+#include "sandbox/extproc.h"
+#include "lua/lmeeple.h"
+#include <meeple/registry.h>
+#include <meeple/session.h>
 
 static char dir[128];
 static const bot_limits limits = {200, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};

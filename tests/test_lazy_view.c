@@ -11,8 +11,8 @@
 #include <lualib.h>
 
 #include "check.h"
-#include "lazy_view.h"
-#include "lmeeple.h"
+#include "lua/lazy_view.h"
+#include "lua/lmeeple.h"
 
 static const char *const names[] = {"medes", "persians", "hittites", "assyrians", "sumerians"};
 

@@ -5,9 +5,9 @@
  * (every shipped game has one) plays its greedy decisions, and ranks, by the mover's score. */
 #include <string.h>
 
-#include "bot.h"
+#include "bots/bot.h"
 #include "check.h"
-#include "session.h"
+#include <meeple/session.h>
 
 typedef struct endless {
     int64_t steps;

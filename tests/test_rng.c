@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "rng.h"
+#include <meeple/rng.h>
 
 static void pcg32_matches_the_reference_sequence(void) {
     /* The reference implementation's demo: seed 42, stream 54. */

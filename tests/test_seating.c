@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "seating.h"
+#include "host/seating.h"
 
 static void seats_of(seating_design d, int players, long long game, uint64_t seed, int *bots) {
     seating_of_game(d, players, game, seed, bots);

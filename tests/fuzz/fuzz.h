@@ -9,7 +9,7 @@
 
 #include <lua.h>
 
-#include "session.h"
+#include <meeple/session.h>
 
 /* libFuzzer's entry point, which every target defines (standalone.c calls it without libFuzzer). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

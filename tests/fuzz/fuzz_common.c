@@ -10,9 +10,9 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-#include "lmeeple.h"
-#include "rng.h"
-#include "tree_json.h"
+#include "lua/lmeeple.h"
+#include <meeple/rng.h>
+#include "host/tree_json.h"
 
 /* Steps of random play after the state itself, each checked in full: enough to carry a damaged
  * position into its next phase, few enough that an input takes a few milliseconds (40 made fuzz_state

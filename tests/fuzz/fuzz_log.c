@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "matchlog.h"
-#include "registry.h"
+#include "host/matchlog.h"
+#include <meeple/registry.h>
 
 /* The promises of an accepted record: every number the reader filled is in its range. */
 static void check_game(const matchlog_game *g, int players, size_t actions) {

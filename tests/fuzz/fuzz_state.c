@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "registry.h"
+#include <meeple/registry.h>
 
 /* The position to change: a deal, and `steps` random decisions from it. */
 static session *position(const game_def *def, uint8_t setup, uint8_t steps) {

@@ -8,7 +8,7 @@
 #include <lauxlib.h>
 
 #include "fuzz.h"
-#include "lmeeple.h"
+#include "lua/lmeeple.h"
 
 static void push_json(lua_State *L, const json_t *v, int depth);
 

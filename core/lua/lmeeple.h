@@ -1,0 +1,70 @@
+/* lmeeple.h — the Lua bindings: the `meeple` module, the state userdata, and Lua-side tree readers and
+ * writers, all generic over game_def and session (no game is named here). */
+#ifndef MEEPLE_LMEEPLE_H
+#define MEEPLE_LMEEPLE_H
+
+#include <stdint.h>
+
+#include <lua.h>
+
+#include <meeple/game.h>
+#include <meeple/session.h>
+
+/* Pushes the module table (games, new, from_table, load) and registers the state metatable. */
+int meeple_open(lua_State *L);
+
+/* Pops a function and makes it this lua_State's renderer behind tostring(state), in place of the
+ * compiled-in scripts/render.lua (the shell reads render.lua from disk when it can). */
+void meeple_set_renderer(lua_State *L);
+
+/* Pushes `s` as a "meeple.state" userdata; the userdata owns it from now on (freed by __gc). */
+void meeple_push_state(lua_State *L, session *s);
+/* The session behind the state at stack index `idx`, or NULL when it is not one. */
+session *meeple_to_session(lua_State *L, int idx);
+/* luaL_testudata by address: the full userdata at `idx` if its metatable is the registry's value at
+ * light-userdata key `mt_key`, else NULL. No name is hashed: the hot paths (a state method per search
+ * node, every view table filled) ask it. */
+void *meeple_test_udata(lua_State *L, int idx, const void *mt_key);
+/* (A state under a variant is a Lua table over a plain state: this gives that plain state's session,
+ * whose rules are the base rules; its legal actions are the variant's `legal()`.) */
+
+/* Pushes the state table of `st` as `viewer` (-1: everything; a 0-based seat: what that seat sees). */
+void meeple_push_table(lua_State *L, const game_def *def, const void *st, int viewer);
+/* The game's card catalogue as this state plays it (def->write_cards; empty when it has none). */
+void meeple_push_cards(lua_State *L, const game_def *def, const void *st);
+/* Writes the state table's fields into the existing table at `idx` (a bot's view, read lazily). */
+void meeple_fill_table(lua_State *L, int idx, const game_def *def, const void *st, int viewer);
+/* Pushes the legal actions of `st` as an array of canonical strings. */
+void meeple_push_legal(lua_State *L, const game_def *def, const void *st);
+
+/* Memory a lua_State's states hold outside its heap (a session is malloc'd), for a sandbox that caps
+ * memory: once set, `fn` is told of each state's bytes when it is pushed (+) and collected (-). It may
+ * raise an error when a state is pushed; the state is then collected as usual. */
+typedef void (*meeple_charge_fn)(lua_State *L, void *ud, long long bytes);
+void meeple_set_charge(lua_State *L, meeple_charge_fn fn, void *ud);
+
+/* Pushes function(m, n) with math.random's contract, drawing from its own PCG seeded with `seed`. */
+void meeple_push_rng(lua_State *L, uint64_t seed);
+
+/* ---- A tree_reader over a Lua table, for session_from_table and params_read ---- */
+#define MEEPLE_READER_DEPTH 24
+
+typedef struct lua_reader {
+    tree_reader base;
+    lua_State *L;
+    int top;      /* the stack top before the reader pushed its root, restored by lua_reader_done */
+    int depth;    /* values entered and not yet left */
+    struct {
+        char key[48];
+        int index; /* 0 when the step is a key */
+    } steps[MEEPLE_READER_DEPTH];
+    char path[512];
+    char unknown[64];
+} lua_reader;
+
+/* Starts reading the table at stack index `idx`; the reader keeps its own values on top of the stack. */
+void lua_reader_init(lua_reader *lr, lua_State *L, int idx);
+/* Pops whatever the reader left on the stack. */
+void lua_reader_done(lua_reader *lr);
+
+#endif

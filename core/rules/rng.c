@@ -1,0 +1,78 @@
+/* rng.c — PCG32: 64-bit LCG state, xorshift-rotate output. Small, fast, and reproducible everywhere. */
+#include <meeple/rng.h>
+
+#define PCG_MULTIPLIER 6364136223846793005ULL
+
+void rng_seed(rng *r, uint64_t seed, uint64_t stream) {
+    r->state = 0;
+    r->inc = (stream << 1) | 1u;
+    rng_next(r);
+    r->state += seed;
+    rng_next(r);
+}
+
+/* One PCG32 step. Inlined into the helpers below, which run in every shuffle and every random pick
+ * of a playout: a call per number would cost a third of their time. */
+static inline uint32_t pcg_step(rng *r) {
+    uint64_t old = r->state;
+    r->state = old * PCG_MULTIPLIER + r->inc;
+    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
+    uint32_t rot = (uint32_t)(old >> 59u);
+    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
+}
+
+uint32_t rng_next(rng *r) { return pcg_step(r); }
+
+static inline uint32_t below(rng *r, uint32_t bound) {
+    uint64_t m = (uint64_t)pcg_step(r) * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        uint32_t threshold = -bound % bound;
+        while (low < threshold) {
+            m = (uint64_t)pcg_step(r) * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+uint32_t rng_below(rng *r, uint32_t bound) { return below(r, bound); }
+
+void rng_shuffle_bytes(rng *r, uint8_t *items, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)below(r, (uint32_t)i + 1);
+        uint8_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+/* ---- rng_derive: SipHash-2-4 of one 64-bit word, written from the algorithm's description
+ * (Aumasson and Bernstein, 2012). The key's second half is a fixed word: the secret is `key`. ---- */
+
+static uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+static void sip_rounds(uint64_t v[4], int n) {
+    for (int i = 0; i < n; i++) {
+        v[0] += v[1], v[1] = rotl(v[1], 13), v[1] ^= v[0], v[0] = rotl(v[0], 32);
+        v[2] += v[3], v[3] = rotl(v[3], 16), v[3] ^= v[2];
+        v[0] += v[3], v[3] = rotl(v[3], 21), v[3] ^= v[0];
+        v[2] += v[1], v[1] = rotl(v[1], 17), v[1] ^= v[2], v[2] = rotl(v[2], 32);
+    }
+}
+
+uint64_t rng_derive(uint64_t key, uint64_t what) {
+    const uint64_t k1 = 0x6d65657066c652d5ULL;
+    uint64_t v[4] = {key ^ 0x736f6d6570736575ULL, k1 ^ 0x646f72616e646f6dULL, key ^ 0x6c7967656e657261ULL,
+                     k1 ^ 0x7465646279746573ULL};
+    const uint64_t last = (uint64_t)8 << 56; /* the final block: the message's length, 8 bytes */
+    v[3] ^= what;
+    sip_rounds(v, 2);
+    v[0] ^= what;
+    v[3] ^= last;
+    sip_rounds(v, 2);
+    v[0] ^= last;
+    v[2] ^= 0xff;
+    sip_rounds(v, 4);
+    return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
