@@ -22,21 +22,15 @@ local public_layer = {
 local problems = {}
 local function problem(fmt, ...) problems[#problems + 1] = string.format(fmt, ...) end
 
-local function lines_of(cmd)
-  local pipe = assert(io.popen(cmd))
-  local out = {}
-  for line in pipe:lines() do out[#out + 1] = line end
-  local ok, _, code = pipe:close()
-  assert(ok, cmd .. " failed (" .. tostring(code) .. ")")
-  return out
-end
+package.path = source .. "/tests/lib/?.lua;" .. package.path
+local util = require "spec_util"
 
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local text = f:read("a")
-  f:close()
-  return text
+local function lines_of(cmd)
+  local out, code = util.sh(cmd)
+  assert(code == 0, cmd .. " failed (" .. tostring(code) .. ")")
+  return util.lines(out)
 end
+local read = util.read
 
 -- The layer of a file by its path relative to the source root; nil for a file outside the layers.
 local function layer_of(rel)
