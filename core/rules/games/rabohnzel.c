@@ -1,6 +1,6 @@
 /* rabohnzel.c — Rabohnzel, by shared/rules/rabohnzel.md (read after bohnanza.md).
  *
- * Only what differs from Bohnanza is here; the bean core (bohnanza.h) plays the rest: the cards'
+ * Only what differs from Bohnanza is here; the bean core (beans.c) plays the rest: the cards'
  * zones, planting, harvests and their payout, bean protection, the deck's passes, the trading
  * protocol. The file follows the digest: components and parameters; setup and the countdown;
  * spells (activating, using, the end of a turn); a turn (phase 1; phase 1½ with its guard window,
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "rules/table.h"
-#include "rules/games/bohnanza.h"
+#include "rules/games/beans.h"
 
 /* ==================================================================== components */
 
@@ -212,7 +212,7 @@ static int active(const rabohnzel *g) { return g->b.active; }
 static bool in_attack(const rabohnzel *g) { return g->attacker != BEAN_NOBODY; }
 static int hand_len(const rabohnzel *g, int seat) { return bean_hand_len(&g->b, seat); }
 static int coins(const rabohnzel *g, int seat) { return bean_coins(&g->b, seat); }
-static const uint8_t *hand(const rabohnzel *g, int seat) { return bean_zone(&g->b, ZONE_HAND(seat)); }
+static const uint8_t *hand(const rabohnzel *g, int seat) { return bean_zone(&g->b, BEAN_ZONE_HAND(seat)); }
 static int field_size(const rabohnzel *g, int seat, int f) { return bean_field_size(&g->b, seat, f); }
 static int field_type(const rabohnzel *g, int seat, int f) { return bean_field_type(&g->b, seat, f); }
 static uint8_t all_seats(const rabohnzel *g) { return (uint8_t)((1u << g->b.players) - 1); }
@@ -510,13 +510,13 @@ static void enter_trade(rabohnzel *g) {
     memset(g->power, 0, sizeof g->power);
     g->river = false;
     g->b.phase = BEAN_TRADE;
-    for (int i = 0; i < g->b.rules.reveal && bean_draw(&g->b, ZONE_FACE_UP); i++) continue;
+    for (int i = 0; i < g->b.rules.reveal && bean_draw(&g->b, BEAN_ZONE_FACE_UP); i++) continue;
 }
 
 /* Phase 4: draw to the back of the hand; a last pass running out ends the game at once (and is
  * not marked: last_pass_over is a run-out before phase 4, whose turn still ends). */
 static void draw_cards(rabohnzel *g, int count) {
-    for (int i = 0; i < count && !g->b.last_pass_over; i++) bean_draw(&g->b, ZONE_HAND(active(g)));
+    for (int i = 0; i < count && !g->b.last_pass_over; i++) bean_draw(&g->b, BEAN_ZONE_HAND(active(g)));
     g->drawn = true;
     if (!g->b.last_pass_over) return;
     g->b.last_pass_over = false;
@@ -526,7 +526,7 @@ static void draw_cards(rabohnzel *g, int count) {
 /* The commerce card is the last face-up card while one of its type is there (cards taken go from the
  * front, deck-spell cards go before it). */
 static void track_commerce(rabohnzel *g) {
-    if (g->commerce && !bean_count_in(&g->b, ZONE_FACE_UP, g->commerce_type)) g->commerce = false;
+    if (g->commerce && !bean_count_in(&g->b, BEAN_ZONE_FACE_UP, g->commerce_type)) g->commerce = false;
 }
 
 static int decider(const rabohnzel *g) {
@@ -597,7 +597,7 @@ static void settle(rabohnzel *g) {
 
 /* ==================================================================== actions */
 
-/* Rabohnzel's actions after the core's: x, y, z as bohnanza.h packs them. */
+/* Rabohnzel's actions after the core's: x, y, z as beans.h packs them. */
 enum {
     ACT_KEEP = BEAN_ACTS, /* the pending card to the back of the hand */
     ACT_PLUCK,            /* x seat, y field */
@@ -652,7 +652,7 @@ static int power_actions(const rabohnzel *g, action_t *out, int n) {
             }
             break;
         case WISE:
-            if (bean_zone_len(&g->b, ZONE_DECK)) out[n++] = act(ACT_WISE, 0, f, 0);
+            if (bean_zone_len(&g->b, BEAN_ZONE_DECK)) out[n++] = act(ACT_WISE, 0, f, 0);
             break;
         case COMMON:
             if (common_ready(g, f) && others_have_coins(g)) out[n++] = act(ACT_COMMON, 0, f, 0);
@@ -693,14 +693,14 @@ static int cast_actions(const rabohnzel *g, action_t *out, int n) {
 static int front_plants(const rabohnzel *g, int seat, action_t *out, int n) {
     if (!hand_len(g, seat)) return n;
     for (int f = 0; f < g->b.fields[seat]; f++)
-        if (bean_fits(&g->b, seat, hand(g, seat)[0], f)) out[n++] = act(ACT_PLANT, f, 0, 0);
+        if (bean_fits(&g->b, seat, hand(g, seat)[0], f)) out[n++] = act(BEAN_ACT_PLANT, f, 0, 0);
     return n;
 }
 
 static int enchant_actions(const rabohnzel *g, action_t *out, int n) {
     int a = active(g);
     for (int t = 0; t < NUM_TYPES; t++) {
-        if (!bean_count_in(&g->b, ZONE_SET_ASIDE(a), t) && !bean_count_in(&g->b, ZONE_FACE_UP, t)) continue;
+        if (!bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(a), t) && !bean_count_in(&g->b, BEAN_ZONE_FACE_UP, t)) continue;
         for (int f = 0; f < g->b.fields[a]; f++)
             if (field_size(g, a, f) == 1 && field_type(g, a, f) != t) out[n++] = act(ACT_ENCHANT, t, f, 0);
     }
@@ -721,11 +721,11 @@ static int spell_uses(const rabohnzel *g, action_t *out, int n) {
     if (holds_active(g, a, PLAYER_ENCHANTMENT)) out[n++] = act(ACT_USE, PLAYER_ENCHANTMENT, 0, 0);
     if (holds_active(g, a, RELOCATION) && hand_len(g, a) >= 2) out[n++] = act(ACT_USE, RELOCATION, 0, 0);
     if (holds_active(g, a, LUCK) && g->pile_n && g->luck[a] == NO_SPELL) out[n++] = act(ACT_USE, LUCK, 0, 0);
-    int face_up = bean_zone_len(&g->b, ZONE_FACE_UP);
+    int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
     if (phase == BEAN_TRADE && face_up < BEAN_MAX_FACE_UP) {
-        if (holds_active(g, a, COMMERCE) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, ZONE_DECK))
+        if (holds_active(g, a, COMMERCE) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, BEAN_ZONE_DECK))
             out[n++] = act(ACT_USE, COMMERCE, 0, 0);
-        if (holds_active(g, a, DECK_SPELL) && bean_zone_len(&g->b, ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
+        if (holds_active(g, a, DECK_SPELL) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
     }
     if (phase == BEAN_PLANT_TRADED) {
         if (holds_active(g, a, BEAN_FIELD) && g->b.fields[a] < BEAN_MAX_FIELDS) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
@@ -748,11 +748,11 @@ static int magic_actions(const rabohnzel *g, action_t *out, int n) {
 static int harvests(const rabohnzel *g, int seat, action_t *out, int n) {
     if (in_attack(g) && (seat == g->attacker || seat == g->defender)) return n;
     for (int f = 0; f < g->b.fields[seat]; f++)
-        if (bean_harvest_check(&rabohnzel_beans, &g->b, seat, f, NULL)) out[n++] = act(ACT_HARVEST, f, 0, 0);
+        if (bean_harvest_check(&rabohnzel_beans, &g->b, seat, f, NULL)) out[n++] = act(BEAN_ACT_HARVEST, f, 0, 0);
     return n;
 }
 
-static int pending_type(const rabohnzel *g) { return bean_zone_top(&g->b, ZONE_PENDING); }
+static int pending_type(const rabohnzel *g) { return bean_zone_top(&g->b, BEAN_ZONE_PENDING); }
 
 static int sub_legal(const rabohnzel *g, action_t *out, int n) {
     int seat = decider(g);
@@ -760,10 +760,10 @@ static int sub_legal(const rabohnzel *g, action_t *out, int n) {
     case SUB_PENDING:
         out[n++] = act(ACT_KEEP, 0, 0, 0);
         for (int f = 0; f < g->b.fields[seat]; f++)
-            if (bean_fits(&g->b, seat, pending_type(g), f)) out[n++] = act(ACT_PLANT, f, 0, 0);
+            if (bean_fits(&g->b, seat, pending_type(g), f)) out[n++] = act(BEAN_ACT_PLANT, f, 0, 0);
         break;
     case SUB_CHOOSE: {
-        const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+        const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
         int first = pile[g->drawn_coin[0]], second = pile[g->drawn_coin[1]];
         out[n++] = act(ACT_CHOOSE, first, 0, 0);
         if (second != first) out[n++] = act(ACT_CHOOSE, second, 0, 0);
@@ -778,7 +778,7 @@ static int sub_legal(const rabohnzel *g, action_t *out, int n) {
     }
     case SUB_GUARD:
         n = harvests(g, seat, out, n);
-        out[n++] = act(ACT_PASS, 0, 0, 0);
+        out[n++] = act(BEAN_ACT_PASS, 0, 0, 0);
         return n;
     case SUB_ENCHANT:
         n = front_plants(g, seat, out, n);
@@ -837,7 +837,7 @@ static int main_legal(const rabohnzel *g, action_t *out, int n) {
     n = harvests(g, a, out, n);
     bool done = phase == BEAN_PLANT ? g->b.planted >= 1 || !hand_len(g, a)
                 : phase == BEAN_PLANT_TRADED ? !bean_to_plant(&g->b, a) : true;
-    if (done) out[n++] = act(ACT_DONE, 0, 0, 0);
+    if (done) out[n++] = act(BEAN_ACT_DONE, 0, 0, 0);
     return n;
 }
 
@@ -869,17 +869,17 @@ static void attack_end(rabohnzel *g) {
 }
 
 static bool only_swords(const rabohnzel *g, int seat) {
-    return bean_count_in(&g->b, ZONE_COINS(seat), SWORD) == coins(g, seat);
+    return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), SWORD) == coins(g, seat);
 }
 
 /* One drawn coin decides (the digest's step 2). */
 static void attack_resolve(rabohnzel *g, int pos) {
-    int x = g->attacker, y = g->defender, type = bean_zone(&g->b, ZONE_COINS(y))[pos];
+    int x = g->attacker, y = g->defender, type = bean_zone(&g->b, BEAN_ZONE_COINS(y))[pos];
     g->draws++;
     g->aggression = false;
     switch (type) {
     case PRINCESS: /* the princess is freed: the coin goes to the attacker */
-        bean_move(&g->b, ZONE_COINS(y), pos, ZONE_COINS(x), coins(g, x));
+        bean_move(&g->b, BEAN_ZONE_COINS(y), pos, BEAN_ZONE_COINS(x), coins(g, x));
         attack_end(g);
         return;
     case SWORD: /* a counterattack, unless nothing could ever change (ruling) */
@@ -895,7 +895,7 @@ static void attack_resolve(rabohnzel *g, int pos) {
             attack_end(g);
             return;
         }
-        bean_move(&g->b, ZONE_HAND(x), hand_len(g, x) - 1, ZONE_PENDING, 0);
+        bean_move(&g->b, BEAN_ZONE_HAND(x), hand_len(g, x) - 1, BEAN_ZONE_PENDING, 0);
         g->sub = SUB_PENDING;
         g->pending_owner = (uint8_t)y;
         g->pending_from = FROM_COIN;
@@ -929,7 +929,7 @@ static void attack_run(rabohnzel *g) {
 }
 
 static void choose_coin(rabohnzel *g, int type) {
-    const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+    const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
     int pos = pile[g->drawn_coin[0]] == type ? g->drawn_coin[0] : g->drawn_coin[1];
     g->sub = SUB_NONE;
     attack_resolve(g, pos);
@@ -947,31 +947,31 @@ static void common_purge(rabohnzel *g) {
         if (!coins(g, p)) continue;
         seat[n] = p;
         pos[n] = (int)rng_below(&g->b.rng, (uint32_t)coins(g, p));
-        int number = beans[bean_zone(&g->b, ZONE_COINS(p))[pos[n]]].cards;
+        int number = beans[bean_zone(&g->b, BEAN_ZONE_COINS(p))[pos[n]]].cards;
         if (number > best) best = number;
         n++;
     }
     for (int i = 0; i < n; i++)
-        if (beans[bean_zone(&g->b, ZONE_COINS(seat[i]))[pos[i]]].cards < best)
-            bean_move(&g->b, ZONE_COINS(seat[i]), pos[i], ZONE_DISCARD, bean_zone_len(&g->b, ZONE_DISCARD));
+        if (beans[bean_zone(&g->b, BEAN_ZONE_COINS(seat[i]))[pos[i]]].cards < best)
+            bean_move(&g->b, BEAN_ZONE_COINS(seat[i]), pos[i], BEAN_ZONE_DISCARD, bean_zone_len(&g->b, BEAN_ZONE_DISCARD));
 }
 
 static void use_power(rabohnzel *g, action_t a) {
-    int x = act_x(a), f = act_y(a), me = active(g);
+    int x = bean_act_x(a), f = bean_act_y(a), me = active(g);
     g->power[me][f]--;
-    switch (act_kind(a)) {
+    switch (bean_act_kind(a)) {
     case ACT_PLUCK: { /* the back card (or a random one), shown to all */
         int k = g->rules.pluck_card == PLUCK_RANDOM ? (int)rng_below(&g->b.rng, (uint32_t)hand_len(g, x)) : hand_len(g, x) - 1;
-        bean_move(&g->b, ZONE_HAND(x), k, ZONE_PENDING, 0);
+        bean_move(&g->b, BEAN_ZONE_HAND(x), k, BEAN_ZONE_PENDING, 0);
         g->sub = SUB_PENDING, g->pending_owner = (uint8_t)me, g->pending_from = FROM_PLUCK;
         break;
     }
     case ACT_WISE: /* with 4+ Wise Beans the card may be planted; else it joins the hand, unseen */
         if (field_size(g, me, f) >= 4) {
-            bean_draw(&g->b, ZONE_PENDING);
+            bean_draw(&g->b, BEAN_ZONE_PENDING);
             g->sub = SUB_PENDING, g->pending_owner = (uint8_t)me, g->pending_from = FROM_WISE;
         } else {
-            bean_draw(&g->b, ZONE_HAND(me));
+            bean_draw(&g->b, BEAN_ZONE_HAND(me));
         }
         break;
     case ACT_COMMON:
@@ -980,9 +980,9 @@ static void use_power(rabohnzel *g, action_t a) {
         break;
     case ACT_MAGIC: activate(g, x); break;
     case ACT_SWORD:
-        if (act_z(a)) g->up[AGGRESSION] = false;
+        if (bean_act_z(a)) g->up[AGGRESSION] = false;
         g->attacker = (uint8_t)me, g->defender = (uint8_t)x;
-        g->aggression = act_z(a) != 0;
+        g->aggression = bean_act_z(a) != 0;
         g->draws = 0;
         attack_run(g);
         break;
@@ -992,11 +992,11 @@ static void use_power(rabohnzel *g, action_t a) {
 /* The pending card: to the back of its owner's hand (shown, unless Wise drew it), or planted. */
 static void settle_pending(rabohnzel *g, action_t a) {
     int owner = g->pending_owner, from = g->pending_from;
-    if (act_kind(a) == ACT_KEEP) {
-        bean_move(&g->b, ZONE_PENDING, 0, ZONE_HAND(owner), hand_len(g, owner));
-        if (from != FROM_WISE) g->b.shown[bean_zone_start(&g->b, ZONE_HAND(owner)) + hand_len(g, owner) - 1] = 1;
+    if (bean_act_kind(a) == ACT_KEEP) {
+        bean_move(&g->b, BEAN_ZONE_PENDING, 0, BEAN_ZONE_HAND(owner), hand_len(g, owner));
+        if (from != FROM_WISE) g->b.shown[bean_zone_start(&g->b, BEAN_ZONE_HAND(owner)) + hand_len(g, owner) - 1] = 1;
     } else {
-        plant(g, owner, ZONE_PENDING, 0, act_x(a), from != FROM_COIN);
+        plant(g, owner, BEAN_ZONE_PENDING, 0, bean_act_x(a), from != FROM_COIN);
     }
     g->sub = SUB_NONE;
     g->pending_owner = BEAN_NOBODY;
@@ -1043,17 +1043,17 @@ static int next_enchanted(const rabohnzel *g, int from) {
 }
 
 static void use_spell(rabohnzel *g, action_t a) {
-    int s = act_x(a), me = active(g);
+    int s = bean_act_x(a), me = active(g);
     g->up[s] = false; /* used: face down, to be activated again some day */
     switch (s) {
-    case CARD_EXCHANGE: exchange(g, act_y(a), act_z(a)); break;
+    case CARD_EXCHANGE: exchange(g, bean_act_y(a), bean_act_z(a)); break;
     case CARD_RIVER: g->river = true; break;
     case PLAYER_ENCHANTMENT:
         g->sub = SUB_ENCHANT;
         g->sub_seat = (uint8_t)next_enchanted(g, bean_next_seat(&g->b, me));
         break;
     case RELOCATION: /* what everyone knew of the hand's places is gone */
-        memset(g->b.shown + bean_zone_start(&g->b, ZONE_HAND(me)), 0, (size_t)hand_len(g, me));
+        memset(g->b.shown + bean_zone_start(&g->b, BEAN_ZONE_HAND(me)), 0, (size_t)hand_len(g, me));
         g->relocated = 0;
         g->sub = relocation_decided(g) ? SUB_NONE : SUB_RELOCATE;
         break;
@@ -1065,13 +1065,13 @@ static void use_spell(rabohnzel *g, action_t a) {
         break;
     }
     case COMMERCE: /* a third face-up card, the commerce card: always the last one */
-        bean_draw(&g->b, ZONE_FACE_UP);
+        bean_draw(&g->b, BEAN_ZONE_FACE_UP);
         g->commerce = true;
-        g->commerce_type = (uint8_t)bean_zone_top(&g->b, ZONE_FACE_UP);
+        g->commerce_type = (uint8_t)bean_zone_top(&g->b, BEAN_ZONE_FACE_UP);
         break;
     case DECK_SPELL: { /* the discard pile's top joins the face-up cards, before the commerce card */
-        int up = bean_zone_len(&g->b, ZONE_FACE_UP);
-        bean_move(&g->b, ZONE_DISCARD, bean_zone_len(&g->b, ZONE_DISCARD) - 1, ZONE_FACE_UP, g->commerce ? up - 1 : up);
+        int up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
+        bean_move(&g->b, BEAN_ZONE_DISCARD, bean_zone_len(&g->b, BEAN_ZONE_DISCARD) - 1, BEAN_ZONE_FACE_UP, g->commerce ? up - 1 : up);
         break;
     }
     case BEAN_FIELD:
@@ -1085,7 +1085,7 @@ static void use_spell(rabohnzel *g, action_t a) {
 /* bean_enchantment: a B from the set-aside (first) or face-up cards onto a lone bean of another type,
  * which is enchanted: it counts as B but never pays. */
 static void enchant(rabohnzel *g, int type, int field) {
-    int me = active(g), zone = bean_count_in(&g->b, ZONE_SET_ASIDE(me), type) ? ZONE_SET_ASIDE(me) : ZONE_FACE_UP;
+    int me = active(g), zone = bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(me), type) ? BEAN_ZONE_SET_ASIDE(me) : BEAN_ZONE_FACE_UP;
     const uint8_t *cards = bean_zone(&g->b, zone);
     int i = 0;
     while (cards[i] != type) i++;
@@ -1098,7 +1098,7 @@ static void enchant(rabohnzel *g, int type, int field) {
 static void order(rabohnzel *g, int type) {
     int me = active(g), k = g->relocated;
     while (hand(g, me)[k] != type) k++;
-    bean_move(&g->b, ZONE_HAND(me), k, ZONE_HAND(me), g->relocated);
+    bean_move(&g->b, BEAN_ZONE_HAND(me), k, BEAN_ZONE_HAND(me), g->relocated);
     g->relocated++;
 }
 
@@ -1121,17 +1121,17 @@ static void guard_next(rabohnzel *g, int from) {
  * front card (phase 1, the river). */
 static void plant_front_or_pending(rabohnzel *g, int field) {
     if (g->sub == SUB_PENDING) {
-        settle_pending(g, act(ACT_PLANT, field, 0, 0));
+        settle_pending(g, act(BEAN_ACT_PLANT, field, 0, 0));
         return;
     }
     if (g->sub == SUB_ENCHANT) {
         int seat = g->sub_seat;
-        plant(g, seat, ZONE_HAND(seat), 0, field, true);
+        plant(g, seat, BEAN_ZONE_HAND(seat), 0, field, true);
         if (seat == active(g)) g->sub = SUB_NONE, g->sub_seat = BEAN_NOBODY;
         else g->sub_seat = (uint8_t)next_enchanted(g, bean_next_seat(&g->b, seat));
         return;
     }
-    plant(g, active(g), ZONE_HAND(active(g)), 0, field, true);
+    plant(g, active(g), BEAN_ZONE_HAND(active(g)), 0, field, true);
     if (g->b.phase == BEAN_PLANT && g->b.planted < 2) g->b.planted++;
 }
 
@@ -1154,16 +1154,16 @@ static void done(rabohnzel *g, action_t a) {
 
 static void rabohnzel_apply(void *st, action_t a) {
     rabohnzel *g = st;
-    int kind = act_kind(a), x = act_x(a), y = act_y(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
     switch (kind) {
-    case ACT_HARVEST:
+    case BEAN_ACT_HARVEST:
         harvest(g, g->b.to_move, x, false);
         if (g->sub == SUB_GUARD) guard_next(g, g->sub_seat); /* on while a harvest is left to them */
         break;
-    case ACT_PLANT: plant_front_or_pending(g, x); break;
-    case ACT_DONE: done(g, a); break;
-    case ACT_PLANT_TYPE: bean_plant_type(&g->b, x, y); break;
-    case ACT_PASS:
+    case BEAN_ACT_PLANT: plant_front_or_pending(g, x); break;
+    case BEAN_ACT_DONE: done(g, a); break;
+    case BEAN_ACT_PLANT_TYPE: bean_plant_type(&g->b, x, y); break;
+    case BEAN_ACT_PASS:
         if (g->sub == SUB_GUARD) guard_next(g, bean_next_seat(&g->b, g->sub_seat));
         else bean_trade_apply(&g->b, a);
         break;
@@ -1173,7 +1173,7 @@ static void rabohnzel_apply(void *st, action_t a) {
     case ACT_ACTIVATE: activate(g, x); /* fall through */
     case ACT_ACTIVATE_NONE: attack_end(g); break;
     case ACT_CAST: /* a Magic Bean from anywhere in the hand onto the discard pile (ruling 2, 3) */
-        bean_move(&g->b, ZONE_HAND(active(g)), y, ZONE_DISCARD, bean_zone_len(&g->b, ZONE_DISCARD));
+        bean_move(&g->b, BEAN_ZONE_HAND(active(g)), y, BEAN_ZONE_DISCARD, bean_zone_len(&g->b, BEAN_ZONE_DISCARD));
         activate(g, x);
         break;
     case ACT_USE: use_spell(g, a); break;
@@ -1185,8 +1185,8 @@ static void rabohnzel_apply(void *st, action_t a) {
     case ACT_STOP: g->river = false; break;
     case ACT_ENCHANT: enchant(g, x, y); break;
     case ACT_DISCARD: /* the commerce card, instead of planting it */
-        bean_move(&g->b, ZONE_FACE_UP, bean_zone_len(&g->b, ZONE_FACE_UP) - 1, ZONE_DISCARD,
-                  bean_zone_len(&g->b, ZONE_DISCARD));
+        bean_move(&g->b, BEAN_ZONE_FACE_UP, bean_zone_len(&g->b, BEAN_ZONE_FACE_UP) - 1, BEAN_ZONE_DISCARD,
+                  bean_zone_len(&g->b, BEAN_ZONE_DISCARD));
         g->commerce = false;
         break;
     case ACT_SKIP: g->sub = SUB_NONE, g->sub_seat = BEAN_NOBODY; break;
@@ -1212,13 +1212,13 @@ static const char *bean_name(int t) { return t < NUM_TYPES ? beans[t].name : "?"
 
 /* Every argument an action does not take is 0: one action, one code. */
 static bool canonical(action_t a) {
-    int kind = act_kind(a), x = act_x(a), y = act_y(a), z = act_z(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a), z = bean_act_z(a);
     if (a >> 30 || kind >= RAB_ACTS) return false;
     switch (kind) {
-    case ACT_PLANT: case ACT_HARVEST: case ACT_PROPOSE: case ACT_GIVE_UP: case ACT_GIVE: case ACT_WANT:
-    case ACT_PICK: case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_DISCARD: case ACT_ORDER:
+    case BEAN_ACT_PLANT: case BEAN_ACT_HARVEST: case BEAN_ACT_PROPOSE: case BEAN_ACT_GIVE_UP: case BEAN_ACT_GIVE: case BEAN_ACT_WANT:
+    case BEAN_ACT_PICK: case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_DISCARD: case ACT_ORDER:
         return y == 0 && z == 0;
-    case ACT_PLANT_TYPE: case ACT_PLUCK: case ACT_MAGIC: case ACT_CAST: case ACT_ENCHANT: return z == 0;
+    case BEAN_ACT_PLANT_TYPE: case ACT_PLUCK: case ACT_MAGIC: case ACT_CAST: case ACT_ENCHANT: return z == 0;
     case ACT_WISE: case ACT_COMMON: return x == 0 && z == 0;
     case ACT_SWORD: return z <= 1;
     case ACT_USE: return x == CARD_EXCHANGE || (y == 0 && z == 0);
@@ -1264,8 +1264,8 @@ static bool front_plant_check(const rabohnzel *g, int seat, int field, reason *w
 }
 
 static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), seat = decider(g);
-    if (kind == ACT_HARVEST) {
+    int kind = bean_act_kind(a), x = bean_act_x(a), seat = decider(g);
+    if (kind == BEAN_ACT_HARVEST) {
         if (g->sub == SUB_PENDING && g->pending_from == FROM_COIN)
             return deny(why, "no harvests during a Sword attack: keep the card, or plant it");
         return harvest_check(g, x, why);
@@ -1273,11 +1273,11 @@ static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
     switch (g->sub) {
     case SUB_PENDING:
         if (kind == ACT_KEEP) return true;
-        if (kind == ACT_PLANT) return bean_plant_check(&rabohnzel_beans, &g->b, seat, pending_type(g), x, why);
+        if (kind == BEAN_ACT_PLANT) return bean_plant_check(&rabohnzel_beans, &g->b, seat, pending_type(g), x, why);
         break;
     case SUB_CHOOSE:
         if (kind == ACT_CHOOSE) {
-            const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+            const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
             int first = pile[g->drawn_coin[0]], second = pile[g->drawn_coin[1]];
             return x == first || x == second ||
                    deny(why, "the coins drawn are %s and %s: choose one of them", bean_name(first), bean_name(second));
@@ -1290,10 +1290,10 @@ static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
                    deny(why, "%s is not one of your face-down spells (only those can be activated)", spell_name(x));
         break;
     case SUB_GUARD:
-        if (kind == ACT_PASS) return true;
+        if (kind == BEAN_ACT_PASS) return true;
         break;
     case SUB_ENCHANT:
-        if (kind == ACT_PLANT) return front_plant_check(g, seat, x, why);
+        if (kind == BEAN_ACT_PLANT) return front_plant_check(g, seat, x, why);
         if (kind == ACT_SKIP)
             return seat == active(g) || deny(why, "only the enchanting player may skip; player %d must plant", seat + 1);
         break;
@@ -1319,7 +1319,7 @@ static const int power_bean[] = {[ACT_PLUCK - ACT_PLUCK] = PLUCK, [ACT_WISE - AC
 
 /* A field's power, once per field and phase, only while it can act (ruling 8). */
 static bool power_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), f = act_y(a), me = active(g), type = power_bean[kind - ACT_PLUCK];
+    int kind = bean_act_kind(a), x = bean_act_x(a), f = bean_act_y(a), me = active(g), type = power_bean[kind - ACT_PLUCK];
     if (g->b.phase != PHASE_MAGIC) return deny(why, "bean powers act in the magic phase (phase 1½)");
     if (f >= g->b.fields[me]) return deny(why, "you have %d fields, not %d", g->b.fields[me], f + 1);
     if (field_type(g, me, f) != type) {
@@ -1338,8 +1338,8 @@ static bool power_check(const rabohnzel *g, action_t a, reason *why) {
         if (x >= g->b.players) return deny(why, "there is no player %d: %d play", x + 1, g->b.players);
         if (kind == ACT_PLUCK) return hand_len(g, x) || deny(why, "player %d has no hand card to take", x + 1);
         if (!coins(g, x)) return deny(why, "player %d has no coins to attack", x + 1);
-        return !act_z(a) || holds_active(g, me, AGGRESSION) || deny(why, "your aggression spell is not active");
-    case ACT_WISE: return bean_zone_len(&g->b, ZONE_DECK) || deny(why, "the deck is empty: Wise has nothing to draw");
+        return !bean_act_z(a) || holds_active(g, me, AGGRESSION) || deny(why, "your aggression spell is not active");
+    case ACT_WISE: return bean_zone_len(&g->b, BEAN_ZONE_DECK) || deny(why, "the deck is empty: Wise has nothing to draw");
     case ACT_COMMON:
         if (!common_ready(g, f))
             return deny(why, "the Common Bean's power needs 4 beans in one field (or an active aggression); field %d "
@@ -1365,7 +1365,7 @@ static bool cast_check(const rabohnzel *g, int s, int k, reason *why) {
 /* bean_enchantment: a B from the set-aside or face-up cards onto a field holding one bean of another type. */
 static bool enchant_check(const rabohnzel *g, int type, int field, reason *why) {
     int me = active(g);
-    if (type >= NUM_TYPES || (!bean_count_in(&g->b, ZONE_SET_ASIDE(me), type) && !bean_count_in(&g->b, ZONE_FACE_UP, type)))
+    if (type >= NUM_TYPES || (!bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(me), type) && !bean_count_in(&g->b, BEAN_ZONE_FACE_UP, type)))
         return deny(why, "you have no %s to plant (set aside or face up)", bean_name(type));
     if (field >= g->b.fields[me]) return deny(why, "you have %d fields, not %d", g->b.fields[me], field + 1);
     if (field_size(g, me, field) != 1 || field_type(g, me, field) == type)
@@ -1375,7 +1375,7 @@ static bool enchant_check(const rabohnzel *g, int type, int field, reason *why) 
 
 /* A spell the active player uses: held face up, and within its card's timing (the digest's Spells). */
 static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), s = kind == ACT_ENCHANT ? BEAN_ENCHANTMENT : act_x(a), me = active(g), phase = g->b.phase;
+    int kind = bean_act_kind(a), s = kind == ACT_ENCHANT ? BEAN_ENCHANTMENT : bean_act_x(a), me = active(g), phase = g->b.phase;
     int at;
     if (s >= NUM_SPELLS) return deny(why, "there is no such spell");
     if (spell_owner(g, s, &at) != me) return deny(why, "you do not hold the %s spell", spell_name(s));
@@ -1384,11 +1384,11 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
     if (s == AGGRESSION) return deny(why, "aggression is used through common or sword N aggression");
     if (g->river && phase != PHASE_MAGIC) return deny(why, "while the river runs: plant F, harvest F or stop");
     bool phase2 = phase == BEAN_TRADE, phase3 = phase == BEAN_PLANT_TRADED;
-    if (phase2 && bean_zone_len(&g->b, ZONE_FACE_UP) >= BEAN_MAX_FACE_UP && (s == COMMERCE || s == DECK_SPELL))
+    if (phase2 && bean_zone_len(&g->b, BEAN_ZONE_FACE_UP) >= BEAN_MAX_FACE_UP && (s == COMMERCE || s == DECK_SPELL))
         return deny(why, "no more cards fit among the face-up cards");
     switch (s) {
     case CARD_EXCHANGE: {
-        int seat = act_y(a), k = act_z(a);
+        int seat = bean_act_y(a), k = bean_act_z(a);
         if (seat == me) return deny(why, "you cannot exchange a spell with yourself");
         if (seat >= g->b.players) return deny(why, "there is no player %d: %d play", seat + 1, g->b.players);
         return k < g->row_n[seat] || deny(why, "player %d's row has %d spells, not %d", seat + 1, g->row_n[seat], k + 1);
@@ -1403,10 +1403,10 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
         if (!phase2) return deny(why, "commerce is used in phase 2");
         if (g->b.trade_steps) return deny(why, "commerce is used before the first trade step");
         if (g->commerce) return deny(why, "the commerce card is turned up already");
-        return bean_zone_len(&g->b, ZONE_DECK) || deny(why, "the deck is empty");
+        return bean_zone_len(&g->b, BEAN_ZONE_DECK) || deny(why, "the deck is empty");
     case DECK_SPELL:
         if (!phase2) return deny(why, "deck_spell is used in phase 2");
-        return bean_zone_len(&g->b, ZONE_DISCARD) || deny(why, "the discard pile is empty");
+        return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) || deny(why, "the discard pile is empty");
     case BEAN_FIELD:
         if (!phase3) return deny(why, "bean_field is used in phase 3");
         return g->b.fields[me] < BEAN_MAX_FIELDS || deny(why, "you have 3 fields already");
@@ -1414,7 +1414,7 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
     /* bean_enchantment */
     if (kind == ACT_USE) return deny(why, "bean_enchantment is used by planting: enchant B F");
     if (!phase3) return deny(why, "bean_enchantment is used in phase 3");
-    return enchant_check(g, act_x(a), act_y(a), why);
+    return enchant_check(g, bean_act_x(a), bean_act_y(a), why);
 }
 
 /* plant F at the main decision: the front card, in phase 1 (two at most) or while the river runs. */
@@ -1429,26 +1429,26 @@ static bool main_plant_check(const rabohnzel *g, int field, reason *why) {
 }
 
 static bool main_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), phase = g->b.phase, me = active(g);
+    int kind = bean_act_kind(a), x = bean_act_x(a), phase = g->b.phase, me = active(g);
     switch (kind) {
-    case ACT_HARVEST: return harvest_check(g, x, why);
-    case ACT_PLANT: return main_plant_check(g, x, why);
+    case BEAN_ACT_HARVEST: return harvest_check(g, x, why);
+    case BEAN_ACT_PLANT: return main_plant_check(g, x, why);
     case ACT_STOP: return g->river || deny(why, "no river runs (stop ends the card_river spell)");
-    case ACT_DONE:
+    case BEAN_ACT_DONE:
         if (phase == BEAN_PLANT)
             return g->b.planted >= 1 || !hand_len(g, me) || deny(why, "you must plant your front card first (plant F)");
         return phase != BEAN_PLANT_TRADED || !bean_to_plant(&g->b, me) ||
                deny(why, "plant every traded and kept card first (plant B F)");
-    case ACT_PLANT_TYPE: case ACT_DISCARD:
+    case BEAN_ACT_PLANT_TYPE: case ACT_DISCARD:
         if (phase != BEAN_PLANT_TRADED) return deny(why, "traded and kept cards are planted in phase 3");
         if (g->river) return deny(why, "while the river runs: plant F (your front card), or stop");
-        if (kind == ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why);
+        if (kind == BEAN_ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, bean_act_y(a), why);
         if (!g->commerce) return deny(why, "there is no commerce card to discard");
         return x == g->commerce_type || deny(why, "only the commerce card (a %s) may be discarded", bean_name(g->commerce_type));
     case ACT_PLUCK: case ACT_WISE: case ACT_COMMON: case ACT_MAGIC: case ACT_SWORD: return power_check(g, a, why);
-    case ACT_CAST: return cast_check(g, x, act_y(a), why);
+    case ACT_CAST: return cast_check(g, x, bean_act_y(a), why);
     case ACT_USE: case ACT_ENCHANT: return spell_check(g, a, why);
-    case ACT_BUY: return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
+    case BEAN_ACT_BUY: return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
     case ACT_DRAW: return deny(why, "draw is phase 4's choice before drawing, when hand_cards could be used");
     case ACT_KEEP: return deny(why, "no stolen or drawn card waits to be kept");
     case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_ACTIVATE_NONE: return deny(why, "no Sword attack waits for a decision");
@@ -1457,33 +1457,33 @@ static bool main_check(const rabohnzel *g, action_t a, reason *why) {
     case ACT_ORDER: return deny(why, "order answers relocation; use relocation first");
     }
     /* the trade grammar: A's main decision in phase 2 */
-    if (phase != BEAN_TRADE) return deny(why, kind == ACT_PASS ? "there is no guard window or invitation to pass" : "trading is phase 2");
+    if (phase != BEAN_TRADE) return deny(why, kind == BEAN_ACT_PASS ? "there is no guard window or invitation to pass" : "trading is phase 2");
     if (g->river) return deny(why, "no trading while the river runs: stop it first");
     return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
 }
 
 /* Someone else decides: a deal or invitation, or another player's phase 3. */
 static bool others_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a);
-    if (kind == ACT_HARVEST) return harvest_check(g, x, why);
+    int kind = bean_act_kind(a), x = bean_act_x(a);
+    if (kind == BEAN_ACT_HARVEST) return harvest_check(g, x, why);
     if (g->b.phase == BEAN_TRADE) {
-        if (kind >= ACT_PROPOSE && kind <= ACT_PICK_UP) return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
+        if (kind >= BEAN_ACT_PROPOSE && kind <= BEAN_ACT_PICK_UP) return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
         return bean_trade_deny_open(&rabohnzel_beans, &g->b, why);
     }
-    if (kind == ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why);
+    if (kind == BEAN_ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, bean_act_y(a), why);
     return deny(why, "player %d plants their traded cards: plant B F (or harvest F)", g->b.to_move + 1);
 }
 
 static bool rabohnzel_check(const void *st, action_t a, reason *why) {
     const rabohnzel *g = st;
-    int kind = act_kind(a), x = act_x(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a);
     if (!canonical(a)) return deny(why, "no action of Rabohnzel's grammar has this code");
     if (g->b.phase == BEAN_OVER) return deny(why, "the game is over");
     if (attack_open(g)) return sub_check(g, a, why);
     if (at_main(g)) return main_check(g, a, why);
     if (g->b.phase == PHASE_DRAW) { /* the choice before drawing */
         if (kind == ACT_DRAW || (kind == ACT_USE && x == HAND_CARDS)) return true;
-        if (kind == ACT_HARVEST) return harvest_check(g, x, why);
+        if (kind == BEAN_ACT_HARVEST) return harvest_check(g, x, why);
         return deny(why, "phase 4 begins with a choice: draw, or use hand_cards");
     }
     return others_check(g, a, why);
@@ -1511,16 +1511,16 @@ static int magic_places(const rabohnzel *g) {
  * the key keeps the place then (and says so in bit 31, above every action), and drops it otherwise. */
 static uint32_t rabohnzel_text_key(const void *st, action_t a) {
     const rabohnzel *g = st;
-    int kind = act_kind(a);
+    int kind = bean_act_kind(a);
     bool placed = kind >= ACT_PLUCK && kind <= ACT_SWORD;
     if (!placed && kind != ACT_CAST) return a;
-    if (placed ? power_twice(g, act_y(a)) : magic_places(g) > 1) return a | 1u << 31;
+    if (placed ? power_twice(g, bean_act_y(a)) : magic_places(g) > 1) return a | 1u << 31;
     return a & ~(action_t)(0xffu << 14);
 }
 
 static void rabohnzel_action_text(const void *st, action_t a, char *out) {
     const rabohnzel *g = st;
-    int kind = act_kind(a), x = act_x(a), y = act_y(a), z = act_z(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a), z = bean_act_z(a);
     char at[16] = "";
     if ((kind >= ACT_PLUCK && kind <= ACT_SWORD) && power_twice(g, y)) snprintf(at, sizeof at, " @%d", y + 1);
     if (kind == ACT_CAST && magic_places(g) > 1) snprintf(at, sizeof at, " @%d", y + 1);
@@ -1778,7 +1778,7 @@ static void rab_write_field(const void *st, int seat, int field, tree_writer *w)
     const rabohnzel *g = st;
     w->open_map(w);
     w->key(w, "beans");
-    bean_write_names(&rabohnzel_beans, w, bean_zone(&g->b, ZONE_FIELD(seat, field)), field_size(g, seat, field));
+    bean_write_names(&rabohnzel_beans, w, bean_zone(&g->b, BEAN_ZONE_FIELD(seat, field)), field_size(g, seat, field));
     tw_key_num(w, "enchanted", g->b.enchanted[seat][field]);
     tw_key_num(w, "power", g->power[seat][field]);
     w->close(w);
@@ -1792,7 +1792,7 @@ static void write_attack(const rabohnzel *g, tree_writer *w) {
     tw_key_num(w, "draws", g->draws);
     tw_key_bool(w, "aggression", g->aggression);
     if (g->sub == SUB_CHOOSE) {
-        const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+        const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
         w->key(w, "drawn");
         w->open_list(w);
         w->str(w, beans[pile[g->drawn_coin[0]]].name);
@@ -1808,7 +1808,7 @@ static void rab_write_extra(const void *st, int viewer, tree_writer *w) {
     tw_key_bool(w, "river", g->river);
     tw_key_bool(w, "traded", g->b.traded);
     tw_key_bool(w, "drawn", g->drawn);
-    if (g->commerce) tw_key_num(w, "commerce_card", bean_zone_len(&g->b, ZONE_FACE_UP));
+    if (g->commerce) tw_key_num(w, "commerce_card", bean_zone_len(&g->b, BEAN_ZONE_FACE_UP));
     /* A table-built game may start without one: then nobody's spells are known to be lower. */
     if (g->countdown != NO_SPELL) tw_key_str(w, "countdown", spells[g->countdown].name);
     if (tw_key(w, "spell_pile")) {
@@ -1957,7 +1957,7 @@ static bool rab_read_player_extra(const bean_game *bg, bean_reading *rd, tree_re
 static bool rab_read_field(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, int field,
                            reason *why) {
     rabohnzel *g = st;
-    int zone = ZONE_FIELD(seat, field), enchanted = 0, power = -1;
+    int zone = BEAN_ZONE_FIELD(seat, field), enchanted = 0, power = -1;
     bool ok;
     if (r->kind(r) != TREE_TABLE) return table_refuse(r, why, "a field is {beans = {...}, enchanted = N, power = N}");
     if (r->length(r) > 0 || r->enter_key(r, "beans") == TREE_ABSENT) { /* a plain list (or an empty table) */
@@ -2022,12 +2022,12 @@ static bool read_pending(rabohnzel *g, bean_reading *rd, tree_reader *r, reason 
         if (ok && !owner) ok = table_refuse(r, why, "a pending card names its owner");
         if (ok && r->enter_key(r, "card") != TREE_ABSENT) {
             ok = bean_take_card(&rabohnzel_beans, rd, r, &type, why);
-            if (ok) rd->cards[ZONE_PENDING][rd->len[ZONE_PENDING]++] = (uint8_t)type;
+            if (ok) rd->cards[BEAN_ZONE_PENDING][rd->len[BEAN_ZONE_PENDING]++] = (uint8_t)type;
         } else if (ok) {
-            rd->dealt[ZONE_PENDING] = 1; /* a Wise card the view does not show */
+            rd->dealt[BEAN_ZONE_PENDING] = 1; /* a Wise card the view does not show */
         }
         r->leave(r);
-        rd->named[ZONE_PENDING] = true;
+        rd->named[BEAN_ZONE_PENDING] = true;
         g->sub = SUB_PENDING, g->pending_owner = (uint8_t)(owner - 1), g->pending_from = (uint8_t)from;
     }
     r->leave(r);
@@ -2095,9 +2095,9 @@ static bool rab_read_extra(const bean_game *bg, bean_reading *rd, tree_reader *r
     g->b.traded = traded;
     g->countdown = (uint8_t)countdown;
     if (ok && commerce) {
-        if (commerce != rd->len[ZONE_FACE_UP]) return deny(why, "commerce_card: the commerce card is the last face-up card");
+        if (commerce != rd->len[BEAN_ZONE_FACE_UP]) return deny(why, "commerce_card: the commerce card is the last face-up card");
         g->commerce = true;
-        g->commerce_type = rd->cards[ZONE_FACE_UP][commerce - 1];
+        g->commerce_type = rd->cards[BEAN_ZONE_FACE_UP][commerce - 1];
     }
     return ok;
 }
@@ -2134,7 +2134,7 @@ static bool deal_unnamed_spells(rabohnzel *g, rab_reading *sr, reason *why) {
 
 /* The attacker chooses between two drawn coins: their places in the defender's pile. */
 static bool place_drawn_coins(rabohnzel *g, const int *drawn, reason *why) {
-    const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+    const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
     int found = 0;
     for (int i = 0; i < 2; i++) {
         int k = 0;
@@ -2244,7 +2244,7 @@ static bool validate_fields(const rabohnzel *g, reason *why) {
 }
 
 static bool validate_subs(const rabohnzel *g, reason *why) {
-    int pending = bean_zone_len(&g->b, ZONE_PENDING), n = g->b.players, a = active(g);
+    int pending = bean_zone_len(&g->b, BEAN_ZONE_PENDING), n = g->b.players, a = active(g);
     if (g->sub >= NUM_SUBS) return deny(why, "the decision open is damaged");
     if ((g->sub == SUB_PENDING) != (pending == 1) || pending > 1) return deny(why, "a pending card waits outside its decision");
     if (g->sub == SUB_PENDING) {
@@ -2277,7 +2277,7 @@ static bool validate_subs(const rabohnzel *g, reason *why) {
 static bool validate_flow(const rabohnzel *g, reason *why) {
     if (g->b.phase >= NUM_PHASES) return deny(why, "the phase is damaged");
     if (g->b.rules.third_field_cost) return deny(why, "the rules are damaged: no field is bought in Rabohnzel");
-    if (g->commerce && (!bean_zone_len(&g->b, ZONE_FACE_UP) || bean_zone_top(&g->b, ZONE_FACE_UP) != g->commerce_type))
+    if (g->commerce && (!bean_zone_len(&g->b, BEAN_ZONE_FACE_UP) || bean_zone_top(&g->b, BEAN_ZONE_FACE_UP) != g->commerce_type))
         return deny(why, "the commerce card is the last face-up card");
     if (g->drawn && g->b.phase != PHASE_DRAW) return deny(why, "cards are drawn outside phase 4");
     /* Phase 3 goes on past the active player once their part is done: cards they still had to plant
@@ -2384,11 +2384,11 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
 static void sample_once(rabohnzel *g, int viewer, rng *r) {
     bean_sample(&g->b, viewer, r);
     /* A Wise card waiting for its owner's decision is one of the unseen cards to the others. */
-    int deck = bean_zone_len(&g->b, ZONE_DECK);
+    int deck = bean_zone_len(&g->b, BEAN_ZONE_DECK);
     if (g->sub == SUB_PENDING && g->pending_from == FROM_WISE && viewer != g->pending_owner) {
         int k = (int)rng_below(r, (uint32_t)deck + 1);
         if (k < deck) {
-            uint8_t *pending = g->b.card + bean_zone_start(&g->b, ZONE_PENDING), *card = g->b.card + k;
+            uint8_t *pending = g->b.card + bean_zone_start(&g->b, BEAN_ZONE_PENDING), *card = g->b.card + k;
             uint8_t t = *pending;
             *pending = *card, *card = t;
         }
@@ -2661,7 +2661,7 @@ enum {
     BAND_ORDER = 15, BAND_GUARD = 14, BAND_RIVER = 13, BAND_WISE = 12, BAND_COMMON = 11, BAND_PLUCK = 10,
     BAND_SWORD = 9, BAND_MAGIC = 8, BAND_CAST = 7, BAND_USE = 6, BAND_DISCARD = 5,
 };
-#define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (bohnanza.h) */
+#define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (beans.c) */
 #define UNRANKED 0               /* no rule wants the action: only the bot's fallback score might */
 
 /* Whether a bean of `type` would join one of `seat`'s fields. */
@@ -2688,7 +2688,7 @@ static int ranked_spell(const rabohnzel *g, int seat, int band, int s) {
 /* A Sword target: the share of its coins a Sword takes less half the share that strikes back (with
  * aggression half a coin more), in hundred-thousandths; 0 when that share is not above nothing. */
 static int sword_worth(const rabohnzel *g, int target, bool aggression) {
-    int n = coins(g, target), zone = ZONE_COINS(target);
+    int n = coins(g, target), zone = BEAN_ZONE_COINS(target);
     int twice = 2 * bean_count_in(&g->b, zone, PRINCESS) - bean_count_in(&g->b, zone, SWORD);
     if (!n || twice <= 0) return UNRANKED;
     return BAND(BAND_SWORD) + twice * 100000 / (2 * n) + (aggression ? 50000 : 0);
@@ -2714,11 +2714,11 @@ static int use_worth(const rabohnzel *g, int seat, int s) {
     case CARD_RIVER:
         return hand_len(g, seat) && grows(g, seat, hand(g, seat)[0]) ? BAND(BAND_USE) + 3 : UNRANKED;
     case DECK_SPELL:
-        return bean_zone_len(&g->b, ZONE_DISCARD) && grows(g, seat, bean_zone_top(&g->b, ZONE_DISCARD))
+        return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) && grows(g, seat, bean_zone_top(&g->b, BEAN_ZONE_DISCARD))
                    ? BAND(BAND_USE) + 2 : UNRANKED;
     case BEAN_FIELD: {
-        const uint8_t *aside = bean_zone(&g->b, ZONE_SET_ASIDE(seat));
-        for (int k = 0; k < bean_zone_len(&g->b, ZONE_SET_ASIDE(seat)); k++)
+        const uint8_t *aside = bean_zone(&g->b, BEAN_ZONE_SET_ASIDE(seat));
+        for (int k = 0; k < bean_zone_len(&g->b, BEAN_ZONE_SET_ASIDE(seat)); k++)
             if (bean_worth_quarters(&g->b, seat, aside[k]) < 0) return BAND(BAND_USE) + 1;
         return UNRANKED;
     }
@@ -2731,15 +2731,15 @@ static int use_worth(const rabohnzel *g, int seat, int s) {
  * ask for `done`, which is not on offer here, so it skips (the others plant on the first field). A
  * card that fits no field: outside phase 2 the field paying most is harvested, else it skips. */
 static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
-    int front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = act_x(a);
+    int front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = bean_act_x(a);
     bool fits = front != BEAN_NONE && bean_first_fit(&g->b, seat, front) >= 0;
     bool declines = fits && g->b.phase == BEAN_PLANT && g->b.planted >= 1 && !grows(g, seat, front);
-    switch (act_kind(a)) {
-    case ACT_PLANT:
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_PLANT:
         if (declines) return 50 - f;
         return 100 + (field_size(g, seat, f) ? 10 + field_size(g, seat, f) : 0);
     case ACT_SKIP: return declines ? 100 : !fits ? 2 : -1;
-    case ACT_HARVEST: {
+    case BEAN_ACT_HARVEST: {
         if (fits) return -1;
         if (g->b.phase == BEAN_TRADE) return 0;
         int size = field_size(g, seat, f);
@@ -2752,10 +2752,10 @@ static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
 /* A harvest: a field paying its most first of all (the first such field first); in the guard window,
  * thinning out Princess coins by the field paying most; else as the bean core plays it. */
 static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
+    int f = bean_act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
     if (bean_pays_most(&g->b, type, paid)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
     if (g->sub == SUB_GUARD)
-        return bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
+        return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
     if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
     return bean_playout_worth(g, a, r);
 }
@@ -2763,7 +2763,7 @@ static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
 /* A planting: a pending card only onto its own kind (else kept); the river's front card only while it
  * joins a field (else stop); otherwise as the bean core plays it. */
 static int plant_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = act_x(a);
+    int f = bean_act_x(a);
     if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
     if (g->sub == SUB_PENDING)
         return field_size(g, seat, f) && field_type(g, seat, f) == pending_type(g) ? BAND(BAND_PENDING) + 1 : -1;
@@ -2776,29 +2776,29 @@ static int plant_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
 
 static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
     const rabohnzel *g = st;
-    int seat = decider(g), x = act_x(a);
-    switch (act_kind(a)) {
-    case ACT_HARVEST: return harvest_worth(g, seat, a, r);
-    case ACT_PLANT: return plant_worth(g, seat, a, r);
+    int seat = decider(g), x = bean_act_x(a);
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_HARVEST: return harvest_worth(g, seat, a, r);
+    case BEAN_ACT_PLANT: return plant_worth(g, seat, a, r);
     case ACT_KEEP: return BAND(BAND_PENDING);
     case ACT_CHOOSE: return BAND(BAND_CHOOSE) + coin_result(x);
     case ACT_ACTIVATE: return ranked_spell(g, seat, BAND_ACTIVATE, x);
     case ACT_PLACE_UP: return BAND(BAND_PLACE);
     case ACT_ORDER: return BAND(BAND_ORDER) + bean_worth_quarters(&g->b, seat, x);
-    case ACT_PASS:
+    case BEAN_ACT_PASS:
         if (g->sub != SUB_GUARD) return bean_playout_worth(g, a, r);
-        return BAND(BAND_GUARD) + (bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) ? 0 : 100);
+        return BAND(BAND_GUARD) + (bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) ? 0 : 100);
     case ACT_STOP: return BAND(BAND_RIVER);
     case ACT_WISE: return BAND(BAND_WISE);
     case ACT_COMMON: return BAND(BAND_COMMON);
     case ACT_PLUCK: return BAND(BAND_PLUCK) + hand_len(g, x);
-    case ACT_SWORD: return sword_worth(g, x, act_z(a) != 0);
+    case ACT_SWORD: return sword_worth(g, x, bean_act_z(a) != 0);
     case ACT_MAGIC: return ranked_spell(g, seat, BAND_MAGIC, x);
     case ACT_CAST: return ranked_spell(g, seat, BAND_CAST, x);
     case ACT_USE: return use_worth(g, seat, x);
     case ACT_DISCARD: {
-        int face_up = bean_zone_len(&g->b, ZONE_FACE_UP);
-        bool hurts = face_up && bean_worth_quarters(&g->b, seat, bean_zone_top(&g->b, ZONE_FACE_UP)) < 0;
+        int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
+        bool hurts = face_up && bean_worth_quarters(&g->b, seat, bean_zone_top(&g->b, BEAN_ZONE_FACE_UP)) < 0;
         return hurts ? BAND(BAND_DISCARD) : UNRANKED;
     }
     /* greedy_rabohnzel's fallback score when no rule decides: end the step rather than start
@@ -2814,7 +2814,7 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
 /* Relocation's new order is its owner's secret; every other decision is made in the open. */
 static bool rabohnzel_public_text(const void *st, action_t a, int viewer, char *out) {
     (void)st, (void)viewer;
-    if (act_kind(a) != ACT_ORDER) return false;
+    if (bean_act_kind(a) != ACT_ORDER) return false;
     snprintf(out, MEEPLE_PUBLIC_TEXT, "(rearranges their hand)");
     return true;
 }
