@@ -8,6 +8,7 @@
  * rabohnzel.c). Rules layer: no Lua, no I/O. */
 #include "rules/games/beans.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,48 @@ int bean_count_in(const bean_table *g, int zone, int type) {
     for (int i = bean_zone_len(g, zone) - 1; i >= 0; i--) n += c[i] == type;
     return n;
 }
+
+/* ==================================================================== parameters and setup */
+
+const char *const bean_tie_break_names[] = {"seat", "hand", "none", NULL};
+
+/* A one-number parameter as the game reads it: by player count, left to the game (an edition's
+ * default), or the value the parameter's definition already filled in. */
+static int32_t rule_value(const param_def *d, const param_value *v, int players, int32_t fallback) {
+    if (d->kind == PARAM_BY_PLAYERS) return param_for_players(v, players, fallback);
+    return d->game_default ? param_int_or(v, fallback) : v->v[0];
+}
+
+/* The rule a one-number parameter sets, by its name; NULL for none of the core's. */
+static uint8_t *rule_slot(bean_rules *r, const char *name) {
+    static const struct { const char *name; size_t at; } slots[] = {
+        {"fields", offsetof(bean_rules, fields)},         {"third_field_cost", offsetof(bean_rules, third_field_cost)},
+        {"passes", offsetof(bean_rules, passes)},         {"tie_break", offsetof(bean_rules, tie_break)},
+        {"hand_start", offsetof(bean_rules, hand_start)}, {"reveal", offsetof(bean_rules, reveal)},
+        {"draw", offsetof(bean_rules, draw)},             {"trade_limit", offsetof(bean_rules, trade_limit)},
+    };
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (strcmp(name, slots[i].name) == 0) return (uint8_t *)r + slots[i].at;
+    return NULL;
+}
+
+void bean_rules_from(const bean_game *bg, const param_value *params, int players, bean_rules *r) {
+    memset(r, 0, sizeof *r);
+    bg->rules_defaults(params, players, r);
+    for (int i = 0; i < bg->num_params; i++) {
+        const param_def *d = &bg->params[i];
+        const param_value *v = &params[i];
+        uint8_t *slot = rule_slot(r, d->name);
+        if (slot) *slot = (uint8_t)rule_value(d, v, players, *slot);
+        else if (strcmp(d->name, "duplicate_fields") == 0) r->duplicate_fields = rule_value(d, v, players, r->duplicate_fields) != 0;
+        else if (strcmp(d->name, "deck") == 0)
+            for (int t = 0; t < r->types; t++) r->count[t] = (uint8_t)param_by_name(v, t, 0, 1, r->count[t]);
+        else if (strcmp(d->name, "beanometer") == 0)
+            for (int t = 0; t < r->types; t++)
+                for (int k = 0; k < 4; k++) r->meter[t][k] = (uint8_t)param_by_name(v, t, k, 4, r->meter[t][k]);
+    }
+}
+
 /* Every game ends: the deck runs out only if each turn takes cards from it. With nothing turned up in
  * phase 2 and nothing drawn in phase 4, a turn may take none, and the game would never end. */
 bool bean_rules_end(const bean_rules *r, reason *why) {
@@ -60,11 +103,20 @@ bool bean_rules_end(const bean_rules *r, reason *why) {
            deny(why, "reveal = 0 with draw = 0 takes no card from the deck, and the game would never end");
 }
 
-/* ==================================================================== setup */
+bool bean_rules_check(const bean_rules *r, int players, reason *why) {
+    int cards = 0;
+    for (int t = 0; t < r->types; t++) cards += r->count[t];
+    if (!bean_rules_end(r, why)) return false;
+    if (cards > BEAN_MAX_CARDS) return deny(why, "the deck holds %d cards; at most %d fit", cards, BEAN_MAX_CARDS);
+    if (cards < players * r->hand_start + 1)
+        return deny(why, "the deck holds %d cards: too few to deal %d to each of %d players", cards, r->hand_start,
+                    players);
+    return true;
+}
 
-void bean_setup(bean_table *g, int players, const bean_rules *rules, uint64_t seed, uint64_t stream) {
+void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rules *rules, uint64_t seed) {
     memset(g, 0, sizeof *g);
-    rng_seed(&g->rng, seed, stream);
+    rng_seed(&g->rng, seed, bg->rng_stream);
     g->rules = *rules;
     g->players = (uint8_t)players;
     int n = 0;
@@ -797,7 +849,11 @@ void bean_final_harvest(bean_table *g, int first) {
 }
 
 /* The highest score wins; ties by the tie_break rule. */
-int bean_winners(const bean_table *g, const int *scores, int *out) {
+int bean_winners(const bean_game *bg, const void *st, int *out) {
+    const bean_table *g = st;
+    int scores[BEAN_MAX_SEATS];
+    if (g->phase != BEAN_OVER) return 0;
+    bg->scores(st, scores);
     int best = scores[0], n = 0;
     for (int p = 1; p < g->players; p++)
         if (scores[p] > best) best = scores[p];
@@ -814,6 +870,21 @@ int bean_winners(const bean_table *g, const int *scores, int *out) {
     for (int p = 0; p < g->players; p++)
         if (key[p] == key_best) out[n++] = p;
     return n;
+}
+
+int bean_num_players(const void *st) { return ((const bean_table *)st)->players; }
+int bean_turn(const void *st) { return ((const bean_table *)st)->turn; }
+bool bean_is_over(const void *st) { return ((const bean_table *)st)->phase == BEAN_OVER; }
+
+int bean_to_move(const void *st) {
+    const bean_table *g = st;
+    return g->phase == BEAN_OVER ? -1 : g->to_move;
+}
+
+uint32_t bean_turn_key(const void *st, int *owner) {
+    const bean_table *g = st;
+    *owner = g->phase == BEAN_OVER ? -1 : g->active;
+    return g->turn;
 }
 
 /* ==================================================================== action text */
@@ -1202,10 +1273,27 @@ static bool read_player(const bean_game *bg, bean_reading *rd, tree_reader *r, b
 }
 
 /* How many players a table has (its `players` list), for the rules that depend on it. */
-int bean_table_players(tree_reader *r) {
+static int bean_table_players(tree_reader *r) {
     int n = r->enter_key(r, "players") == TREE_TABLE ? r->length(r) : 0;
     r->leave(r);
     return n;
+}
+
+bool bean_read_begin(const bean_game *bg, tree_reader *r, const param_value *params, uint64_t seed, bean_table *g,
+                     reason *why) {
+    int players = bean_table_players(r);
+    if (players < BEAN_MIN_SEATS || players > BEAN_MAX_SEATS) {
+        r->enter_key(r, "players");
+        bool ok = table_refuse(r, why, "a list of the 3 to 5 players");
+        r->leave(r);
+        return ok;
+    }
+    bean_rules_from(bg, params, players, &g->rules);
+    if (!bean_rules_check(&g->rules, players, why)) return false;
+    g->players = (uint8_t)players;
+    for (int p = 0; p < players; p++) g->fields[p] = g->rules.fields;
+    rng_seed(&g->rng, seed, bg->rng_stream);
+    return true;
 }
 
 static bool read_players(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, reason *why) {
@@ -1548,6 +1636,30 @@ bool bean_validate(const bean_table *g, reason *why) {
     for (int p = 0; p < g->players; p++)
         if (!validate_fields(g, p, why)) return false;
     return validate_flow(g, why) && validate_deal(g, why);
+}
+
+/* The state settled again, in a copy of the game's size (state_size fits MEEPLE_MAX_STATE). */
+static void settle_copy(const bean_game *bg, const void *st, void *copy) {
+    memcpy(copy, st, bg->state_size);
+    bg->settle(copy);
+}
+
+bool bean_settled_already(const bean_game *bg, const void *st) {
+    _Alignas(max_align_t) unsigned char settled[MEEPLE_MAX_STATE];
+    settle_copy(bg, st, settled);
+    return memcmp(settled, st, bg->state_size) == 0;
+}
+
+bool bean_at_decision(const bean_game *bg, const void *st, reason *why) {
+    _Alignas(max_align_t) unsigned char copy[MEEPLE_MAX_STATE];
+    settle_copy(bg, st, copy);
+    if (memcmp(copy, st, bg->state_size) == 0) return true;
+    const bean_table *g = st;
+    bean_table settled; /* the copy's own bean_table, read as one */
+    memcpy(&settled, copy, sizeof settled);
+    if (settled.to_move != g->to_move && settled.phase == g->phase && settled.turn == g->turn)
+        return deny(why, "player %d decides here, not player %d", settled.to_move + 1, g->to_move + 1);
+    return deny(why, "nobody has a decision to make in this position");
 }
 
 /* ==================================================================== sampling */

@@ -13,6 +13,7 @@
 
 #define BEAN_MAX_TYPES 11
 #define BEAN_MAX_CARDS 160
+#define BEAN_MIN_SEATS 3 /* both bean games seat 3 to 5 */
 #define BEAN_MAX_SEATS 5
 #define BEAN_MAX_FIELDS 3
 #define BEAN_MAX_FACE_UP 15
@@ -155,7 +156,17 @@ struct bean_game {
     bool (*read_extra)(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, reason *why);
     bool (*read_player_extra)(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, reason *why);
     bool (*read_field)(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, int field,
-                       reason *why);
+                       reason *why);    /* Parameters: the game's table (its game_def's); the core reads the rules it knows by their names
+     * (bean_rules_from), over the rules before any parameter: the deck, the meters and the defaults
+     * the game (its edition) gives at this player count. */
+    const param_def *params;
+    int num_params;
+    void (*rules_defaults)(const param_value *params, int players, bean_rules *r);
+    uint64_t rng_stream;                /* the game's generator stream: part of what a seed deals */
+    /* Plays the automatic steps up to the next decision (a table read, a validation's check). */
+    void (*settle)(void *st);
+    size_t state_size;
+    void (*scores)(const void *st, int *out);  /* the game_def's: what decides the winners */
 };
 
 /* ==================================================================== the core's functions */
@@ -179,10 +190,28 @@ void bean_move(bean_table *g, int from, int i, int to, int j);
 void bean_move_top(bean_table *g, int from, int to);
 int bean_count_in(const bean_table *g, int zone, int type);
 
-/* ---- setup ---- */
+/* ---- parameters and setup ---- */
+/* The rules the game's parameters make (already checked against their definitions), read by name:
+ * deck, beanometer, fields, third_field_cost, passes, tie_break, hand_start, reveal, draw,
+ * duplicate_fields, trade_limit; a game without one of them keeps its rules_defaults' value. */
+void bean_rules_from(const bean_game *bg, const param_value *params, int players, bean_rules *r);
 /* The rules make a game that ends (the deck shrinks every turn); else why not. */
 bool bean_rules_end(const bean_rules *rules, reason *why);
-void bean_setup(bean_table *g, int players, const bean_rules *rules, uint64_t seed, uint64_t stream);
+/* The rules make a game at this player count: one that ends, with a deck that fits and deals. */
+bool bean_rules_check(const bean_rules *rules, int players, reason *why);
+void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rules *rules, uint64_t seed);
+
+/* The parameters both bean games take with the same meaning: one definition each (a game's own
+ * words where they tell its players more). */
+extern const char *const bean_tie_break_names[];
+#define BEAN_PARAM_HAND_START {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false}
+#define BEAN_PARAM_REVEAL {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false}
+#define BEAN_PARAM_DRAW {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false}
+#define BEAN_PARAM_TRADE_LIMIT(doc) {"trade_limit", PARAM_INT, 10, 0, 100, NULL, doc, NULL, 0, 0, false}
+#define BEAN_PARAM_DUPLICATE_FIELDS(doc) {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL, doc, NULL, 0, 0, false}
+/* game_default: the edition decides the default (Bohnanza's riogrande breaks ties by hands). */
+#define BEAN_PARAM_TIE_BREAK(doc, game_default)                                                               \
+    {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, bean_tie_break_names, doc, NULL, 0, 0, game_default}
 
 /* ---- fields and planting ---- */
 int bean_field_type(const bean_table *g, int seat, int field);       /* BEAN_NONE when empty */
@@ -255,8 +284,16 @@ int bean_next_planter(const bean_table *g, int from);
 /* ---- the end ---- */
 /* Harvests every field of every player (no protection), seats from `first` clockwise. */
 void bean_final_harvest(bean_table *g, int first);
-/* The highest scores, then the tie_break rule; returns how many share the win. */
-int bean_winners(const bean_table *g, const int *scores, int *out);
+/* Once the game is over (none before): the highest scores (the game's), then the tie_break rule;
+ * returns how many share the win. */
+int bean_winners(const bean_game *bg, const void *st, int *out);
+
+/* ---- queries: a game_def's own, for any state that begins with its bean_table ---- */
+int bean_num_players(const void *st);
+int bean_turn(const void *st);
+bool bean_is_over(const void *st);
+int bean_to_move(const void *st);
+uint32_t bean_turn_key(const void *st, int *owner);
 
 /* ---- the playout policy ---- */
 /* A search playout's policy for both bean games (game_def.playout_worth): plant, harvest and trade as
@@ -279,9 +316,11 @@ int bean_type_index(const bean_game *bg, const char *name);
 void bean_write_names(const bean_game *bg, tree_writer *w, const uint8_t *cards, int n);
 void bean_write_table(const bean_game *bg, const void *st, int viewer, tree_writer *w);
 void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w);
-/* Reading: the table's player count (for the rules), then everything the core knows; `g` holds the
- * rules, players and field counts. *to_move gets the table's to_move (0: not given). */
-int bean_table_players(tree_reader *r);
+/* Reading: the table's player count, the rules the parameters make at it, the seats' fields and the
+ * game's generator (false, why says, when they make no game); then everything the core knows, into
+ * `g`. *to_move gets the table's to_move (0: not given). */
+bool bean_read_begin(const bean_game *bg, tree_reader *r, const param_value *params, uint64_t seed, bean_table *g,
+                     reason *why);
 bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int *to_move, reason *why);
 /* Deals again the hands the table gave as numbers (and the deck, if it was not listed): a game whose
  * decisions depend on hidden cards tries again until the position is one it can be in. */
@@ -290,6 +329,10 @@ void bean_reading_init(bean_reading *rd, const bean_table *g);
 bool bean_take_card(const bean_game *bg, bean_reading *rd, tree_reader *r, int *type, reason *why);
 bool bean_read_cards(const bean_game *bg, bean_reading *rd, tree_reader *r, int zone, reason *why);
 bool bean_validate(const bean_table *g, reason *why);
+/* The state is at a decision: the game's settle changes nothing (else why not: who decides, or
+ * nobody). bean_settled_already says only whether. */
+bool bean_at_decision(const bean_game *bg, const void *st, reason *why);
+bool bean_settled_already(const bean_game *bg, const void *st);
 /* Re-deals the cards `viewer` cannot see: other hands (but their shown cards) and the deck. */
 void bean_sample(bean_table *g, int viewer, rng *r);
 /* Deals again the unshown cards of the hands in `hands` (a bit per seat) and of zone `rest` (-1:

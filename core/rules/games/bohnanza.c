@@ -43,8 +43,10 @@ enum {
 };
 enum { AMIGO, RIOGRANDE };
 
+/* The generator's stream: what a seed deals depends on it, so saves and goldens do. */
+#define BOHNANZA_RNG_STREAM 0xbea115
+
 static const char *const edition_names[] = {"amigo", "riogrande", NULL};
-static const char *const tie_break_names[] = {"seat", "hand", "none", NULL};
 static const int32_t default_fields[] = {PARAM_UNSET, PARAM_UNSET, PARAM_UNSET, 3, 2, 2};
 
 static const param_def bohnanza_params[NUM_PARAMS] = {
@@ -73,52 +75,33 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
                   "passes through the deck; the game ends when the last one runs out (amigo 3; riogrande 2 "
                   "with 3 players, else 3)",
                   NULL, 0, 0, true},
-    [P_TIE_BREAK] = {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, tie_break_names,
-                     "among tied players: \"seat\", the one farthest clockwise from the start player (amigo); "
-                     "\"hand\", the most cards in hand (riogrande), still tied a shared win; \"none\", a "
-                     "shared win",
-                     NULL, 0, 0, true},
-    [P_HAND_START] = {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false},
-    [P_REVEAL] = {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false},
-    [P_DRAW] = {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false},
-    [P_DUPLICATE_FIELDS] = {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL,
-                            "the same type may grow on two fields at once (amigo says so); false: a bean whose type "
-                            "grows on a field must go there",
-                            NULL, 0, 0, false},
-    [P_TRADE_LIMIT] = {"trade_limit", PARAM_INT, 10, 0, 100, NULL,
-                       "trade steps (proposals, invitations, offers) per turn: this host's bound, so every turn "
-                       "ends",
-                       NULL, 0, 0, false},
+    [P_TIE_BREAK] = BEAN_PARAM_TIE_BREAK("among tied players: \"seat\", the one farthest clockwise from the start "
+                                         "player (amigo); \"hand\", the most cards in hand (riogrande), still "
+                                         "tied a shared win; \"none\", a shared win",
+                                         true),
+    [P_HAND_START] = BEAN_PARAM_HAND_START,
+    [P_REVEAL] = BEAN_PARAM_REVEAL,
+    [P_DRAW] = BEAN_PARAM_DRAW,
+    [P_DUPLICATE_FIELDS] = BEAN_PARAM_DUPLICATE_FIELDS("the same type may grow on two fields at once (amigo says "
+                                                       "so); false: a bean whose type grows on a field must go "
+                                                       "there"),
+    [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn: this host's "
+                                             "bound, so every turn ends"),
 };
 
-/* The rules of one game: the edition's values, under what the parameters set. */
-static bool bohnanza_rules_from(const param_value *params, int players, bean_rules *r, reason *why) {
+/* The edition's rules, before the parameters set theirs (bean_rules_from). */
+static void bohnanza_rules_defaults(const param_value *params, int players, bean_rules *r) {
     bool rio = param_int_or(&params[P_EDITION], AMIGO) == RIOGRANDE;
-    memset(r, 0, sizeof *r);
     r->types = NUM_TYPES;
-    int cards = 0;
     for (int t = 0; t < NUM_TYPES; t++) {
         bool in_edition = t == COFFEE ? rio && players == 3 : t == COCOA ? rio && players >= 4 : t == WAX ? rio : true;
-        r->count[t] = (uint8_t)param_by_name(&params[P_DECK], t, 0, 1, in_edition ? beans[t].cards : 0);
-        cards += r->count[t];
-        for (int k = 0; k < 4; k++)
-            r->meter[t][k] = (uint8_t)param_by_name(&params[P_BEANOMETER], t, k, 4, beans[t].meter[k]);
+        r->count[t] = in_edition ? beans[t].cards : 0;
+        memcpy(r->meter[t], beans[t].meter, sizeof r->meter[t]);
     }
-    r->fields = (uint8_t)param_for_players(&params[P_FIELDS], players, players == 3 ? 3 : 2);
-    r->third_field_cost = (uint8_t)param_for_players(&params[P_THIRD_FIELD_COST], players, rio && players >= 4 ? 3 : 0);
-    r->passes = (uint8_t)param_for_players(&params[P_PASSES], players, rio && players == 3 ? 2 : 3);
-    r->tie_break = (uint8_t)param_int_or(&params[P_TIE_BREAK], rio ? BEAN_TIE_HAND : BEAN_TIE_SEAT);
-    r->hand_start = (uint8_t)params[P_HAND_START].v[0];
-    r->reveal = (uint8_t)params[P_REVEAL].v[0];
-    r->draw = (uint8_t)params[P_DRAW].v[0];
-    r->duplicate_fields = params[P_DUPLICATE_FIELDS].v[0] != 0;
-    r->trade_limit = (uint8_t)params[P_TRADE_LIMIT].v[0];
-    if (!bean_rules_end(r, why)) return false;
-    if (cards > BEAN_MAX_CARDS) return deny(why, "the deck holds %d cards; at most %d fit", cards, BEAN_MAX_CARDS);
-    if (cards < players * r->hand_start + 1)
-        return deny(why, "the deck holds %d cards: too few to deal %d to each of %d players", cards, r->hand_start,
-                    players);
-    return true;
+    r->fields = players == 3 ? 3 : 2;
+    r->third_field_cost = rio && players >= 4 ? 3 : 0;
+    r->passes = rio && players == 3 ? 2 : 3;
+    r->tie_break = rio ? BEAN_TIE_HAND : BEAN_TIE_SEAT;
 }
 
 /* ==================================================================== Bohnanza's turn
@@ -128,6 +111,12 @@ static bool bohnanza_rules_from(const param_value *params, int players, bean_rul
  * draw passes the turn, or ends the game when the last pass runs out. */
 
 static const bean_game bohnanza_beans;
+
+/* The score is the coins. */
+static void bohnanza_scores(const void *st, int *out) {
+    const bean_table *g = st;
+    for (int p = 0; p < g->players; p++) out[p] = bean_coins(g, p);
+}
 
 static void end_game(bean_table *g) {
     bean_final_harvest(g, g->active);
@@ -163,7 +152,8 @@ static void draw_and_pass(bean_table *g) {
     end_game(g);
 }
 
-static void settle(bean_table *g) {
+static void settle(void *st) {
+    bean_table *g = st;
     for (;;) {
         switch (g->phase) {
         case BEAN_PLANT:
@@ -197,12 +187,12 @@ static void settle(bean_table *g) {
 static void bohnanza_setup(void *st, int players, const param_value *params, uint64_t seed) {
     bean_table *g = st;
     bean_rules rules;
-    reason why;
-    if (!bohnanza_rules_from(params, players, &rules, &why)) { /* refused earlier by bohnanza_params_check */
+    bean_rules_from(&bohnanza_beans, params, players, &rules);
+    if (!bean_rules_check(&rules, players, NULL)) { /* refused earlier by bohnanza_params_check */
         memset(g, 0, sizeof *g);
         return;
     }
-    bean_setup(g, players, &rules, seed, 0xbea115);
+    bean_setup(&bohnanza_beans, g, players, &rules, seed);
     settle(g);
 }
 
@@ -333,25 +323,23 @@ static const bean_game bohnanza_beans = {
     .num_phases = 4,
     .phase_expect = "the phase is plant, trade, plant_traded or over",
     .words = "plant, done, harvest, buy, propose, ask, offer, pass, give, want, send, cancel, accept, reject, pick",
+    .params = bohnanza_params,
+    .num_params = NUM_PARAMS,
+    .rules_defaults = bohnanza_rules_defaults,
+    .rng_stream = BOHNANZA_RNG_STREAM,
+    .settle = settle,
+    .state_size = sizeof(bean_table),
+    .scores = bohnanza_scores,
 };
 
 static bool bohnanza_params_check(const param_value *params, int players, reason *why) {
     bean_rules rules;
-    return bohnanza_rules_from(params, players, &rules, why);
+    bean_rules_from(&bohnanza_beans, params, players, &rules);
+    return bean_rules_check(&rules, players, why);
 }
 
 static void bohnanza_write_table(const void *st, int viewer, tree_writer *w) {
     bean_write_table(&bohnanza_beans, st, viewer, w);
-}
-
-/* A position is a decision: settling it again changes nothing (and says who decides). */
-static bool at_decision(const bean_table *g, reason *why) {
-    bean_table settled = *g;
-    settle(&settled);
-    if (memcmp(&settled, g, sizeof settled) == 0) return true;
-    if (settled.to_move != g->to_move && settled.phase == g->phase && settled.turn == g->turn)
-        return deny(why, "player %d decides here, not player %d", settled.to_move + 1, g->to_move + 1);
-    return deny(why, "nobody has a decision to make in this position");
 }
 
 static bool bohnanza_validate(const void *st, reason *why) {
@@ -363,24 +351,15 @@ static bool bohnanza_validate(const void *st, reason *why) {
     for (int p = 0; p < g->players; p++)
         for (int f = 0; f < BEAN_MAX_FIELDS; f++)
             if (g->enchanted[p][f]) return deny(why, "Bohnanza has no enchanted beans");
-    return at_decision(g, why);
+    return bean_at_decision(&bohnanza_beans, g, why);
 }
 
 static bool bohnanza_read_table(void *st, tree_reader *r, const param_value *params, uint64_t seed, reason *why) {
     bean_table *g = st;
     bean_reading rd;
-    int players = bean_table_players(r), to_move;
+    int to_move;
     memset(g, 0, sizeof *g);
-    if (players < 3 || players > 5) {
-        r->enter_key(r, "players");
-        bool ok = table_refuse(r, why, "a list of the 3 to 5 players");
-        r->leave(r);
-        return ok;
-    }
-    if (!bohnanza_rules_from(params, players, &g->rules, why)) return false;
-    g->players = (uint8_t)players;
-    for (int p = 0; p < players; p++) g->fields[p] = g->rules.fields;
-    rng_seed(&g->rng, seed, 0xbea115);
+    if (!bean_read_begin(&bohnanza_beans, r, params, seed, g, why)) return false;
     if (!bean_read_table(&bohnanza_beans, &rd, r, g, &to_move, why) || !bean_validate(g, why)) return false;
     settle(g);
     if (to_move && to_move - 1 != g->to_move)
@@ -401,33 +380,7 @@ static bool bohnanza_add(void *st, const char *counter, int delta, reason *why) 
     return deny(why, "'%.60s' is no counter: Bohnanza counts with cards (coins are cards: move them)", counter);
 }
 
-static int bohnanza_num_players(const void *st) { return ((const bean_table *)st)->players; }
-static int bohnanza_turn(const void *st) { return ((const bean_table *)st)->turn; }
-static bool bohnanza_is_over(const void *st) { return ((const bean_table *)st)->phase == BEAN_OVER; }
-
-static int bohnanza_to_move(const void *st) {
-    const bean_table *g = st;
-    return g->phase == BEAN_OVER ? -1 : g->to_move;
-}
-
-static uint32_t bohnanza_turn_key(const void *st, int *owner) {
-    const bean_table *g = st;
-    *owner = g->phase == BEAN_OVER ? -1 : g->active;
-    return g->turn;
-}
-
-static void bohnanza_scores(const void *st, int *out) {
-    const bean_table *g = st;
-    for (int p = 0; p < g->players; p++) out[p] = bean_coins(g, p);
-}
-
-static int bohnanza_winners(const void *st, int *out) {
-    const bean_table *g = st;
-    int scores[BEAN_MAX_SEATS];
-    if (g->phase != BEAN_OVER) return 0;
-    bohnanza_scores(g, scores);
-    return bean_winners(g, scores, out);
-}
+static int bohnanza_winners(const void *st, int *out) { return bean_winners(&bohnanza_beans, st, out); }
 
 /* ==================================================================== the definition */
 
@@ -538,11 +491,11 @@ const game_def bohnanza_game = {
     .num_params = NUM_PARAMS,
     .params_check = bohnanza_params_check,
     .setup = bohnanza_setup,
-    .num_players = bohnanza_num_players,
-    .turn = bohnanza_turn,
-    .to_move = bohnanza_to_move,
-    .turn_key = bohnanza_turn_key,
-    .is_over = bohnanza_is_over,
+    .num_players = bean_num_players,
+    .turn = bean_turn,
+    .to_move = bean_to_move,
+    .turn_key = bean_turn_key,
+    .is_over = bean_is_over,
     .legal = bohnanza_legal,
     .check = bohnanza_check,
     .apply = bohnanza_apply,

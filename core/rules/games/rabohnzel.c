@@ -78,8 +78,10 @@ enum {
 };
 enum { PLUCK_LAST, PLUCK_RANDOM };
 
+/* The generator's stream: what a seed deals depends on it, so saves and goldens do. */
+#define RABOHNZEL_RNG_STREAM 0x7ab0
+
 static const char *const pluck_card_names[] = {"last", "random", NULL};
-static const char *const tie_break_names[] = {"seat", "hand", "none", NULL};
 static const int32_t default_passes[] = {PARAM_UNSET, PARAM_UNSET, PARAM_UNSET, 3, 4, 4};
 
 static const param_def rabohnzel_params[NUM_PARAMS] = {
@@ -94,13 +96,12 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                   default_passes, 6, 0, false},
     [P_FIELDS] = {"fields", PARAM_INT, 2, 1, 2, NULL, "fields each player has (the bean_field spell adds a third)",
                   NULL, 0, 0, false},
-    [P_HAND_START] = {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false},
-    [P_REVEAL] = {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false},
-    [P_DRAW] = {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false},
+    [P_HAND_START] = BEAN_PARAM_HAND_START,
+    [P_REVEAL] = BEAN_PARAM_REVEAL,
+    [P_DRAW] = BEAN_PARAM_DRAW,
     [P_HAND_CARDS_DRAW] = {"hand_cards_draw", PARAM_INT, 5, 0, 10, NULL,
                            "cards drawn in phase 4 with the hand_cards spell", NULL, 0, 0, false},
-    [P_TRADE_LIMIT] = {"trade_limit", PARAM_INT, 10, 0, 100, NULL,
-                       "trade steps (proposals, invitations, offers) per turn, as in Bohnanza", NULL, 0, 0, false},
+    [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn, as in Bohnanza"),
     [P_GUARD_WINDOW] = {"guard_window", PARAM_BOOL, true, 0, 1, NULL,
                         "before the active player acts in the magic phase with a sword or common field, every other "
                         "player may harvest (false: only at their other decisions)",
@@ -113,12 +114,10 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                       NULL, 0, 0, false},
     [P_CAPE_FINAL_HARVEST] = {"cape_final_harvest", PARAM_BOOL, true, 0, 1, NULL,
                               "the Cape harvest bonus (a spell) applies at the final harvest too", NULL, 0, 0, false},
-    [P_TIE_BREAK] = {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, tie_break_names,
-                     "after taler and pfennig: \"seat\" (farthest clockwise from the start player), \"hand\" (most "
-                     "cards in hand), \"none\" (a shared win)",
-                     NULL, 0, 0, false},
-    [P_DUPLICATE_FIELDS] = {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL,
-                            "the same bean may grow on two fields, as in Bohnanza", NULL, 0, 0, false},
+    [P_TIE_BREAK] = BEAN_PARAM_TIE_BREAK("after taler and pfennig: \"seat\" (farthest clockwise from the start "
+                                         "player), \"hand\" (most cards in hand), \"none\" (a shared win)",
+                                         false),
+    [P_DUPLICATE_FIELDS] = BEAN_PARAM_DUPLICATE_FIELDS("the same bean may grow on two fields, as in Bohnanza"),
 };
 
 typedef struct rab_rules {
@@ -128,23 +127,22 @@ typedef struct rab_rules {
     uint16_t sword_chain_max;
 } rab_rules;
 
-static void rules_from(const param_value *params, int players, bean_rules *b, rab_rules *r) {
-    memset(b, 0, sizeof *b);
-    memset(r, 0, sizeof *r);
+/* The deck and its provisional meters, before the parameters set theirs (bean_rules_from). */
+static void rabohnzel_rules_defaults(const param_value *params, int players, bean_rules *b) {
+    (void)params;
     b->types = NUM_TYPES;
     for (int t = 0; t < NUM_TYPES; t++) {
         b->count[t] = beans[t].cards;
-        for (int k = 0; k < 4; k++) b->meter[t][k] = (uint8_t)param_by_name(&params[P_BEANOMETER], t, k, 4, beans[t].meter[k]);
-        if (param_by_name(&params[P_BEANOMETER], t, 0, 4, PARAM_UNSET) == PARAM_UNSET) r->provisional |= (uint8_t)(1u << t);
+        memcpy(b->meter[t], beans[t].meter, sizeof b->meter[t]);
     }
-    b->fields = (uint8_t)params[P_FIELDS].v[0];
-    b->passes = (uint8_t)param_for_players(&params[P_PASSES], players, players == 3 ? 3 : 4);
-    b->tie_break = (uint8_t)params[P_TIE_BREAK].v[0];
-    b->hand_start = (uint8_t)params[P_HAND_START].v[0];
-    b->reveal = (uint8_t)params[P_REVEAL].v[0];
-    b->draw = (uint8_t)params[P_DRAW].v[0];
-    b->trade_limit = (uint8_t)params[P_TRADE_LIMIT].v[0];
-    b->duplicate_fields = params[P_DUPLICATE_FIELDS].v[0] != 0;
+    b->passes = players == 3 ? 3 : 4;
+}
+
+/* Rabohnzel's own rules; the bean core's are bean_rules_from's. */
+static void rab_rules_from(const param_value *params, rab_rules *r) {
+    memset(r, 0, sizeof *r);
+    for (int t = 0; t < NUM_TYPES; t++)
+        if (param_by_name(&params[P_BEANOMETER], t, 0, 4, PARAM_UNSET) == PARAM_UNSET) r->provisional |= (uint8_t)(1u << t);
     r->hand_cards_draw = (uint8_t)params[P_HAND_CARDS_DRAW].v[0];
     r->pluck_card = (uint8_t)params[P_PLUCK_CARD].v[0];
     r->guard_window = params[P_GUARD_WINDOW].v[0] != 0;
@@ -152,12 +150,13 @@ static void rules_from(const param_value *params, int players, bean_rules *b, ra
     r->sword_chain_max = (uint16_t)params[P_SWORD_CHAIN_MAX].v[0];
 }
 
-/* Parameters that could make an endless game are refused (bean_rules_end). */
+static const bean_game rabohnzel_beans;
+
+/* Parameters that could make an endless game are refused (bean_rules_check). */
 static bool rabohnzel_params_check(const param_value *params, int players, reason *why) {
     bean_rules b;
-    rab_rules r;
-    rules_from(params, players, &b, &r);
-    return bean_rules_end(&b, why);
+    bean_rules_from(&rabohnzel_beans, params, players, &b);
+    return bean_rules_check(&b, players, why);
 }
 
 /* ==================================================================== the state */
@@ -205,8 +204,6 @@ typedef struct rabohnzel {
                                                      * phase: the guard window opens again (settle) */
     uint8_t commerce_type;
 } rabohnzel;
-
-static const bean_game rabohnzel_beans;
 
 static int active(const rabohnzel *g) { return g->b.active; }
 static bool in_attack(const rabohnzel *g) { return g->attacker != BEAN_NOBODY; }
@@ -298,8 +295,10 @@ static int pfennig(const rabohnzel *g, int seat) {
 
 /* ==================================================================== setup and the countdown */
 
-static void settle(rabohnzel *g);
-static bool settled_already(const rabohnzel *g);
+static void settle(void *st);
+
+/* A position is a decision: settling it again changes nothing. */
+static bool settled_already(const rabohnzel *g) { return bean_settled_already(&rabohnzel_beans, g); }
 
 /* The spells are shuffled and one dealt to each player; the highest value starts, shows its card,
  * and everyone then knows each other dealt card is worth less. */
@@ -337,8 +336,9 @@ static void rabohnzel_setup(void *st, int players, const param_value *params, ui
     rabohnzel *g = st;
     bean_rules brules;
     memset(g, 0, sizeof *g);
-    rules_from(params, players, &brules, &g->rules);
-    bean_setup(&g->b, players, &brules, seed, 0x7ab0);
+    bean_rules_from(&rabohnzel_beans, params, players, &brules);
+    rab_rules_from(params, &g->rules);
+    bean_setup(&rabohnzel_beans, &g->b, players, &brules, seed);
     memset(g->luck, NO_SPELL, sizeof g->luck);
     reset_turn(g);
     int start = deal_spells(g);
@@ -542,7 +542,8 @@ static int decider(const rabohnzel *g) {
     return active(g);
 }
 
-static void settle(rabohnzel *g) {
+static void settle(void *st) {
+    rabohnzel *g = st;
     for (;;) {
         int phase = g->b.phase;
         track_commerce(g);
@@ -2151,21 +2152,12 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
     rabohnzel *g = st;
     bean_reading rd;
     rab_reading sr;
-    int players = bean_table_players(r), to_move;
+    int to_move;
     memset(g, 0, sizeof *g);
     memset(&sr, 0, sizeof sr);
     memset(sr.drawn, 0xff, sizeof sr.drawn);
-    if (players < 3 || players > 5) {
-        r->enter_key(r, "players");
-        bool ok = table_refuse(r, why, "a list of the 3 to 5 players");
-        r->leave(r);
-        return ok;
-    }
-    rules_from(params, players, &g->b.rules, &g->rules);
-    if (!bean_rules_end(&g->b.rules, why)) return false;
-    g->b.players = (uint8_t)players;
-    for (int p = 0; p < players; p++) g->b.fields[p] = g->b.rules.fields;
-    rng_seed(&g->b.rng, seed, 0x7ab0);
+    if (!bean_read_begin(&rabohnzel_beans, r, params, seed, &g->b, why)) return false;
+    rab_rules_from(params, &g->rules);
     reset_turn(g);
     memset(g->luck, NO_SPELL, sizeof g->luck);
     g->countdown = NO_SPELL;
@@ -2290,22 +2282,6 @@ static bool validate_flow(const rabohnzel *g, reason *why) {
     return true;
 }
 
-/* A position is a decision: settling it again changes nothing. */
-static bool settled_already(const rabohnzel *g) {
-    rabohnzel settled = *g;
-    settle(&settled);
-    return memcmp(&settled, g, sizeof settled) == 0;
-}
-
-static bool at_decision(const rabohnzel *g, reason *why) {
-    rabohnzel settled = *g;
-    settle(&settled);
-    if (memcmp(&settled, g, sizeof settled) == 0) return true;
-    if (settled.b.to_move != g->b.to_move && settled.b.phase == g->b.phase && settled.b.turn == g->b.turn)
-        return deny(why, "player %d decides here, not player %d", settled.b.to_move + 1, g->b.to_move + 1);
-    return deny(why, "nobody has a decision to make in this position");
-}
-
 static bool rabohnzel_validate(const void *st, reason *why) {
     const rabohnzel *g = st;
     if (g->b.players < 3 || g->b.players > 5) return deny(why, "Rabohnzel has 3 to 5 players");
@@ -2316,7 +2292,7 @@ static bool rabohnzel_validate(const void *st, reason *why) {
         !bytes_are_bools(&g->guard_again, 1))
         return deny(why, "a yes-or-no field of the state is damaged");
     return bean_validate(&g->b, why) && validate_flow(g, why) && validate_spells(g, why) && validate_fields(g, why) &&
-           validate_subs(g, why) && at_decision(g, why);
+           validate_subs(g, why) && bean_at_decision(&rabohnzel_beans, g, why);
 }
 
 /* ==================================================================== sampling */
@@ -2421,34 +2397,13 @@ static bool rabohnzel_add(void *st, const char *counter, int delta, reason *why)
 
 /* ==================================================================== queries and scoring */
 
-static int rabohnzel_num_players(const void *st) { return ((const rabohnzel *)st)->b.players; }
-static int rabohnzel_turn(const void *st) { return ((const rabohnzel *)st)->b.turn; }
-static bool rabohnzel_is_over(const void *st) { return ((const rabohnzel *)st)->b.phase == BEAN_OVER; }
-
-static int rabohnzel_to_move(const void *st) {
-    const rabohnzel *g = st;
-    return g->b.phase == BEAN_OVER ? -1 : g->b.to_move;
-}
-
-static uint32_t rabohnzel_turn_key(const void *st, int *owner) {
-    const rabohnzel *g = st;
-    *owner = g->b.phase == BEAN_OVER ? -1 : g->b.active;
-    return g->b.turn;
-}
-
 /* 100 Bohnpfennig make a Bohntaler, and the pfennig never reach 100: score = 100 x taler + pf. */
 static void rabohnzel_scores(const void *st, int *out) {
     const rabohnzel *g = st;
     for (int p = 0; p < g->b.players; p++) out[p] = 100 * coins(g, p) + pfennig(g, p);
 }
 
-static int rabohnzel_winners(const void *st, int *out) {
-    const rabohnzel *g = st;
-    int scores[BEAN_MAX_SEATS];
-    if (g->b.phase != BEAN_OVER) return 0;
-    rabohnzel_scores(g, scores);
-    return bean_winners(&g->b, scores, out);
-}
+static int rabohnzel_winners(const void *st, int *out) { return bean_winners(&rabohnzel_beans, st, out); }
 
 static void rabohnzel_write_table(const void *st, int viewer, tree_writer *w) {
     bean_write_table(&rabohnzel_beans, st, viewer, w);
@@ -2645,6 +2600,13 @@ static const bean_game rabohnzel_beans = {
     .read_extra = rab_read_extra,
     .read_player_extra = rab_read_player_extra,
     .read_field = rab_read_field,
+    .params = rabohnzel_params,
+    .num_params = NUM_PARAMS,
+    .rules_defaults = rabohnzel_rules_defaults,
+    .rng_stream = RABOHNZEL_RNG_STREAM,
+    .settle = settle,
+    .state_size = sizeof(rabohnzel),
+    .scores = rabohnzel_scores,
 };
 
 _Static_assert(sizeof(rabohnzel) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
@@ -2831,11 +2793,11 @@ const game_def rabohnzel_game = {
     .num_params = NUM_PARAMS,
     .params_check = rabohnzel_params_check,
     .setup = rabohnzel_setup,
-    .num_players = rabohnzel_num_players,
-    .turn = rabohnzel_turn,
-    .to_move = rabohnzel_to_move,
-    .turn_key = rabohnzel_turn_key,
-    .is_over = rabohnzel_is_over,
+    .num_players = bean_num_players,
+    .turn = bean_turn,
+    .to_move = bean_to_move,
+    .turn_key = bean_turn_key,
+    .is_over = bean_is_over,
     .legal = rabohnzel_legal,
     .check = rabohnzel_check,
     .apply = rabohnzel_apply,
