@@ -33,6 +33,11 @@ static void shift_card(uint8_t *cards, int src, int dst) {
 /* A card that everyone has seen keeps the mark only from hand to hand; anywhere else it lies face
  * up or face down for all, and the mark would mean nothing. */
 void bean_move(bean_table *g, int from, int i, int to, int j) {
+    /* A card that is not there, or a place outside its zone, would shift other zones' cards: one
+     * lost or doubled in effect, and the game corrupt without a word. */
+    if (NEVER(from < 0 || from >= BEAN_ZONES || to < 0 || to >= BEAN_ZONES || i < 0 || i >= bean_zone_len(g, from) ||
+              j < 0 || j > bean_zone_len(g, to)))
+        return;
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
     shift_card(g->card, src, dst);
@@ -190,6 +195,7 @@ bool bean_plant_check(const bean_game *bg, const bean_table *g, int seat, int ty
 }
 
 void bean_plant(bean_table *g, int seat, int from_zone, int index, int field) {
+    if (NEVER(seat >= g->players || field < 0 || field >= g->fields[seat])) return; /* another seat's zone */
     int z = BEAN_ZONE_FIELD(seat, field);
     bean_move(g, from_zone, index, z, bean_zone_len(g, z));
 }
@@ -227,6 +233,7 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
  * they leave the field from the top. The rest go onto the discard pile bottom card first, so the
  * field's top card ends on top (ruling). */
 int bean_harvest(bean_table *g, int seat, int field) {
+    if (NEVER(seat >= g->players || field < 0 || field >= BEAN_MAX_FIELDS)) return 0; /* another seat's zone */
     int z = BEAN_ZONE_FIELD(seat, field), n = bean_zone_len(g, z), real = n - g->enchanted[seat][field];
     int coins = n ? bean_payout(g, bean_field_type(g, seat, field), n) : 0;
     if (coins > real) coins = real;
@@ -268,6 +275,7 @@ bool bean_buy_check(const bean_table *g, int seat, reason *why) {
 
 /* The top coins go one at a time onto the discard pile, bean side up: cards in circulation again. */
 void bean_buy(bean_table *g, int seat) {
+    if (NEVER(bean_coins(g, seat) < g->rules.third_field_cost || g->fields[seat] >= BEAN_MAX_FIELDS)) return;
     for (int i = 0; i < g->rules.third_field_cost; i++) bean_move_top(g, BEAN_ZONE_COINS(seat), BEAN_ZONE_DISCARD);
     g->third_field[seat] = true;
     g->fields[seat]++;
@@ -522,6 +530,7 @@ static bool pick_is_choice(const bean_table *g, const action_t *options, int n) 
  * handed over leaves nothing hidden behind (its place in the hand is gone). */
 static void hand_over(bean_table *g, int zone, int index) {
     bean_deal *d = &g->deal;
+    if (NEVER(d->n_picks >= d->n_want || index < 0)) return; /* nothing (more) wanted, or no card named */
     int type = d->want[d->n_picks];
     if (zone == BEAN_ZONE_FACE_UP) {
         d->pick_from[type] = BEAN_DEAL_UP_ONLY;
@@ -761,6 +770,10 @@ bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reas
 void bean_trade_apply(bean_table *g, action_t a) {
     bean_deal *d = &g->deal;
     int x = bean_act_x(a);
+    /* What check() refuses and would write past a deal's lists or mark a card not in the hand. */
+    if (NEVER(d->n_give >= BEAN_MAX_CARDS || d->n_want >= BEAN_MAX_CARDS)) return;
+    if (NEVER(bean_act_kind(a) == BEAN_ACT_GIVE && x >= bean_hand_len(g, d->from))) return;
+    if (NEVER(bean_act_kind(a) == BEAN_ACT_WANT && x >= g->rules.types)) return;
     switch (bean_act_kind(a)) {
     case BEAN_ACT_PROPOSE: open_deal(g, g->active, x); break;
     case BEAN_ACT_ASK:
@@ -771,7 +784,9 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case BEAN_ACT_OFFER: open_deal(g, g->invited, g->active); break;
     case BEAN_ACT_PASS: next_invited(g); break;
     case BEAN_ACT_GIVE_UP:
-        x = BEAN_ITEM_UP(free_face_up(g, x, d->give, d->n_give));
+        x = free_face_up(g, x, d->give, d->n_give);
+        if (NEVER(x < 0)) return; /* no such face-up card left to give */
+        x = BEAN_ITEM_UP(x);
         d->give[d->n_give++] = (uint8_t)x;
         break;
     case BEAN_ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
@@ -824,8 +839,9 @@ void bean_plant_type(bean_table *g, int type, int field) {
     int seat = g->to_move;
     int zone = bean_count_in(g, BEAN_ZONE_SET_ASIDE(seat), type) ? BEAN_ZONE_SET_ASIDE(seat) : BEAN_ZONE_FACE_UP;
     const uint8_t *c = bean_zone(g, zone);
-    int i = 0;
-    while (c[i] != type) i++;
+    int i = 0, n = bean_zone_len(g, zone);
+    while (i < n && c[i] != type) i++;
+    if (NEVER(i == n)) return; /* no such card to plant */
     bean_plant(g, seat, zone, i, field);
 }
 
@@ -1503,6 +1519,15 @@ bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean
     assemble(rd, g);
     return bean_redeal_unnamed(g, rd) ||
            deny(why, "the hands given as numbers cannot hold the cards the accepted proposal wants");
+}
+
+bool bean_read_end(const bean_game *bg, void *st, int to_move, bool (*validate)(const void *st, reason *why),
+                   reason *why) {
+    const bean_table *g = st;
+    bg->settle(st);
+    if (to_move && to_move - 1 != g->to_move)
+        return deny(why, "to_move: player %d decides here, not player %d", g->to_move + 1, to_move);
+    return validate(st, why);
 }
 
 /* Hands dealt from numbers hold what everyone knows of them (cards an accepted deal wants): they are

@@ -322,6 +322,10 @@ void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w);
 bool bean_read_begin(const bean_game *bg, tree_reader *r, const param_value *params, uint64_t seed, bean_table *g,
                      reason *why);
 bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int *to_move, reason *why);
+/* The reading ends: the position settled to its decision, the table's to_move (if given) the one who
+ * decides there, and the game's validation passed. */
+bool bean_read_end(const bean_game *bg, void *st, int to_move, bool (*validate)(const void *st, reason *why),
+                   reason *why);
 /* Deals again the hands the table gave as numbers (and the deck, if it was not listed): a game whose
  * decisions depend on hidden cards tries again until the position is one it can be in. */
 bool bean_redeal_unnamed(bean_table *g, const bean_reading *rd);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rules/games/beans.h"
+#include "rules/invariant.h"
 #include "rules/table.h"
 
 /* ==================================================================== components */
@@ -244,6 +245,7 @@ static bool bohnanza_check(const void *st, action_t a, reason *why) {
 
 static void bohnanza_apply(void *st, action_t a) {
     bean_table *g = st;
+    if (NEVER(g->phase == BEAN_OVER || bean_act_kind(a) >= BEAN_ACTS)) return; /* check() refuses both */
     int x = bean_act_x(a);
     switch (bean_act_kind(a)) {
     case BEAN_ACT_HARVEST: bean_harvest(g, g->to_move, x); break;
@@ -361,10 +363,7 @@ static bool bohnanza_read_table(void *st, tree_reader *r, const param_value *par
     memset(g, 0, sizeof *g);
     if (!bean_read_begin(&bohnanza_beans, r, params, seed, g, why)) return false;
     if (!bean_read_table(&bohnanza_beans, &rd, r, g, &to_move, why) || !bean_validate(g, why)) return false;
-    settle(g);
-    if (to_move && to_move - 1 != g->to_move)
-        return deny(why, "to_move: player %d decides here, not player %d", g->to_move + 1, to_move);
-    return bohnanza_validate(g, why);
+    return bean_read_end(&bohnanza_beans, g, to_move, bohnanza_validate, why);
 }
 
 static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, r); }

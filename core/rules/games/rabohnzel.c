@@ -15,6 +15,7 @@
 
 #include "rules/table.h"
 #include "rules/games/beans.h"
+#include "rules/invariant.h"
 
 /* ==================================================================== components */
 
@@ -243,21 +244,27 @@ static int face_down_spells(const rabohnzel *g, int seat, uint8_t *out) {
 
 /* Activated: turned face up, for everyone to see. */
 static void activate(rabohnzel *g, int s) {
+    if (NEVER(s < 0 || s >= NUM_SPELLS)) return; /* no such spell: a write past the spell lists */
     g->up[s] = true;
     g->known[s] = all_seats(g);
     g->dealt[s] = false;
 }
 
 static void remove_from_row(rabohnzel *g, int seat, int at) {
+    if (NEVER(at < 0 || at >= g->row_n[seat])) return; /* the row's count would go negative */
     memmove(&g->row[seat][at], &g->row[seat][at + 1], (size_t)(g->row_n[seat] - at - 1));
     g->row[seat][--g->row_n[seat]] = 0;
 }
 
-static void add_to_row(rabohnzel *g, int seat, int s) { g->row[seat][g->row_n[seat]++] = (uint8_t)s; }
+static void add_to_row(rabohnzel *g, int seat, int s) {
+    if (NEVER(g->row_n[seat] >= NUM_SPELLS)) return; /* every spell is in one place: a row never fills */
+    g->row[seat][g->row_n[seat]++] = (uint8_t)s;
+}
 
 /* The pile takes a card back and is shuffled: nobody knows its order, but whoever knew the card's
  * name now knows it lies in the pile (for a pile card, `known` holds the seats that know it is there). */
 static void return_to_pile(rabohnzel *g, int s) {
+    if (NEVER(g->pile_n >= NUM_SPELLS)) return; /* the pile cannot hold every spell and one more */
     g->pile[g->pile_n++] = (uint8_t)s;
     g->up[s] = false;
     g->dealt[s] = false;
@@ -351,6 +358,7 @@ static void rabohnzel_setup(void *st, int players, const param_value *params, ui
 /* A harvest: the core's payout; the field's power is gone; a Cape field of 2+ cards draws a spell;
  * and a bean_field third field disappears at its owner's next harvest (the fields close ranks). */
 static void harvest(rabohnzel *g, int seat, int field, bool final) {
+    if (NEVER(field < 0 || field >= BEAN_MAX_FIELDS)) return; /* another seat's field and powers */
     int type = field_type(g, seat, field), size = field_size(g, seat, field);
     bean_harvest(&g->b, seat, field);
     g->power[seat][field] = 0;
@@ -1088,8 +1096,9 @@ static void use_spell(rabohnzel *g, action_t a) {
 static void enchant(rabohnzel *g, int type, int field) {
     int me = active(g), zone = bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(me), type) ? BEAN_ZONE_SET_ASIDE(me) : BEAN_ZONE_FACE_UP;
     const uint8_t *cards = bean_zone(&g->b, zone);
-    int i = 0;
-    while (cards[i] != type) i++;
+    int i = 0, n = bean_zone_len(&g->b, zone);
+    while (i < n && cards[i] != type) i++;
+    if (NEVER(i == n || field < 0 || field >= BEAN_MAX_FIELDS)) return; /* no such card, or no such field */
     bean_plant(&g->b, me, zone, i, field);
     g->b.enchanted[me][field] = 1;
     g->up[BEAN_ENCHANTMENT] = false;
@@ -1097,8 +1106,9 @@ static void enchant(rabohnzel *g, int type, int field) {
 
 /* relocation: the next card from the front is a B; the rest follows when only one kind is left. */
 static void order(rabohnzel *g, int type) {
-    int me = active(g), k = g->relocated;
-    while (hand(g, me)[k] != type) k++;
+    int me = active(g), k = g->relocated, n = hand_len(g, me);
+    while (k < n && hand(g, me)[k] != type) k++;
+    if (NEVER(k == n)) return; /* no such card left to order */
     bean_move(&g->b, BEAN_ZONE_HAND(me), k, BEAN_ZONE_HAND(me), g->relocated);
     g->relocated++;
 }
@@ -1156,6 +1166,7 @@ static void done(rabohnzel *g, action_t a) {
 static void rabohnzel_apply(void *st, action_t a) {
     rabohnzel *g = st;
     int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
+    if (NEVER(g->b.phase == BEAN_OVER || kind >= RAB_ACTS)) return; /* check() refuses both */
     switch (kind) {
     case BEAN_ACT_HARVEST:
         harvest(g, g->b.to_move, x, false);
@@ -2175,10 +2186,7 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
     /* Hands dealt from numbers must keep the decisions the table shows (see rabohnzel_sample). */
     for (int attempt = 0; attempt < 200 && !settled_already(g) && bean_redeal_unnamed(&g->b, &rd); attempt++)
         g->b.to_move = (uint8_t)decider(g);
-    settle(g);
-    if (to_move && to_move - 1 != g->b.to_move)
-        return deny(why, "to_move: player %d decides here, not player %d", g->b.to_move + 1, to_move);
-    return rabohnzel_validate(g, why);
+    return bean_read_end(&rabohnzel_beans, g, to_move, rabohnzel_validate, why);
 }
 
 /* ==================================================================== invariants */
