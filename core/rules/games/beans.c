@@ -92,7 +92,8 @@ void bean_rules_from(const bean_game *bg, const param_value *params, int players
         const param_value *v = &params[i];
         uint8_t *slot = rule_slot(r, d->name);
         if (slot) *slot = (uint8_t)rule_value(d, v, players, *slot);
-        else if (strcmp(d->name, "duplicate_fields") == 0) r->duplicate_fields = rule_value(d, v, players, r->duplicate_fields) != 0;
+        else if (strcmp(d->name, "duplicate_fields") == 0)
+            r->duplicate_fields = rule_value(d, v, players, r->duplicate_fields) != 0;
         else if (strcmp(d->name, "deck") == 0)
             for (int t = 0; t < r->types; t++) r->count[t] = (uint8_t)param_by_name(v, t, 0, 1, r->count[t]);
         else if (strcmp(d->name, "beanometer") == 0)
