@@ -35,11 +35,10 @@ static void shift_card(uint8_t *cards, int src, int dst) {
 void bean_move(bean_table *g, int from, int i, int to, int j) {
     /* A card that is not there, or a place outside its zone, would shift other zones' cards: one
      * lost or doubled in effect, and the game corrupt without a word. */
-    if (NEVER(from < 0 || from >= BEAN_ZONES || to < 0 || to >= BEAN_ZONES || i < 0 || i >= bean_zone_len(g, from) ||
-              j < 0 || j > bean_zone_len(g, to)))
-        return;
+    if (NEVER((unsigned)from >= BEAN_ZONES || (unsigned)to >= BEAN_ZONES)) return;
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
+    if (NEVER(i < 0 || src >= g->zone_end[from] || j < 0 || dst > g->zone_end[to])) return;
     shift_card(g->card, src, dst);
     shift_card(g->shown, src, dst);
     if (from < to)
@@ -771,10 +770,6 @@ bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reas
 void bean_trade_apply(bean_table *g, action_t a) {
     bean_deal *d = &g->deal;
     int x = bean_act_x(a);
-    /* What check() refuses and would write past a deal's lists or mark a card not in the hand. */
-    if (NEVER(d->n_give >= BEAN_MAX_CARDS || d->n_want >= BEAN_MAX_CARDS)) return;
-    if (NEVER(bean_act_kind(a) == BEAN_ACT_GIVE && x >= bean_hand_len(g, d->from))) return;
-    if (NEVER(bean_act_kind(a) == BEAN_ACT_WANT && x >= g->rules.types)) return;
     switch (bean_act_kind(a)) {
     case BEAN_ACT_PROPOSE: open_deal(g, g->active, x); break;
     case BEAN_ACT_ASK:
@@ -784,17 +779,20 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case BEAN_ACT_DONE: g->phase = BEAN_PLANT_TRADED; break;
     case BEAN_ACT_OFFER: open_deal(g, g->invited, g->active); break;
     case BEAN_ACT_PASS: next_invited(g); break;
-    case BEAN_ACT_GIVE_UP:
+    case BEAN_ACT_GIVE_UP: /* check() refuses a card not there, and a deal fuller than the cards */
         x = free_face_up(g, x, d->give, d->n_give);
-        if (NEVER(x < 0)) return; /* no such face-up card left to give */
-        x = BEAN_ITEM_UP(x);
-        d->give[d->n_give++] = (uint8_t)x;
+        if (NEVER(x < 0 || d->n_give >= BEAN_MAX_CARDS)) return;
+        d->give[d->n_give++] = (uint8_t)BEAN_ITEM_UP(x);
         break;
     case BEAN_ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
+        if (NEVER(x >= bean_hand_len(g, d->from) || d->n_give >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->give[d->n_give++] = (uint8_t)x;
         g->shown[bean_zone_start(g, BEAN_ZONE_HAND(d->from)) + x] = 1;
         break;
-    case BEAN_ACT_WANT: d->want[d->n_want++] = (uint8_t)x; break;
+    case BEAN_ACT_WANT:
+        if (NEVER(x >= g->rules.types || d->n_want >= BEAN_MAX_CARDS)) return; /* check() refuses */
+        d->want[d->n_want++] = (uint8_t)x;
+        break;
     case BEAN_ACT_SEND: d->stage = BEAN_DEAL_ANSWER; break;
     case BEAN_ACT_CANCEL: case BEAN_ACT_REJECT: close_deal(g); break;
     case BEAN_ACT_ACCEPT:

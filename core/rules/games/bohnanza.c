@@ -245,7 +245,7 @@ static bool bohnanza_check(const void *st, action_t a, reason *why) {
 
 static void bohnanza_apply(void *st, action_t a) {
     bean_table *g = st;
-    if (NEVER(g->phase == BEAN_OVER || bean_act_kind(a) >= BEAN_ACTS)) return; /* check() refuses both */
+    if (NEVER(g->phase == BEAN_OVER)) return; /* check() refuses every action then */
     int x = bean_act_x(a);
     switch (bean_act_kind(a)) {
     case BEAN_ACT_HARVEST: bean_harvest(g, g->to_move, x); break;
@@ -259,7 +259,10 @@ static void bohnanza_apply(void *st, action_t a) {
         else bean_trade_apply(g, a);
         break;
     case BEAN_ACT_PLANT_TYPE: bean_plant_type(g, x, bean_act_y(a)); break;
-    default: bean_trade_apply(g, a); break;
+    default:
+        if (NEVER(bean_act_kind(a) >= BEAN_ACTS)) return; /* no such action: check() refuses it */
+        bean_trade_apply(g, a);
+        break;
     }
     settle(g);
 }

@@ -1166,7 +1166,7 @@ static void done(rabohnzel *g, action_t a) {
 static void rabohnzel_apply(void *st, action_t a) {
     rabohnzel *g = st;
     int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
-    if (NEVER(g->b.phase == BEAN_OVER || kind >= RAB_ACTS)) return; /* check() refuses both */
+    if (NEVER(g->b.phase == BEAN_OVER)) return; /* check() refuses every action then */
     switch (kind) {
     case BEAN_ACT_HARVEST:
         harvest(g, g->b.to_move, x, false);
@@ -1207,7 +1207,10 @@ static void rabohnzel_apply(void *st, action_t a) {
         if (relocation_decided(g)) g->sub = SUB_NONE;
         break;
     case ACT_DRAW: draw_cards(g, g->b.rules.draw); break;
-    default: bean_trade_apply(&g->b, a); break;
+    default:
+        if (NEVER(kind >= BEAN_ACTS)) return; /* no such action: check() refuses it */
+        bean_trade_apply(&g->b, a);
+        break;
     }
     settle(g);
 }
