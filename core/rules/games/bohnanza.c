@@ -1,16 +1,15 @@
 /* bohnanza.c — Bohnanza, the base game for 3 to 5 players, by shared/rules/bohnanza.md.
  *
- * The file follows the digest: components and editions; setup; a turn (phase 1, planting; phase 2,
- * reveal and trade; phase 3, planting traded cards; phase 4, drawing); harvesting and buying a third
- * field; deck passes and the end; the trading protocol; then the boundary (action text, state tables,
- * views, sampling, variants' primitives) and the game_def. The bean core (bohnanza.h) is the part
- * Rabohnzel calls: those functions carry the bean_ prefix; the rest is Bohnanza's own. */
+ * What only the base game has: its cards and editions, its parameters, setup, the turn's automatic
+ * steps (phase 1 and 2, phase 3's planters, phase 4's draw and the end), its checks and the game_def.
+ * Everything both bean games share (zones, planting, harvests, passes, trading, tables, sampling) is
+ * the bean core, beans.c. */
 #include "rules/games/bohnanza.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "rules/games/beans.h"
+#include "rules/invariant.h"
 #include "rules/table.h"
 
 /* ==================================================================== components */
@@ -35,44 +34,6 @@ static const bean_kind beans[NUM_TYPES] = {
 static const char *const bean_names[NUM_TYPES + 1] = {
     "coffee", "wax", "blue", "chili", "stink", "green", "soy", "black_eyed", "red", "garden", "cocoa", NULL};
 
-/* ==================================================================== the bean core: zones */
-
-/* Moves card[src] to just before card[dst] (as the array is now), shifting what lies between. */
-static void shift_card(uint8_t *cards, int src, int dst) {
-    uint8_t c = cards[src];
-    if (src < dst) {
-        memmove(&cards[src], &cards[src + 1], (size_t)(dst - 1 - src));
-        cards[dst - 1] = c;
-    } else if (src > dst) {
-        memmove(&cards[dst + 1], &cards[dst], (size_t)(src - dst));
-        cards[dst] = c;
-    }
-}
-
-/* A card that everyone has seen keeps the mark only from hand to hand; anywhere else it lies face
- * up or face down for all, and the mark would mean nothing. */
-void bean_move(bean_table *g, int from, int i, int to, int j) {
-    int src = bean_zone_start(g, from) + i;
-    int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
-    shift_card(g->card, src, dst);
-    shift_card(g->shown, src, dst);
-    if (from < to)
-        for (int z = from; z < to; z++) g->zone_end[z]--;
-    else
-        for (int z = to; z < from; z++) g->zone_end[z]++;
-    if (!bean_is_hand_zone(to)) g->shown[src < dst ? dst - 1 : dst] = 0;
-}
-
-void bean_move_top(bean_table *g, int from, int to) {
-    bean_move(g, from, bean_zone_len(g, from) - 1, to, bean_zone_len(g, to));
-}
-
-int bean_count_in(const bean_table *g, int zone, int type) {
-    const uint8_t *c = bean_zone(g, zone);
-    int n = 0;
-    for (int i = bean_zone_len(g, zone) - 1; i >= 0; i--) n += c[i] == type;
-    return n;
-}
 
 
 /* ==================================================================== parameters and editions */
@@ -83,8 +44,10 @@ enum {
 };
 enum { AMIGO, RIOGRANDE };
 
+/* The generator's stream: what a seed deals depends on it, so saves and goldens do. */
+#define BOHNANZA_RNG_STREAM 0xbea115
+
 static const char *const edition_names[] = {"amigo", "riogrande", NULL};
-static const char *const tie_break_names[] = {"seat", "hand", "none", NULL};
 static const int32_t default_fields[] = {PARAM_UNSET, PARAM_UNSET, PARAM_UNSET, 3, 2, 2};
 
 static const param_def bohnanza_params[NUM_PARAMS] = {
@@ -113,815 +76,33 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
                   "passes through the deck; the game ends when the last one runs out (amigo 3; riogrande 2 "
                   "with 3 players, else 3)",
                   NULL, 0, 0, true},
-    [P_TIE_BREAK] = {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, tie_break_names,
-                     "among tied players: \"seat\", the one farthest clockwise from the start player (amigo); "
-                     "\"hand\", the most cards in hand (riogrande), still tied a shared win; \"none\", a "
-                     "shared win",
-                     NULL, 0, 0, true},
-    [P_HAND_START] = {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false},
-    [P_REVEAL] = {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false},
-    [P_DRAW] = {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false},
-    [P_DUPLICATE_FIELDS] = {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL,
-                            "the same type may grow on two fields at once (amigo says so); false: a bean whose type "
-                            "grows on a field must go there",
-                            NULL, 0, 0, false},
-    [P_TRADE_LIMIT] = {"trade_limit", PARAM_INT, 10, 0, 100, NULL,
-                       "trade steps (proposals, invitations, offers) per turn: this host's bound, so every turn "
-                       "ends",
-                       NULL, 0, 0, false},
+    [P_TIE_BREAK] = BEAN_PARAM_TIE_BREAK("among tied players: \"seat\", the one farthest clockwise from the start "
+                                         "player (amigo); \"hand\", the most cards in hand (riogrande), still "
+                                         "tied a shared win; \"none\", a shared win",
+                                         true),
+    [P_HAND_START] = BEAN_PARAM_HAND_START,
+    [P_REVEAL] = BEAN_PARAM_REVEAL,
+    [P_DRAW] = BEAN_PARAM_DRAW,
+    [P_DUPLICATE_FIELDS] = BEAN_PARAM_DUPLICATE_FIELDS("the same type may grow on two fields at once (amigo says "
+                                                       "so); false: a bean whose type grows on a field must go "
+                                                       "there"),
+    [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn: this host's "
+                                             "bound, so every turn ends"),
 };
 
-/* Every game ends: the deck runs out only if each turn takes cards from it. With nothing turned up in
- * phase 2 and nothing drawn in phase 4, a turn may take none, and the game would never end. */
-bool bean_rules_end(const bean_rules *r, reason *why) {
-    return r->reveal > 0 || r->draw > 0 ||
-           deny(why, "reveal = 0 with draw = 0 takes no card from the deck, and the game would never end");
-}
-
-/* The rules of one game: the edition's values, under what the parameters set. */
-static bool bohnanza_rules_from(const param_value *params, int players, bean_rules *r, reason *why) {
+/* The edition's rules, before the parameters set theirs (bean_rules_from). */
+static void bohnanza_rules_defaults(const param_value *params, int players, bean_rules *r) {
     bool rio = param_int_or(&params[P_EDITION], AMIGO) == RIOGRANDE;
-    memset(r, 0, sizeof *r);
     r->types = NUM_TYPES;
-    int cards = 0;
     for (int t = 0; t < NUM_TYPES; t++) {
         bool in_edition = t == COFFEE ? rio && players == 3 : t == COCOA ? rio && players >= 4 : t == WAX ? rio : true;
-        r->count[t] = (uint8_t)param_by_name(&params[P_DECK], t, 0, 1, in_edition ? beans[t].cards : 0);
-        cards += r->count[t];
-        for (int k = 0; k < 4; k++)
-            r->meter[t][k] = (uint8_t)param_by_name(&params[P_BEANOMETER], t, k, 4, beans[t].meter[k]);
+        r->count[t] = in_edition ? beans[t].cards : 0;
+        memcpy(r->meter[t], beans[t].meter, sizeof r->meter[t]);
     }
-    r->fields = (uint8_t)param_for_players(&params[P_FIELDS], players, players == 3 ? 3 : 2);
-    r->third_field_cost = (uint8_t)param_for_players(&params[P_THIRD_FIELD_COST], players, rio && players >= 4 ? 3 : 0);
-    r->passes = (uint8_t)param_for_players(&params[P_PASSES], players, rio && players == 3 ? 2 : 3);
-    r->tie_break = (uint8_t)param_int_or(&params[P_TIE_BREAK], rio ? BEAN_TIE_HAND : BEAN_TIE_SEAT);
-    r->hand_start = (uint8_t)params[P_HAND_START].v[0];
-    r->reveal = (uint8_t)params[P_REVEAL].v[0];
-    r->draw = (uint8_t)params[P_DRAW].v[0];
-    r->duplicate_fields = params[P_DUPLICATE_FIELDS].v[0] != 0;
-    r->trade_limit = (uint8_t)params[P_TRADE_LIMIT].v[0];
-    if (!bean_rules_end(r, why)) return false;
-    if (cards > BEAN_MAX_CARDS) return deny(why, "the deck holds %d cards; at most %d fit", cards, BEAN_MAX_CARDS);
-    if (cards < players * r->hand_start + 1)
-        return deny(why, "the deck holds %d cards: too few to deal %d to each of %d players", cards, r->hand_start,
-                    players);
-    return true;
-}
-
-/* ==================================================================== setup */
-
-void bean_setup(bean_table *g, int players, const bean_rules *rules, uint64_t seed, uint64_t stream) {
-    memset(g, 0, sizeof *g);
-    rng_seed(&g->rng, seed, stream);
-    g->rules = *rules;
-    g->players = (uint8_t)players;
-    int n = 0;
-    for (int t = 0; t < rules->types; t++)
-        for (int c = 0; c < rules->count[t]; c++) g->card[n++] = (uint8_t)t;
-    rng_shuffle_bytes(&g->rng, g->card, n);
-    for (int z = 0; z < BEAN_ZONES; z++) g->zone_end[z] = (uint8_t)n; /* all in the deck */
-    for (int round = 0; round < rules->hand_start; round++) /* one at a time; later cards to the back */
-        for (int p = 0; p < players; p++) bean_draw(g, ZONE_HAND(p));
-    for (int p = 0; p < players; p++) g->fields[p] = rules->fields;
-    g->phase = BEAN_PLANT;
-    g->pass = 1;
-    g->turn = 1;
-    g->invited = BEAN_NOBODY;
-}
-
-/* ==================================================================== fields and planting */
-
-int bean_field_size(const bean_table *g, int seat, int field) { return bean_zone_len(g, ZONE_FIELD(seat, field)); }
-
-/* A field's type is that of its cards; enchanted cards at its bottom count as it. */
-int bean_field_type(const bean_table *g, int seat, int field) {
-    int n = bean_field_size(g, seat, field), e = g->enchanted[seat][field];
-    return n > e ? bean_zone(g, ZONE_FIELD(seat, field))[e] : BEAN_NONE;
-}
-
-int bean_lowest_empty(const bean_table *g, int seat) {
-    for (int f = 0; f < g->fields[seat]; f++)
-        if (bean_field_size(g, seat, f) == 0) return f;
-    return -1;
-}
-
-static int field_growing(const bean_table *g, int seat, int type) {
-    for (int f = 0; f < g->fields[seat]; f++)
-        if (bean_field_type(g, seat, f) == type) return f;
-    return -1;
-}
-
-/* Empty fields are interchangeable: only the lowest-numbered one is named (design choice 4). */
-bool bean_fits(const bean_table *g, int seat, int type, int field) {
-    if (field < 0 || field >= g->fields[seat]) return false;
-    if (bean_field_size(g, seat, field) > 0) return bean_field_type(g, seat, field) == type;
-    if (field != bean_lowest_empty(g, seat)) return false;
-    return g->rules.duplicate_fields || field_growing(g, seat, type) < 0;
-}
-
-int bean_first_fit(const bean_table *g, int seat, int type) {
-    for (int f = 0; f < g->fields[seat]; f++)
-        if (bean_fits(g, seat, type, f)) return f;
-    return -1;
-}
-
-/* Why a bean of `type` cannot go onto `field`: the field is another bean's, or not the first empty one. */
-bool bean_plant_check(const bean_game *bg, const bean_table *g, int seat, int type, int field, reason *why) {
-    if (bean_fits(g, seat, type, field)) return true;
-    if (!why) return false;
-    const char *name = bg->kinds[type].name;
-    if (field < 0 || field >= g->fields[seat]) return deny(why, "you have %d fields, not %d", g->fields[seat], field + 1);
-    int fit = bean_first_fit(g, seat, type), growing = field_growing(g, seat, type);
-    if (bean_field_size(g, seat, field) > 0) {
-        int other = bean_field_type(g, seat, field);
-        if (fit < 0)
-            return deny(why, "your %s fits on no field (field %d holds %s): harvest a field first", name, field + 1,
-                        bg->kinds[other].name);
-        return deny(why, "field %d holds %s; your %s fits on field %d", field + 1, bg->kinds[other].name, name,
-                    fit + 1);
-    }
-    if (!g->rules.duplicate_fields && growing >= 0)
-        return deny(why, "%s already grows on field %d: plant it there (one field per bean type)", name, growing + 1);
-    return deny(why, "empty fields are taken in order: plant the %s on field %d", name, bean_lowest_empty(g, seat) + 1);
-}
-
-void bean_plant(bean_table *g, int seat, int from_zone, int index, int field) {
-    int z = ZONE_FIELD(seat, field);
-    bean_move(g, from_zone, index, z, bean_zone_len(g, z));
-}
-
-/* ==================================================================== harvesting */
-
-/* The largest k whose meter entry (cards needed for k coins) is at most the cards harvested. */
-int bean_payout(const bean_table *g, int type, int cards) {
-    int coins = 0;
-    for (int k = 0; k < 4; k++)
-        if (g->rules.meter[type][k] && g->rules.meter[type][k] <= cards) coins = k + 1;
-    return coins;
-}
-
-static bool protected_field(const bean_table *g, int seat, int field) {
-    if (bean_field_size(g, seat, field) != 1) return false;
-    for (int f = 0; f < g->fields[seat]; f++)
-        if (bean_field_size(g, seat, f) >= 2) return true;
-    return false;
-}
-
-/* Bean protection (Amigo): a lone bean is safe while another of one's fields holds two or more. */
-bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int field, reason *why) {
-    if (field < 0 || field >= g->fields[seat]) return deny(why, "you have %d fields, not %d", g->fields[seat], field + 1);
-    if (bean_field_size(g, seat, field) == 0) return deny(why, "field %d is empty", field + 1);
-    if (!protected_field(g, seat, field)) return true;
-    if (!why) return false;
-    int big = 0;
-    while (bean_field_size(g, seat, big) < 2) big++;
-    return deny(why, "your %s on field %d is a lone bean: harvest field %d first (bean protection)",
-                bg->kinds[bean_field_type(g, seat, field)].name, field + 1, big + 1);
-}
-
-/* Coins come from the meter, at most one per real card of the type (an enchanted card never pays);
- * they leave the field from the top. The rest go onto the discard pile bottom card first, so the
- * field's top card ends on top (ruling). */
-int bean_harvest(bean_table *g, int seat, int field) {
-    int z = ZONE_FIELD(seat, field), n = bean_zone_len(g, z), real = n - g->enchanted[seat][field];
-    int coins = n ? bean_payout(g, bean_field_type(g, seat, field), n) : 0;
-    if (coins > real) coins = real;
-    for (int i = 0; i < coins; i++) bean_move_top(g, z, ZONE_COINS(seat));
-    while (bean_zone_len(g, z)) bean_move(g, z, 0, ZONE_DISCARD, bean_zone_len(g, ZONE_DISCARD));
-    g->enchanted[seat][field] = 0;
-    return coins;
-}
-
-int bean_coins(const bean_table *g, int seat) { return bean_zone_len(g, ZONE_COINS(seat)); }
-
-void bean_compact_fields(bean_table *g, int seat, int *order) {
-    int size[BEAN_MAX_FIELDS], n = 0;
-    uint8_t enchanted[BEAN_MAX_FIELDS];
-    for (int f = 0; f < BEAN_MAX_FIELDS; f++)
-        if (bean_field_size(g, seat, f)) order[n++] = f;
-    for (int f = 0; f < BEAN_MAX_FIELDS; f++)
-        if (!bean_field_size(g, seat, f)) order[n++] = f;
-    for (int f = 0; f < BEAN_MAX_FIELDS; f++) size[f] = bean_field_size(g, seat, order[f]), enchanted[f] = g->enchanted[seat][order[f]];
-    int at = bean_zone_start(g, ZONE_FIELD(seat, 0));
-    for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
-        at += size[f];
-        g->zone_end[ZONE_FIELD(seat, f)] = (uint8_t)at;
-        g->enchanted[seat][f] = enchanted[f];
-    }
-}
-
-/* ---- buying a third field (Rio Grande with 4-5 players, Amigo 1997) ---- */
-
-bool bean_buy_check(const bean_table *g, int seat, reason *why) {
-    int cost = g->rules.third_field_cost;
-    if (!cost) return deny(why, "a third field cannot be bought in this game");
-    if (g->third_field[seat] || g->fields[seat] >= BEAN_MAX_FIELDS) return deny(why, "you have 3 fields already");
-    if (g->fields[seat] != 2) return deny(why, "a third field is bought by a player with 2 fields; you have %d", g->fields[seat]);
-    if (bean_coins(g, seat) < cost)
-        return deny(why, "a third field costs %d coins; you have %d", cost, bean_coins(g, seat));
-    return true;
-}
-
-/* The top coins go one at a time onto the discard pile, bean side up: cards in circulation again. */
-void bean_buy(bean_table *g, int seat) {
-    for (int i = 0; i < g->rules.third_field_cost; i++) bean_move_top(g, ZONE_COINS(seat), ZONE_DISCARD);
-    g->third_field[seat] = true;
-    g->fields[seat]++;
-}
-
-/* ==================================================================== the deck's passes */
-
-bool bean_draw(bean_table *g, int to) {
-    if (bean_zone_len(g, ZONE_DECK) == 0) return false;
-    bean_move_top(g, ZONE_DECK, to);
-    if (bean_zone_len(g, ZONE_DECK) > 0) return true;
-    int discards = bean_zone_len(g, ZONE_DISCARD);
-    if (g->pass >= g->rules.passes || discards == 0) { /* an empty discard pile ends it too (ruling) */
-        g->last_pass_over = true;
-        return true;
-    }
-    /* The discard pile is the deck's neighbour: its cards become the deck where they lie. */
-    g->zone_end[ZONE_DECK] = g->zone_end[ZONE_DISCARD];
-    rng_shuffle_bytes(&g->rng, g->card, discards);
-    g->pass++;
-    return true;
-}
-
-/* ==================================================================== the trading protocol
- *
- * Phase 2 as single decisions (design choice 1). The active player A's main decision offers
- * `propose N`, `ask` and `done`. A proposal is built one item at a time (`give up B`, `give K`,
- * `want B`), sent, and answered by its addressee, who then picks the wanted cards (only when the
- * choice changes the result). `ask` opens an invitation round: each other player, clockwise from
- * A's left, may build one offer to A, which A answers at once. Proposals, invitations and offers
- * each cost a trade step; when the steps run out, only `done` and the free actions remain. */
-
-static int face_up_len(const bean_table *g) { return bean_zone_len(g, ZONE_FACE_UP); }
-
-/* Cards `seat` may give in a deal: the hand, and the active player's face-up cards too. */
-static int tradeable(const bean_table *g, int seat) {
-    return bean_hand_len(g, seat) + (seat == g->active ? face_up_len(g) : 0);
-}
-
-static bool item_used(const uint8_t *items, int n, int item) {
-    for (int i = 0; i < n; i++)
-        if (items[i] == item) return true;
-    return false;
-}
-
-/* Hand position k stands for its run of identical cards among those not yet in the deal: only the
- * frontmost of a run is named, since taking any other leaves the same hand. Cards are identical when
- * they are of one bean and everyone knows them alike (ruling 11: a shown copy and its hidden twin
- * leave the others knowing different things). */
-static bool distinct_position(const bean_table *g, int seat, int k, const uint8_t *used, int n_used) {
-    if (k >= bean_hand_len(g, seat) || item_used(used, n_used, k)) return false;
-    int start = bean_zone_start(g, ZONE_HAND(seat));
-    const uint8_t *hand = g->card + start, *shown = g->shown + start;
-    for (int j = k - 1; j >= 0; j--)
-        if (!item_used(used, n_used, j)) return hand[j] != hand[k] || shown[j] != shown[k];
-    return true;
-}
-
-/* The frontmost face-up card of `type` not yet in the deal, or -1. Cards a game adds to the face-up
- * cards go after the revealed ones, so a revealed card goes first. */
-static int free_face_up(const bean_table *g, int type, const uint8_t *used, int n_used) {
-    const uint8_t *up = bean_zone(g, ZONE_FACE_UP);
-    for (int i = 0; i < face_up_len(g); i++)
-        if (up[i] == type && !item_used(used, n_used, ITEM_UP(i))) return i;
-    return -1;
-}
-
-static int count_type(const uint8_t *types, int n, int type) {
-    int c = 0;
-    for (int i = 0; i < n; i++) c += types[i] == type;
-    return c;
-}
-
-/* Adds `delta` to counts[type] for every card in zones first..last. */
-static void count_zones(const bean_table *g, int first, int last, int delta, int *counts) {
-    for (int i = bean_zone_start(g, first); i < g->zone_end[last]; i++) counts[g->card[i]] += delta;
-}
-
-/* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
- * type's total less the copies visibly elsewhere (fields, coin piles, discard pile, set-aside areas,
- * the face-up cards unless `to` owns them, cards shown in third players' hands) and in the proposer's
- * own hand. */
-static void could_hold(const bean_table *g, int from, int to, int *out) {
-    for (int t = 0; t < g->rules.types; t++) out[t] = g->rules.count[t];
-    count_zones(g, ZONE_DISCARD, ZONE_PENDING, -1, out); /* discard, face-up and pending cards */
-    if (to == g->active) count_zones(g, ZONE_FACE_UP, ZONE_FACE_UP, +1, out);
-    for (int p = 0; p < g->players; p++) {
-        count_zones(g, ZONE_COINS(p), ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
-        const uint8_t *hand = bean_zone(g, ZONE_HAND(p));
-        for (int k = 0; p != from && p != to && k < bean_hand_len(g, p); k++) /* shown cards (Rabohnzel) */
-            if (bean_is_shown(g, p, k)) out[hand[k]]--;
-    }
-    count_zones(g, ZONE_HAND(from), ZONE_HAND(from), -1, out);
-}
-
-/* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
-static int supply_of(const bean_table *g, int seat, int type) {
-    return bean_count_in(g, ZONE_HAND(seat), type) + (seat == g->active ? bean_count_in(g, ZONE_FACE_UP, type) : 0);
-}
-
-static bool can_want_something(const bean_table *g, int from, int to) {
-    int most[BEAN_MAX_TYPES];
-    if (tradeable(g, to) == 0) return false;
-    could_hold(g, from, to, most);
-    for (int t = 0; t < g->rules.types; t++)
-        if (most[t] > 0) return true;
-    return false;
-}
-
-/* Whether `from` could put anything at all into a deal with `to`. */
-static bool deal_possible(const bean_table *g, int from, int to) {
-    return tradeable(g, from) > 0 || can_want_something(g, from, to);
-}
-
-static bool steps_left(const bean_table *g) { return g->trade_steps < g->rules.trade_limit; }
-
-bool bean_trading_now(const bean_table *g) { return g->deal.stage != DEAL_NONE || g->invited != BEAN_NOBODY; }
-
-int bean_trade_mover(const bean_table *g) {
-    switch (g->deal.stage) {
-    case DEAL_BUILD: return g->deal.from;
-    case DEAL_ANSWER: case DEAL_PICK: return g->deal.to;
-    }
-    return g->invited != BEAN_NOBODY ? g->invited : g->active;
-}
-
-/* ---- the main decision and the invitation round ---- */
-
-static void open_deal(bean_table *g, int from, int to) {
-    memset(&g->deal, 0, sizeof g->deal);
-    g->deal = (bean_deal){.stage = DEAL_BUILD, .from = (uint8_t)from, .to = (uint8_t)to};
-    g->trade_steps++;
-}
-
-static void next_invited(bean_table *g) {
-    int next = bean_next_seat(g, g->invited);
-    g->invited = next == g->active ? BEAN_NOBODY : (uint8_t)next;
-}
-
-/* A deal ends (executed, rejected or cancelled): the decision goes back to A, or on to the next
- * invited player. */
-static void close_deal(bean_table *g) {
-    bool offer = g->deal.from != g->active;
-    memset(&g->deal, 0, sizeof g->deal);
-    if (offer) next_invited(g);
-}
-
-/* The items of a deal leave their zones in the items' order, into the end of zone `to`. */
-static void move_items(bean_table *g, int seat, const uint8_t *items, int n, int to) {
-    for (int i = 0; i < n; i++) {
-        bool up = ITEM_IS_UP(items[i]);
-        int index = up ? ITEM_UP_INDEX(items[i]) : items[i];
-        for (int j = 0; j < i; j++) { /* earlier items from the same zone, in front of this one, are gone */
-            int other = ITEM_IS_UP(items[j]) ? ITEM_UP_INDEX(items[j]) : items[j];
-            if (ITEM_IS_UP(items[j]) == up && other < (up ? ITEM_UP_INDEX(items[i]) : items[i])) index--;
-        }
-        bean_move(g, up ? ZONE_FACE_UP : ZONE_HAND(seat), index, to, bean_zone_len(g, to));
-    }
-}
-
-/* After the last pick the deal completes: the proposer's cards go to the addressee's set-aside. */
-static void execute_deal(bean_table *g) {
-    const bean_deal *d = &g->deal;
-    move_items(g, d->from, d->give, d->n_give, ZONE_SET_ASIDE(d->to));
-    close_deal(g);
-}
-
-/* ---- picks: after an accept, the addressee hands over the wanted cards one by one ---- */
-
-/* The distinct cards `to` could supply for the next wanted bean: hand positions (the frontmost of
- * each run), then `pick up`. */
-static int still_wanted(const bean_table *g, int type) {
-    const bean_deal *d = &g->deal;
-    return count_type(d->want + d->n_picks, d->n_want - d->n_picks, type);
-}
-
-static int face_up_supply(const bean_table *g, int type) {
-    return g->deal.to == g->active ? bean_count_in(g, ZONE_FACE_UP, type) : 0;
-}
-
-/* Cards of `type` from hand position k on. */
-static int hand_supply_from(const bean_table *g, int type, int k) {
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(g->deal.to));
-    int n = 0;
-    for (int len = bean_hand_len(g, g->deal.to); k < len; k++) n += hand[k] == type;
-    return n;
-}
-
-/* Whether hand position k may supply the next wanted `type`: in order (pick_from), the frontmost of
- * its run from there, with enough of the type behind it (and face up) for the rest of the deal. */
-static bool pick_position_ok(const bean_table *g, int type, int k) {
-    const bean_deal *d = &g->deal;
-    int from = d->pick_from[type], seat = d->to;
-    if (from == DEAL_UP_ONLY || k < from || k >= bean_hand_len(g, seat) || bean_zone(g, ZONE_HAND(seat))[k] != type)
-        return false;
-    if (k > from && bean_same_card(g, seat, k - 1, k)) return false;
-    return hand_supply_from(g, type, k + 1) + face_up_supply(g, type) >= still_wanted(g, type) - 1;
-}
-
-/* `pick up` comes after the hand cards of its bean: the rest of the deal's cards of it are face up too. */
-static bool pick_up_ok(const bean_table *g, int type) {
-    return g->deal.to == g->active && face_up_supply(g, type) >= still_wanted(g, type);
-}
-
-static int pick_options(const bean_table *g, action_t *out) {
-    const bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks], n = 0;
-    for (int k = 0; k < bean_hand_len(g, d->to); k++)
-        if (pick_position_ok(g, type, k)) out[n++] = bean_action(ACT_PICK, k, 0, 0);
-    if (pick_up_ok(g, type)) out[n++] = bean_action(ACT_PICK_UP, 0, 0, 0);
-    return n;
-}
-
-/* Every card of `type` the giver could supply goes in this deal's remaining picks. */
-static bool all_going(const bean_table *g, int type) {
-    int from = g->deal.pick_from[type];
-    int eligible = (from == DEAL_UP_ONLY ? 0 : hand_supply_from(g, type, from)) + face_up_supply(g, type);
-    return still_wanted(g, type) >= eligible;
-}
-
-/* The cards of `type` that may still go (in order) are at least those still wanted. */
-static bool all_going_or_more(const bean_table *g, int type) {
-    int from = g->deal.pick_from[type];
-    int eligible = (from == DEAL_UP_ONLY ? 0 : hand_supply_from(g, type, from)) + face_up_supply(g, type);
-    return eligible >= still_wanted(g, type);
-}
-
-/* Hand card k goes in this deal whatever is chosen: every card of its bean that may still go does. */
-static bool surely_goes(const bean_table *g, int k) {
-    int type = bean_zone(g, ZONE_HAND(g->deal.to))[k], from = g->deal.pick_from[type];
-    return from != DEAL_UP_ONLY && k >= from && all_going(g, type);
-}
-
-/* A pick is a decision only when it changes the result (the digest's step 3): not when every card of
- * the type goes anyway, and not when the hand cards offered lie in one stretch of the hand where every
- * card of another type goes too; the hand left over is then the same whichever card is taken. */
-static bool pick_is_choice(const bean_table *g, const action_t *options, int n) {
-    const bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks];
-    if (n < 2 || all_going(g, type)) return false;
-    if (act_kind(options[n - 1]) == ACT_PICK_UP) return true; /* a face-up card or a hand card: they differ */
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(d->to));
-    int first = act_x(options[0]);
-    for (int k = first; k <= act_x(options[n - 1]); k++) {
-        if (hand[k] != type && !surely_goes(g, k)) return true;
-        if (hand[k] == type && !bean_same_card(g, d->to, first, k)) return true; /* a shown copy, a hidden one */
-    }
-    return false;
-}
-
-/* The picked card goes straight to the proposer's set-aside area: the deal is accepted, and a card
- * handed over leaves nothing hidden behind (its place in the hand is gone). */
-static void hand_over(bean_table *g, int zone, int index) {
-    bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks];
-    if (zone == ZONE_FACE_UP) {
-        d->pick_from[type] = DEAL_UP_ONLY;
-    } else {
-        for (int t = 0; t < g->rules.types; t++) /* the cards behind it move up one place */
-            if (d->pick_from[t] != DEAL_UP_ONLY && d->pick_from[t] > index) d->pick_from[t]--;
-        d->pick_from[type] = (uint8_t)index;
-    }
-    bean_move(g, zone, index, ZONE_SET_ASIDE(d->from), bean_zone_len(g, ZONE_SET_ASIDE(d->from)));
-    d->n_picks++;
-}
-
-void bean_trade_settle(bean_table *g) {
-    for (;;) {
-        if (g->deal.stage == DEAL_PICK) {
-            if (g->deal.n_picks == g->deal.n_want) {
-                execute_deal(g);
-                continue;
-            }
-            action_t options[BEAN_MAX_CARDS + 1];
-            int n = pick_options(g, options);
-            if (pick_is_choice(g, options, n)) return;
-            bean_trade_apply(g, options[0]);
-            continue;
-        }
-        if (g->deal.stage == DEAL_NONE && g->invited != BEAN_NOBODY && !steps_left(g)) {
-            g->invited = BEAN_NOBODY; /* the steps ran out: the rest of the round is skipped */
-            continue;
-        }
-        return;
-    }
-}
-
-/* ---- legal actions ---- */
-
-static int main_decision_legal(const bean_table *g, action_t *out, int n) {
-    int a = g->active;
-    if (steps_left(g)) {
-        for (int i = 1; i < g->players; i++) {
-            int seat = (a + i) % g->players;
-            if (deal_possible(g, a, seat)) out[n++] = bean_action(ACT_PROPOSE, seat, 0, 0);
-        }
-        for (int i = 1; i < g->players; i++)
-            if (deal_possible(g, (a + i) % g->players, a)) {
-                out[n++] = bean_action(ACT_ASK, 0, 0, 0);
-                break;
-            }
-    }
-    out[n++] = bean_action(ACT_DONE, 0, 0, 0);
-    return n;
-}
-
-static int builder_legal(const bean_table *g, action_t *out, int n) {
-    const bean_deal *d = &g->deal;
-    if (d->from == g->active)
-        for (int t = 0; t < g->rules.types; t++)
-            if (free_face_up(g, t, d->give, d->n_give) >= 0) out[n++] = bean_action(ACT_GIVE_UP, t, 0, 0);
-    for (int k = 0; k < bean_hand_len(g, d->from); k++)
-        if (distinct_position(g, d->from, k, d->give, d->n_give)) out[n++] = bean_action(ACT_GIVE, k, 0, 0);
-    if (d->n_want < tradeable(g, d->to)) {
-        int most[BEAN_MAX_TYPES];
-        could_hold(g, d->from, d->to, most);
-        for (int t = 0; t < g->rules.types; t++)
-            if (count_type(d->want, d->n_want, t) < most[t]) out[n++] = bean_action(ACT_WANT, t, 0, 0);
-    }
-    if (d->n_give + d->n_want > 0) out[n++] = bean_action(ACT_SEND, 0, 0, 0);
-    out[n++] = bean_action(ACT_CANCEL, 0, 0, 0);
-    return n;
-}
-
-static bool can_supply(const bean_table *g) {
-    const bean_deal *d = &g->deal;
-    for (int t = 0; t < g->rules.types; t++)
-        if (count_type(d->want, d->n_want, t) > supply_of(g, d->to, t)) return false;
-    return true;
-}
-
-int bean_trade_legal(const bean_table *g, action_t *out, int n) {
-    switch (g->deal.stage) {
-    case DEAL_BUILD: return builder_legal(g, out, n);
-    case DEAL_ANSWER:
-        if (can_supply(g)) out[n++] = bean_action(ACT_ACCEPT, 0, 0, 0);
-        out[n++] = bean_action(ACT_REJECT, 0, 0, 0);
-        return n;
-    case DEAL_PICK: return n + pick_options(g, out + n);
-    }
-    if (g->invited != BEAN_NOBODY) {
-        if (deal_possible(g, g->invited, g->active)) out[n++] = bean_action(ACT_OFFER, 0, 0, 0);
-        out[n++] = bean_action(ACT_PASS, 0, 0, 0);
-        return n;
-    }
-    return main_decision_legal(g, out, n);
-}
-
-/* ---- checks: the same rules as the lists above, with the reasons ---- */
-
-static const char *deal_word(const bean_table *g) { return g->deal.from == g->active ? "proposal" : "offer"; }
-
-/* Whether the decision open now is one `kind` belongs to. */
-static bool trade_stage_allows(const bean_game *bg, const bean_table *g, int kind, reason *why) {
-    const bean_deal *d = &g->deal;
-    bool main = kind == ACT_PROPOSE || kind == ACT_ASK || kind == ACT_DONE;
-    bool invited = kind == ACT_OFFER || kind == ACT_PASS;
-    bool build = kind >= ACT_GIVE_UP && kind <= ACT_CANCEL;
-    bool answer = kind == ACT_ACCEPT || kind == ACT_REJECT;
-    bool pick = kind == ACT_PICK || kind == ACT_PICK_UP;
-    switch (d->stage) {
-    case DEAL_BUILD:
-        return build || deny(why, "finish the %s to player %d first: give, want, send or cancel", deal_word(g), d->to + 1);
-    case DEAL_ANSWER:
-        return answer || deny(why, "player %d's %s waits for an answer: accept or reject", d->from + 1, deal_word(g));
-    case DEAL_PICK:
-        return pick || deny(why, "say which card gives player %d the %s: pick K%s", d->from + 1,
-                            bg->kinds[d->want[d->n_picks]].name, d->to == g->active ? " or pick up" : "");
-    }
-    if (g->invited != BEAN_NOBODY)
-        return invited || deny(why, "player %d invited offers: offer or pass", g->active + 1);
-    if (main) return true;
-    if (invited) return deny(why, "nobody is invited to offer now");
-    if (build) return deny(why, "no proposal is being built: propose N (or ask) first");
-    if (answer) return deny(why, "there is no proposal to answer");
-    return deny(why, "no accepted deal waits for its cards");
-}
-
-bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why) {
-    return trade_stage_allows(bg, g, -1, why); /* no action of the grammar is kind -1: it says what is asked */
-}
-
-static bool main_check(const bean_table *g, int kind, int seat, reason *why) {
-    if (kind == ACT_DONE) return true;
-    if (!steps_left(g)) return deny(why, "the %d trade steps of this turn are used: say done", g->rules.trade_limit);
-    if (kind == ACT_ASK) {
-        for (int i = 1; i < g->players; i++)
-            if (deal_possible(g, (g->active + i) % g->players, g->active)) return true;
-        return deny(why, "nobody could offer you anything: no one has a card to give and you have none");
-    }
-    if (seat >= g->players) return deny(why, "there is no player %d", seat + 1);
-    if (seat == g->active) return deny(why, "you cannot trade with yourself");
-    return deal_possible(g, g->active, seat) ||
-           deny(why, "you have no card to give and player %d has none to ask for", seat + 1);
-}
-
-/* `k` is a card of `seat`'s hand not yet in the deal, and the frontmost of its run. */
-static bool position_check(const bean_game *bg, const bean_table *g, int seat, int k, const uint8_t *used, int n_used,
-                           const char *verb, reason *why) {
-    if (k >= bean_hand_len(g, seat)) return deny(why, "the hand has %d cards, not %d", bean_hand_len(g, seat), k + 1);
-    if (item_used(used, n_used, k)) return deny(why, "card %d is in the deal already", k + 1);
-    if (distinct_position(g, seat, k, used, n_used)) return true;
-    if (!why) return false;
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    int front = k;
-    while (front > 0 && (item_used(used, n_used, front - 1) || bean_same_card(g, seat, front - 1, k))) front--;
-    while (item_used(used, n_used, front)) front++;
-    return deny(why, "card %d is a %s%s like the ones before it: %s %d (the same cards stay)", k + 1,
-                bean_is_shown(g, seat, k) ? "shown " : "", bg->kinds[hand[k]].name, verb, front + 1);
-}
-
-static bool want_check(const bean_game *bg, const bean_table *g, int type, reason *why) {
-    const bean_deal *d = &g->deal;
-    if (type >= g->rules.types || !g->rules.count[type]) return deny(why, "that bean is not in this game");
-    const char *name = bg->kinds[type].name;
-    if (d->n_want >= tradeable(g, d->to))
-        return deny(why, "player %d has only %d cards to give", d->to + 1, tradeable(g, d->to));
-    int holds[BEAN_MAX_TYPES];
-    could_hold(g, d->from, d->to, holds);
-    int asked = count_type(d->want, d->n_want, type) + 1, most = holds[type];
-    if (asked <= most) return true;
-    if (most <= 0) return deny(why, "player %d cannot have a %s: all of them are in sight elsewhere", d->to + 1, name);
-    return deny(why, "player %d cannot give a %s: you asked for %d and at most %d can be in their hand", d->to + 1,
-                name, asked, most);
-}
-
-static bool builder_check(const bean_game *bg, const bean_table *g, int kind, int x, reason *why) {
-    const bean_deal *d = &g->deal;
-    switch (kind) {
-    case ACT_GIVE_UP:
-        if (d->from != g->active) return deny(why, "only the active player has face-up cards to give");
-        if (x >= g->rules.types) return deny(why, "that bean is not in this game");
-        return free_face_up(g, x, d->give, d->n_give) >= 0 ||
-               deny(why, "no face-up %s is left to give", bg->kinds[x].name);
-    case ACT_GIVE: return position_check(bg, g, d->from, x, d->give, d->n_give, "give", why);
-    case ACT_WANT: return want_check(bg, g, x, why);
-    case ACT_SEND:
-        return d->n_give + d->n_want > 0 || deny(why, "the %s is empty: give or want a card first", deal_word(g));
-    }
-    return true; /* cancel */
-}
-
-static bool pick_check(const bean_game *bg, const bean_table *g, int kind, int x, reason *why) {
-    const bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks], from = d->pick_from[type];
-    const char *name = bg->kinds[type].name;
-    if (kind == ACT_PICK_UP) {
-        if (d->to != g->active) return deny(why, "only the active player has face-up cards");
-        if (free_face_up(g, type, NULL, 0) < 0) return deny(why, "you have no face-up %s", name);
-        return pick_up_ok(g, type) ||
-               deny(why, "face-up cards go after the hand's: pick the %s from your hand first (the same cards go)", name);
-    }
-    if (x < bean_hand_len(g, d->to) && bean_zone(g, ZONE_HAND(d->to))[x] != type)
-        return deny(why, "card %d is a %s; the %s is wanted", x + 1, bg->kinds[bean_zone(g, ZONE_HAND(d->to))[x]].name,
-                    name);
-    if (pick_position_ok(g, type, x)) return true;
-    if (from == DEAL_UP_ONLY) return deny(why, "after a face-up %s, the rest of them come from the face-up cards", name);
-    if (x < from)
-        return deny(why, "cards of one bean are picked front to back: the next %s comes from card %d on (the same "
-                    "cards go either way)", name, from + 1);
-    if (x >= bean_hand_len(g, d->to)) return deny(why, "the hand has %d cards, not %d", bean_hand_len(g, d->to), x + 1);
-    if (x > from && bean_same_card(g, d->to, x - 1, x)) {
-        int front = x;
-        while (front > from && bean_same_card(g, d->to, front - 1, x)) front--;
-        return deny(why, "card %d is a %s like the ones before it: pick %d (the same cards stay)", x + 1, name, front + 1);
-    }
-    return deny(why, "cards of one bean are picked front to back: after card %d too few %s are left behind it for "
-                "the rest of the deal", x + 1, name);
-}
-
-bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a);
-    if (!trade_stage_allows(bg, g, kind, why)) return false;
-    switch (kind) {
-    case ACT_PROPOSE: case ACT_ASK: case ACT_DONE: return main_check(g, kind, x, why);
-    case ACT_OFFER:
-        return deal_possible(g, g->invited, g->active) ||
-               deny(why, "you have no card to give and nothing can be asked of player %d", g->active + 1);
-    case ACT_ACCEPT:
-        for (int t = 0; t < g->rules.types; t++) {
-            int wanted = count_type(g->deal.want, g->deal.n_want, t), have = supply_of(g, g->deal.to, t);
-            if (wanted > have) return deny(why, "you cannot give %d %s: you have %d", wanted, bg->kinds[t].name, have);
-        }
-        return true;
-    case ACT_PICK: case ACT_PICK_UP: return pick_check(bg, g, kind, x, why);
-    case ACT_PASS: case ACT_REJECT: return true;
-    }
-    return builder_check(bg, g, kind, x, why);
-}
-
-void bean_trade_apply(bean_table *g, action_t a) {
-    bean_deal *d = &g->deal;
-    int x = act_x(a);
-    switch (act_kind(a)) {
-    case ACT_PROPOSE: open_deal(g, g->active, x); break;
-    case ACT_ASK:
-        g->trade_steps++;
-        g->invited = (uint8_t)bean_next_seat(g, g->active);
-        break;
-    case ACT_DONE: g->phase = BEAN_PLANT_TRADED; break;
-    case ACT_OFFER: open_deal(g, g->invited, g->active); break;
-    case ACT_PASS: next_invited(g); break;
-    case ACT_GIVE_UP:
-        x = ITEM_UP(free_face_up(g, x, d->give, d->n_give));
-        d->give[d->n_give++] = (uint8_t)x;
-        break;
-    case ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
-        d->give[d->n_give++] = (uint8_t)x;
-        g->shown[bean_zone_start(g, ZONE_HAND(d->from)) + x] = 1;
-        break;
-    case ACT_WANT: d->want[d->n_want++] = (uint8_t)x; break;
-    case ACT_SEND: d->stage = DEAL_ANSWER; break;
-    case ACT_CANCEL: case ACT_REJECT: close_deal(g); break;
-    case ACT_ACCEPT:
-        d->stage = DEAL_PICK;
-        g->traded = true;
-        break;
-    case ACT_PICK: hand_over(g, ZONE_HAND(d->to), x); break;
-    case ACT_PICK_UP: hand_over(g, ZONE_FACE_UP, free_face_up(g, d->want[d->n_picks], NULL, 0)); break;
-    }
-    bean_trade_settle(g);
-}
-
-/* ==================================================================== phase 3: planting traded cards */
-
-int bean_to_plant(const bean_table *g, int seat) {
-    return bean_zone_len(g, ZONE_SET_ASIDE(seat)) + (seat == g->active ? face_up_len(g) : 0);
-}
-
-static int plant_supply(const bean_table *g, int seat, int type) {
-    return bean_count_in(g, ZONE_SET_ASIDE(seat), type) + (seat == g->active ? bean_count_in(g, ZONE_FACE_UP, type) : 0);
-}
-
-/* Each type once, on each field it may go to. */
-int bean_plant_type_legal(const bean_table *g, action_t *out, int n) {
-    int seat = g->to_move;
-    for (int t = 0; t < g->rules.types; t++) {
-        if (!plant_supply(g, seat, t)) continue;
-        for (int f = 0; f < g->fields[seat]; f++)
-            if (bean_fits(g, seat, t, f)) out[n++] = bean_action(ACT_PLANT_TYPE, t, f, 0);
-    }
-    return n;
-}
-
-bool bean_plant_type_check(const bean_game *bg, const bean_table *g, int type, int field, reason *why) {
-    int seat = g->to_move;
-    if (type >= g->rules.types || !plant_supply(g, seat, type))
-        return deny(why, "you have no %s to plant", type < bg->types ? bg->kinds[type].name : "such bean");
-    return bean_plant_check(bg, g, seat, type, field, why);
-}
-
-/* Set-aside cards first: a face-up card a game lets its owner discard instead stays for last. */
-void bean_plant_type(bean_table *g, int type, int field) {
-    int seat = g->to_move;
-    int zone = bean_count_in(g, ZONE_SET_ASIDE(seat), type) ? ZONE_SET_ASIDE(seat) : ZONE_FACE_UP;
-    const uint8_t *c = bean_zone(g, zone);
-    int i = 0;
-    while (c[i] != type) i++;
-    bean_plant(g, seat, zone, i, field);
-}
-
-/* Phase 3 goes A first, then clockwise (ruling 6): the first seat in that order from `from` on with
- * cards left to plant. */
-int bean_next_planter(const bean_table *g, int from) {
-    for (int i = (from - g->active + g->players) % g->players; i < g->players; i++) {
-        int seat = (g->active + i) % g->players;
-        if (bean_to_plant(g, seat)) return seat;
-    }
-    return -1;
-}
-
-/* ==================================================================== the end */
-
-void bean_final_harvest(bean_table *g, int first) {
-    for (int i = 0; i < g->players; i++) {
-        int seat = (first + i) % g->players;
-        for (int f = 0; f < g->fields[seat]; f++) bean_harvest(g, seat, f);
-    }
-}
-
-/* The highest score wins; ties by the tie_break rule. */
-int bean_winners(const bean_table *g, const int *scores, int *out) {
-    int best = scores[0], n = 0;
-    for (int p = 1; p < g->players; p++)
-        if (scores[p] > best) best = scores[p];
-    long key_best = -1;
-    long key[BEAN_MAX_SEATS];
-    for (int p = 0; p < g->players; p++) {
-        key[p] = -1;
-        if (scores[p] != best) continue;
-        if (g->rules.tie_break == BEAN_TIE_SEAT) key[p] = (p - g->start + g->players) % g->players;
-        else if (g->rules.tie_break == BEAN_TIE_HAND) key[p] = bean_hand_len(g, p);
-        else key[p] = 0;
-        if (key[p] > key_best) key_best = key[p];
-    }
-    for (int p = 0; p < g->players; p++)
-        if (key[p] == key_best) out[n++] = p;
-    return n;
+    r->fields = players == 3 ? 3 : 2;
+    r->third_field_cost = rio && players >= 4 ? 3 : 0;
+    r->passes = rio && players == 3 ? 2 : 3;
+    r->tie_break = rio ? BEAN_TIE_HAND : BEAN_TIE_SEAT;
 }
 
 /* ==================================================================== Bohnanza's turn
@@ -931,6 +112,12 @@ int bean_winners(const bean_table *g, const int *scores, int *out) {
  * draw passes the turn, or ends the game when the last pass runs out. */
 
 static const bean_game bohnanza_beans;
+
+/* The score is the coins. */
+static void bohnanza_scores(const void *st, int *out) {
+    const bean_table *g = st;
+    for (int p = 0; p < g->players; p++) out[p] = bean_coins(g, p);
+}
 
 static void end_game(bean_table *g) {
     bean_final_harvest(g, g->active);
@@ -949,7 +136,7 @@ static void begin_turn(bean_table *g, int seat) {
 
 /* Phase 2 begins: the top cards are turned up (only what there is, when the last pass runs out). */
 static void reveal(bean_table *g) {
-    for (int i = 0; i < g->rules.reveal && bean_draw(g, ZONE_FACE_UP); i++) continue;
+    for (int i = 0; i < g->rules.reveal && bean_draw(g, BEAN_ZONE_FACE_UP); i++) continue;
     g->phase = BEAN_TRADE;
 }
 
@@ -957,7 +144,7 @@ static void reveal(bean_table *g) {
  * at once, the remaining draws skipped. last_pass_over marks a run-out before phase 4 (the turn
  * still ends), so it is not left set by one here. */
 static void draw_and_pass(bean_table *g) {
-    for (int i = 0; i < g->rules.draw && !g->last_pass_over; i++) bean_draw(g, ZONE_HAND(g->active));
+    for (int i = 0; i < g->rules.draw && !g->last_pass_over; i++) bean_draw(g, BEAN_ZONE_HAND(g->active));
     if (!g->last_pass_over) {
         begin_turn(g, bean_next_seat(g, g->active));
         return;
@@ -966,7 +153,8 @@ static void draw_and_pass(bean_table *g) {
     end_game(g);
 }
 
-static void settle(bean_table *g) {
+static void settle(void *st) {
+    bean_table *g = st;
     for (;;) {
         switch (g->phase) {
         case BEAN_PLANT:
@@ -1000,12 +188,12 @@ static void settle(bean_table *g) {
 static void bohnanza_setup(void *st, int players, const param_value *params, uint64_t seed) {
     bean_table *g = st;
     bean_rules rules;
-    reason why;
-    if (!bohnanza_rules_from(params, players, &rules, &why)) { /* refused earlier by bohnanza_params_check */
+    bean_rules_from(&bohnanza_beans, params, players, &rules);
+    if (!bean_rules_check(&rules, players, NULL)) { /* refused earlier by bohnanza_params_check */
         memset(g, 0, sizeof *g);
         return;
     }
-    bean_setup(g, players, &rules, seed, 0xbea115);
+    bean_setup(&bohnanza_beans, g, players, &rules, seed);
     settle(g);
 }
 
@@ -1015,14 +203,14 @@ static bool plant_front_check(const bean_table *g, int field, reason *why) {
     if (g->phase != BEAN_PLANT)
         return deny(why, "planting from the hand is phase 1; %s", g->phase == BEAN_TRADE ? "it is the trading phase"
                                                                                        : "plant your traded cards: plant B F");
-    int type = bean_zone(g, ZONE_HAND(g->active))[0];
+    int type = bean_zone(g, BEAN_ZONE_HAND(g->active))[0];
     return bean_plant_check(&bohnanza_beans, g, g->active, type, field, why);
 }
 
 static bool done_check(const bean_table *g, reason *why) {
     if (g->phase == BEAN_PLANT)
         return g->planted >= 1 || deny(why, "you must plant your front card first (plant F)");
-    if (g->phase == BEAN_TRADE) return bean_trade_check(&bohnanza_beans, g, bean_action(ACT_DONE, 0, 0, 0), why);
+    if (g->phase == BEAN_TRADE) return bean_trade_check(&bohnanza_beans, g, bean_action(BEAN_ACT_DONE, 0, 0, 0), why);
     return deny(why, "plant every traded and kept card first (plant B F)");
 }
 
@@ -1030,24 +218,24 @@ static bool done_check(const bean_table *g, reason *why) {
 
 /* An action decoded and encoded again must give itself: one text, one code. */
 static bool canonical(action_t a) {
-    int kind = act_kind(a), x = act_x(a), y = act_y(a), z = act_z(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a), z = bean_act_z(a);
     if (a >> 30 || kind >= BEAN_ACTS || z) return false;
-    bool takes_x = kind == ACT_PLANT || kind == ACT_PLANT_TYPE || kind == ACT_HARVEST || kind == ACT_PROPOSE ||
-                   kind == ACT_GIVE_UP || kind == ACT_GIVE || kind == ACT_WANT || kind == ACT_PICK;
-    return (takes_x || x == 0) && (kind == ACT_PLANT_TYPE || y == 0);
+    bool takes_x = kind == BEAN_ACT_PLANT || kind == BEAN_ACT_PLANT_TYPE || kind == BEAN_ACT_HARVEST || kind == BEAN_ACT_PROPOSE ||
+                   kind == BEAN_ACT_GIVE_UP || kind == BEAN_ACT_GIVE || kind == BEAN_ACT_WANT || kind == BEAN_ACT_PICK;
+    return (takes_x || x == 0) && (kind == BEAN_ACT_PLANT_TYPE || y == 0);
 }
 
 static bool bohnanza_check(const void *st, action_t a, reason *why) {
     const bean_table *g = st;
-    int kind = act_kind(a), x = act_x(a), y = act_y(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
     if (!canonical(a)) return deny(why, "no such action");
     if (g->phase == BEAN_OVER) return deny(why, "the game is over");
     switch (kind) {
-    case ACT_HARVEST: return bean_harvest_check(&bohnanza_beans, g, g->to_move, x, why);
-    case ACT_BUY: return bean_buy_check(g, g->to_move, why);
-    case ACT_PLANT: return plant_front_check(g, x, why);
-    case ACT_DONE: return done_check(g, why);
-    case ACT_PLANT_TYPE:
+    case BEAN_ACT_HARVEST: return bean_harvest_check(&bohnanza_beans, g, g->to_move, x, why);
+    case BEAN_ACT_BUY: return bean_buy_check(g, g->to_move, why);
+    case BEAN_ACT_PLANT: return plant_front_check(g, x, why);
+    case BEAN_ACT_DONE: return done_check(g, why);
+    case BEAN_ACT_PLANT_TYPE:
         if (g->phase != BEAN_PLANT_TRADED) return deny(why, "traded and kept cards are planted in phase 3");
         return bean_plant_type_check(&bohnanza_beans, g, x, y, why);
     }
@@ -1057,20 +245,24 @@ static bool bohnanza_check(const void *st, action_t a, reason *why) {
 
 static void bohnanza_apply(void *st, action_t a) {
     bean_table *g = st;
-    int x = act_x(a);
-    switch (act_kind(a)) {
-    case ACT_HARVEST: bean_harvest(g, g->to_move, x); break;
-    case ACT_BUY: bean_buy(g, g->to_move); break;
-    case ACT_PLANT:
-        bean_plant(g, g->active, ZONE_HAND(g->active), 0, x);
+    if (NEVER(g->phase == BEAN_OVER)) return; /* check() refuses every action then */
+    int x = bean_act_x(a);
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_HARVEST: bean_harvest(g, g->to_move, x); break;
+    case BEAN_ACT_BUY: bean_buy(g, g->to_move); break;
+    case BEAN_ACT_PLANT:
+        bean_plant(g, g->active, BEAN_ZONE_HAND(g->active), 0, x);
         g->planted++;
         break;
-    case ACT_DONE:
+    case BEAN_ACT_DONE:
         if (g->phase == BEAN_PLANT) reveal(g);
         else bean_trade_apply(g, a);
         break;
-    case ACT_PLANT_TYPE: bean_plant_type(g, x, act_y(a)); break;
-    default: bean_trade_apply(g, a); break;
+    case BEAN_ACT_PLANT_TYPE: bean_plant_type(g, x, bean_act_y(a)); break;
+    default:
+        if (NEVER(bean_act_kind(a) >= BEAN_ACTS)) return; /* no such action: check() refuses it */
+        bean_trade_apply(g, a);
+        break;
     }
     settle(g);
 }
@@ -1079,8 +271,8 @@ static void bohnanza_apply(void *st, action_t a) {
 static int free_actions(const bean_table *g, action_t *out, int n) {
     int seat = g->to_move;
     for (int f = 0; f < g->fields[seat]; f++)
-        if (bean_harvest_check(&bohnanza_beans, g, seat, f, NULL)) out[n++] = bean_action(ACT_HARVEST, f, 0, 0);
-    if (bean_buy_check(g, seat, NULL)) out[n++] = bean_action(ACT_BUY, 0, 0, 0);
+        if (bean_harvest_check(&bohnanza_beans, g, seat, f, NULL)) out[n++] = bean_action(BEAN_ACT_HARVEST, f, 0, 0);
+    if (bean_buy_check(g, seat, NULL)) out[n++] = bean_action(BEAN_ACT_BUY, 0, 0, 0);
     return n;
 }
 
@@ -1089,10 +281,10 @@ static int bohnanza_legal(const void *st, action_t *out) {
     int n = 0;
     switch (g->phase) {
     case BEAN_PLANT: {
-        int type = bean_zone(g, ZONE_HAND(g->active))[0];
+        int type = bean_zone(g, BEAN_ZONE_HAND(g->active))[0];
         for (int f = 0; f < g->fields[g->active]; f++)
-            if (bean_fits(g, g->active, type, f)) out[n++] = bean_action(ACT_PLANT, f, 0, 0);
-        if (g->planted >= 1) out[n++] = bean_action(ACT_DONE, 0, 0, 0);
+            if (bean_fits(g, g->active, type, f)) out[n++] = bean_action(BEAN_ACT_PLANT, f, 0, 0);
+        if (g->planted >= 1) out[n++] = bean_action(BEAN_ACT_DONE, 0, 0, 0);
         break;
     }
     case BEAN_TRADE: n = bean_trade_legal(g, out, n); break;
@@ -1100,132 +292,6 @@ static int bohnanza_legal(const void *st, action_t *out) {
     default: return 0;
     }
     return free_actions(g, out, n);
-}
-
-/* ==================================================================== action text */
-
-static const char *const kind_word[BEAN_ACTS] = {
-    [ACT_PLANT] = "plant", [ACT_DONE] = "done", [ACT_PLANT_TYPE] = "plant", [ACT_HARVEST] = "harvest",
-    [ACT_BUY] = "buy", [ACT_PROPOSE] = "propose", [ACT_ASK] = "ask", [ACT_OFFER] = "offer", [ACT_PASS] = "pass",
-    [ACT_GIVE_UP] = "give up", [ACT_GIVE] = "give", [ACT_WANT] = "want", [ACT_SEND] = "send",
-    [ACT_CANCEL] = "cancel", [ACT_ACCEPT] = "accept", [ACT_REJECT] = "reject", [ACT_PICK] = "pick",
-    [ACT_PICK_UP] = "pick up"};
-
-static const char *type_name(const bean_game *bg, int type) { return type < bg->types ? bg->kinds[type].name : "?"; }
-
-void bean_action_text(const bean_game *bg, action_t a, char *out) {
-    int kind = act_kind(a), x = act_x(a), y = act_y(a);
-    const char *word = kind < BEAN_ACTS ? kind_word[kind] : "?";
-    switch (kind) {
-    case ACT_PLANT: case ACT_HARVEST: case ACT_PROPOSE: case ACT_GIVE: case ACT_PICK:
-        snprintf(out, MEEPLE_ACTION_TEXT, "%s %d", word, x + 1);
-        break;
-    case ACT_PLANT_TYPE: snprintf(out, MEEPLE_ACTION_TEXT, "plant %s %d", type_name(bg, x), y + 1); break;
-    case ACT_GIVE_UP: case ACT_WANT: snprintf(out, MEEPLE_ACTION_TEXT, "%s %s", word, type_name(bg, x)); break;
-    default: snprintf(out, MEEPLE_ACTION_TEXT, "%s", word); break;
-    }
-}
-
-int bean_type_index(const bean_game *bg, const char *name) {
-    for (int t = 0; t < bg->types; t++)
-        if (strcmp(bg->kinds[t].name, name) == 0) return t;
-    return -1;
-}
-
-/* Field and seat numbers parse up to what an action's argument holds, so that `plant 9` with two
- * fields is refused by the rule ("you have 2 fields") rather than by the grammar. */
-#define BEAN_MAX_NUMBER 255
-
-/* A number word from 1 to `max`, 0-based into *out. */
-static bool parse_number(const char *word, int max, int *out) {
-    char *end;
-    long n = strtol(word, &end, 10);
-    if (end == word || *end || n < 1 || n > max) return false;
-    *out = (int)n - 1;
-    return true;
-}
-
-static bool parse_bean(const bean_game *bg, const char *word, int *out, reason *why) {
-    *out = bean_type_index(bg, word);
-    if (*out >= 0) return true;
-    char names[200] = "";
-    for (int t = 0; t < bg->types; t++) {
-        strncat(names, t ? ", " : "", sizeof names - strlen(names) - 1);
-        strncat(names, bg->kinds[t].name, sizeof names - strlen(names) - 1);
-    }
-    return deny(why, "'%.30s' is no bean; beans: %s", word, names);
-}
-
-/* The core's grammar: plant F, plant B F, harvest F, propose N, give K, give up B, want B, pick K,
- * pick up, and the single words. */
-bool bean_parse_action(const bean_game *bg, const bean_table *g, const char *text, action_t *out, reason *why) {
-    char buf[MEEPLE_ACTION_TEXT], *word[4];
-    if (strlen(text) >= sizeof buf) return deny(why, "that action is too long to be one");
-    strcpy(buf, text);
-    int n = split_words(buf, word, 4);
-    if (n < 0) return deny(why, "too many words in '%s'", text);
-    if (n == 0) return deny(why, "no action given");
-    static const int single_words[] = {ACT_DONE, ACT_BUY, ACT_ASK, ACT_OFFER, ACT_PASS,
-                                       ACT_SEND, ACT_CANCEL, ACT_ACCEPT, ACT_REJECT};
-    for (size_t i = 0; n == 1 && i < sizeof single_words / sizeof single_words[0]; i++)
-        if (strcmp(word[0], kind_word[single_words[i]]) == 0) return *out = bean_action(single_words[i], 0, 0, 0), true;
-    int x = 0, y = 0;
-    if (n == 2 && strcmp(word[0], "pick") == 0 && strcmp(word[1], "up") == 0) return *out = bean_action(ACT_PICK_UP, 0, 0, 0), true;
-    if (n == 3 && strcmp(word[0], "give") == 0 && strcmp(word[1], "up") == 0) {
-        if (!parse_bean(bg, word[2], &x, why)) return false;
-        return *out = bean_action(ACT_GIVE_UP, x, 0, 0), true;
-    }
-    if (n == 2 && strcmp(word[0], "want") == 0) {
-        if (!parse_bean(bg, word[1], &x, why)) return false;
-        return *out = bean_action(ACT_WANT, x, 0, 0), true;
-    }
-    if (n == 3 && strcmp(word[0], "plant") == 0) {
-        if (!parse_bean(bg, word[1], &x, why)) return false;
-        if (!parse_number(word[2], BEAN_MAX_NUMBER, &y)) return deny(why, "plant B F: F is a field's number");
-        return *out = bean_action(ACT_PLANT_TYPE, x, y, 0), true;
-    }
-    static const struct { const char *word; int kind, max; const char *what; } numbered[] = {
-        {"plant", ACT_PLANT, BEAN_MAX_NUMBER, "plant F: F is a field's number"},
-        {"harvest", ACT_HARVEST, BEAN_MAX_NUMBER, "harvest F: F is a field's number"},
-        {"propose", ACT_PROPOSE, BEAN_MAX_NUMBER, "propose N: N is a player's number"},
-        {"give", ACT_GIVE, BEAN_MAX_CARDS, "give K: K is a position in the hand (1 = front), or give up B"},
-        {"pick", ACT_PICK, BEAN_MAX_CARDS, "pick K: K is a position in the hand (1 = front), or pick up"},
-    };
-    for (size_t i = 0; i < sizeof numbered / sizeof numbered[0]; i++) {
-        if (strcmp(word[0], numbered[i].word) != 0) continue;
-        if (n != 2 || !parse_number(word[1], numbered[i].max, &x)) return deny(why, "%s", numbered[i].what);
-        return *out = bean_action(numbered[i].kind, x, 0, 0), true;
-    }
-    (void)g;
-    if (strcmp(word[0], "want") == 0) return deny(why, "want B: B is a bean");
-    for (size_t i = 0; i < sizeof single_words / sizeof single_words[0]; i++)
-        if (strcmp(word[0], kind_word[single_words[i]]) == 0) return deny(why, "'%s' takes nothing after it", word[0]);
-    return deny(why, "unknown action '%.40s'; actions: %s", word[0], bg->words);
-}
-
-/* Every action of the grammar that could be meant now, legal or not. */
-int bean_action_space(const bean_table *g, action_t *out, int n) {
-    static const int plain[] = {ACT_DONE, ACT_BUY, ACT_ASK, ACT_OFFER, ACT_PASS, ACT_SEND,
-                                ACT_CANCEL, ACT_ACCEPT, ACT_REJECT, ACT_PICK_UP};
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) out[n++] = bean_action(plain[i], 0, 0, 0);
-    for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
-        out[n++] = bean_action(ACT_PLANT, f, 0, 0);
-        out[n++] = bean_action(ACT_HARVEST, f, 0, 0);
-        for (int t = 0; t < g->rules.types; t++) out[n++] = bean_action(ACT_PLANT_TYPE, t, f, 0);
-    }
-    for (int seat = 0; seat < g->players; seat++) out[n++] = bean_action(ACT_PROPOSE, seat, 0, 0);
-    for (int t = 0; t < g->rules.types; t++) {
-        out[n++] = bean_action(ACT_GIVE_UP, t, 0, 0);
-        out[n++] = bean_action(ACT_WANT, t, 0, 0);
-    }
-    int longest = 0;
-    for (int seat = 0; seat < g->players; seat++)
-        if (bean_hand_len(g, seat) > longest) longest = bean_hand_len(g, seat);
-    for (int k = 0; k <= longest && k < BEAN_MAX_CARDS; k++) {
-        out[n++] = bean_action(ACT_GIVE, k, 0, 0);
-        out[n++] = bean_action(ACT_PICK, k, 0, 0);
-    }
-    return n;
 }
 
 static void bohnanza_action_text(const void *st, action_t a, char *out) {
@@ -1238,857 +304,6 @@ static bool bohnanza_parse_action(const void *st, const char *text, action_t *ou
 }
 
 static int bohnanza_action_space(const void *st, action_t *out) { return bean_action_space(st, out, 0); }
-
-/* ==================================================================== state tables */
-
-void bean_write_names(const bean_game *bg, tree_writer *w, const uint8_t *cards, int n) {
-    w->open_list(w);
-    for (int i = 0; i < n; i++) w->str(w, type_name(bg, cards[i]));
-    w->close(w);
-}
-
-static void write_zone(const bean_game *bg, const bean_table *g, tree_writer *w, const char *key, int zone) {
-    if (tw_key(w, key)) bean_write_names(bg, w, bean_zone(g, zone), bean_zone_len(g, zone));
-}
-
-/* Deal items as the table writes them: "hand 2 garden" (an offered card is shown, ruling 11), "up blue". */
-static void write_items(const bean_game *bg, const bean_table *g, tree_writer *w, const uint8_t *items, int n) {
-    w->key(w, "give");
-    w->open_list(w);
-    for (int i = 0; i < n; i++) {
-        if (ITEM_IS_UP(items[i])) w->str(w, bg->up_names[bean_zone(g, ZONE_FACE_UP)[ITEM_UP_INDEX(items[i])]]);
-        else w->str(w, bg->hand_names[bean_zone(g, ZONE_HAND(g->deal.from))[items[i]]][items[i]]);
-    }
-    w->close(w);
-}
-
-static const char *const stage_names[] = {"none", "build", "answer", "pick"};
-
-/* pick_from = {soy = 3}: the next soy comes from hand card 3 on (0: from the face-up cards); written
- * only while picks are made, for the beans picked already. */
-static void write_pick_from(const bean_game *bg, const bean_table *g, tree_writer *w) {
-    const bean_deal *d = &g->deal;
-    bool any = false;
-    for (int t = 0; t < g->rules.types; t++) any |= d->pick_from[t] != 0;
-    if (!any || !tw_key(w, "pick_from")) return;
-    w->open_map(w);
-    for (int t = 0; t < g->rules.types; t++)
-        if (d->pick_from[t]) tw_key_num(w, bg->kinds[t].name, d->pick_from[t] == DEAL_UP_ONLY ? 0 : d->pick_from[t] + 1);
-    w->close(w);
-}
-
-static void write_deal(const bean_game *bg, const bean_table *g, tree_writer *w) {
-    const bean_deal *d = &g->deal;
-    if (!tw_key(w, "proposal")) return;
-    w->open_map(w);
-    tw_key_num(w, "from", d->from + 1);
-    tw_key_num(w, "to", d->to + 1);
-    write_items(bg, g, w, d->give, d->n_give);
-    w->key(w, "want");
-    bean_write_names(bg, w, d->want, d->n_want);
-    tw_key_str(w, "stage", stage_names[d->stage]);
-    tw_key_num(w, "picked", d->n_picks);
-    write_pick_from(bg, g, w);
-    w->close(w);
-}
-
-static void write_fields(const bean_game *bg, const bean_table *g, int seat, tree_writer *w) {
-    w->key(w, "fields");
-    w->open_list(w);
-    for (int f = 0; f < g->fields[seat]; f++) {
-        if (bg->write_field) bg->write_field(g, seat, f, w);
-        else bean_write_names(bg, w, bean_zone(g, ZONE_FIELD(seat, f)), bean_field_size(g, seat, f));
-    }
-    w->close(w);
-}
-
-/* Hand cards everyone has seen, by position: {{at = 3, bean = "pluck"}}. */
-static void write_shown(const bean_game *bg, const bean_table *g, int seat, tree_writer *w) {
-    w->key(w, "shown");
-    w->open_list(w);
-    for (int k = 0; k < bean_hand_len(g, seat); k++) {
-        if (!bean_is_shown(g, seat, k)) continue;
-        w->open_map(w);
-        tw_key_num(w, "at", k + 1);
-        tw_key_str(w, "bean", type_name(bg, bean_zone(g, ZONE_HAND(seat))[k]));
-        w->close(w);
-    }
-    w->close(w);
-}
-
-static void write_player(const bean_game *bg, const bean_table *g, int seat, int viewer, tree_writer *w) {
-    w->open_map(w);
-    if (viewer < 0 || viewer == seat) write_zone(bg, g, w, "hand", ZONE_HAND(seat));
-    else tw_key_num(w, "hand", bean_hand_len(g, seat));
-    write_fields(bg, g, seat, w);
-    write_zone(bg, g, w, "coins", ZONE_COINS(seat));
-    write_zone(bg, g, w, "set_aside", ZONE_SET_ASIDE(seat));
-    tw_key_bool(w, "third_field", g->third_field[seat]);
-    if (bg->hand_knowledge) write_shown(bg, g, seat, w);
-    if (bg->write_player_extra) bg->write_player_extra(g, seat, viewer, w);
-    w->close(w);
-}
-
-/* The state table (docs/games/bohnanza.md). A view (viewer >= 0) shows other hands and the deck as
- * their sizes; everything else in Bohnanza is public. */
-void bean_write_table(const bean_game *bg, const void *st, int viewer, tree_writer *w) {
-    const bean_table *g = st;
-    w->open_map(w);
-    tw_key_str(w, "game", bg->name);
-    tw_key_str(w, "phase", bg->phase_names[g->phase]);
-    tw_key_num(w, "turn", g->turn);
-    tw_key_num(w, "active", g->active + 1);
-    tw_key_num(w, "start", g->start + 1);
-    if (g->to_move != BEAN_NOBODY) tw_key_num(w, "to_move", g->to_move + 1);
-    tw_key_num(w, "pass", g->pass);
-    tw_key_num(w, "planted", g->planted);
-    tw_key_num(w, "trade_steps", g->trade_steps);
-    tw_key_bool(w, "last_pass_over", g->last_pass_over);
-    write_zone(bg, g, w, "face_up", ZONE_FACE_UP);
-    if (g->invited != BEAN_NOBODY) tw_key_num(w, "invited", g->invited + 1);
-    if (g->deal.stage != DEAL_NONE) write_deal(bg, g, w);
-    if (bg->write_extra) bg->write_extra(g, viewer, w);
-    if (tw_key(w, "players")) {
-        w->open_list(w);
-        for (int seat = 0; seat < g->players; seat++) write_player(bg, g, seat, viewer, w);
-        w->close(w);
-    }
-    if (viewer < 0) write_zone(bg, g, w, "deck", ZONE_DECK);
-    else tw_key_num(w, "deck", bean_zone_len(g, ZONE_DECK));
-    write_zone(bg, g, w, "discard", ZONE_DISCARD);
-    w->close(w);
-}
-
-/* ---- reading a table: named cards go where they are named, numbers are dealt from what is left ---- */
-
-void bean_reading_init(bean_reading *rd, const bean_table *g) {
-    void *extra = rd->extra;
-    memset(rd, 0, sizeof *rd);
-    rd->extra = extra;
-    for (int t = 0; t < g->rules.types; t++) rd->left[t] = rd->count[t] = g->rules.count[t];
-    for (int z = 0; z < BEAN_ZONES; z++) rd->dealt[z] = -1;
-    memset(rd->fixed, BEAN_NONE, sizeof rd->fixed);
-}
-
-/* One card named in the table, at the reader's current place, taken from what is left. */
-bool bean_take_card(const bean_game *bg, bean_reading *rd, tree_reader *r, int *type, reason *why) {
-    const char *name = r->get_str(r);
-    *type = name ? bean_type_index(bg, name) : -1;
-    char what[120];
-    if (*type < 0) {
-        snprintf(what, sizeof what, "'%.40s' is not a bean of %s", name ? name : "(not a name)", bg->name);
-        return table_refuse(r, why, what);
-    }
-    if (rd->left[*type] == 0) {
-        snprintf(what, sizeof what, "one %s too many: this game has %d", name, bg->kinds[*type].cards);
-        if (rd->count[*type] != bg->kinds[*type].cards)
-            snprintf(what, sizeof what, "one %s too many: this deck has %d", name, rd->count[*type]);
-        return table_refuse(r, why, what);
-    }
-    rd->left[*type]--;
-    return true;
-}
-
-/* The list the reader is at, into zone z. */
-bool bean_read_cards(const bean_game *bg, bean_reading *rd, tree_reader *r, int zone, reason *why) {
-    int n = r->length(r);
-    if (n > BEAN_MAX_CARDS) return table_refuse(r, why, "more cards than the game has");
-    for (int i = 1; i <= n; i++) {
-        int type;
-        r->enter_index(r, i);
-        bool ok = bean_take_card(bg, rd, r, &type, why);
-        r->leave(r);
-        if (!ok) return false;
-        rd->cards[zone][rd->len[zone]++] = (uint8_t)type;
-    }
-    rd->named[zone] = true;
-    return true;
-}
-
-/* A zone under `key`: a list of beans, or (where `number` allows) how many to deal into it. */
-static bool read_zone(const bean_game *bg, bean_reading *rd, tree_reader *r, const char *key, int zone, bool number,
-                      reason *why) {
-    tree_kind kind = r->enter_key(r, key);
-    int64_t n;
-    bool ok = true;
-    if (kind == TREE_TABLE) ok = bean_read_cards(bg, rd, r, zone, why);
-    else if (number && kind == TREE_NUM && r->get_int(r, &n) && n >= 0 && n <= BEAN_MAX_CARDS) rd->dealt[zone] = (int)n, rd->named[zone] = true;
-    else if (kind != TREE_ABSENT) ok = table_refuse(r, why, number ? "a list of beans, or a number of cards" : "a list of beans");
-    r->leave(r);
-    return ok;
-}
-
-static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", "shown", NULL};
-static const char *const shown_keys[] = {"at", "bean", NULL};
-
-/* {{at = 3, bean = "pluck"}}: hand cards everyone has seen. In a listed hand they must be there; a
- * hand given as a number gets them at those places. */
-static bool read_shown(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, reason *why) {
-    tree_kind kind = r->enter_key(r, "shown");
-    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a list of {at = K, bean = B}");
-    int n = kind == TREE_TABLE ? r->length(r) : 0, zone = ZONE_HAND(seat);
-    int size = rd->dealt[zone] >= 0 ? rd->dealt[zone] : rd->len[zone];
-    for (int i = 0; ok && i < n; i++) {
-        int at = 0, type;
-        r->enter_index(r, i + 1);
-        ok = r->kind(r) == TREE_TABLE || table_refuse(r, why, "{at = K, bean = B}");
-        ok = ok && table_check_keys(r, shown_keys, why) && table_read_int(r, "at", 1, size > 0 ? size : 1, &at, why);
-        if (ok && (at == 0 || size == 0)) ok = table_refuse(r, why, "a shown card's place in the hand (at) is missing");
-        if (ok && rd->shown[seat][at - 1]) ok = table_refuse(r, why, "two shown cards at one place");
-        if (ok) {
-            r->enter_key(r, "bean");
-            ok = rd->dealt[zone] >= 0 ? bean_take_card(bg, rd, r, &type, why)
-                                      : (type = r->get_str(r) ? bean_type_index(bg, r->get_str(r)) : -1) >= 0 &&
-                                            type == rd->cards[zone][at - 1];
-            if (!ok && rd->dealt[zone] < 0) table_refuse(r, why, "the hand does not hold this bean there");
-            r->leave(r);
-        }
-        if (ok && rd->dealt[zone] >= 0) {
-            if (rd->fixed[seat][at - 1] != BEAN_NONE) ok = table_refuse(r, why, "two shown cards at one place");
-            rd->fixed[seat][at - 1] = (uint8_t)type;
-        }
-        if (ok) rd->shown[seat][at - 1] = 1;
-        r->leave(r);
-    }
-    r->leave(r);
-    return ok;
-}
-
-static bool read_fields(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int seat, reason *why) {
-    tree_kind kind = r->enter_key(r, "fields");
-    bool ok = true;
-    if (kind == TREE_TABLE) {
-        int n = r->length(r);
-        if (n > g->fields[seat]) {
-            char what[120];
-            snprintf(what, sizeof what, "%d fields listed; this player has %d%s", n, g->fields[seat],
-                     g->rules.third_field_cost && !g->third_field[seat] ? " (third_field = true for a bought one)" : "");
-            ok = table_refuse(r, why, what);
-        }
-        for (int f = 0; ok && f < n; f++) {
-            r->enter_index(r, f + 1);
-            if (bg->read_field) ok = bg->read_field(bg, rd, r, g, seat, f, why);
-            else if (r->kind(r) == TREE_TABLE) ok = bean_read_cards(bg, rd, r, ZONE_FIELD(seat, f), why);
-            else ok = table_refuse(r, why, "a field is a list of beans");
-            r->leave(r);
-        }
-    } else if (kind != TREE_ABSENT) {
-        ok = table_refuse(r, why, "a list of fields, each a list of beans");
-    }
-    r->leave(r);
-    return ok;
-}
-
-static bool read_player(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int seat, reason *why) {
-    if (r->kind(r) != TREE_TABLE) return table_refuse(r, why, "each player is a table");
-    const char *const *keys = bg->player_keys ? bg->player_keys : player_keys;
-    bool bought = false;
-    if (!table_check_keys(r, keys, why) || !table_read_bool(r, "third_field", &bought, why)) return false;
-    if (bought) {
-        if (!g->rules.third_field_cost && !bg->temporary_third_field)
-            return table_refuse(r, why, "third_field: a third field cannot be bought in this game");
-        if (g->fields[seat] >= BEAN_MAX_FIELDS) return table_refuse(r, why, "third_field: this player has 3 fields already");
-        g->third_field[seat] = true;
-        g->fields[seat]++;
-    }
-    return read_zone(bg, rd, r, "hand", ZONE_HAND(seat), true, why) &&
-           (!bg->hand_knowledge || read_shown(bg, rd, r, seat, why)) && read_fields(bg, rd, r, g, seat, why) &&
-           read_zone(bg, rd, r, "coins", ZONE_COINS(seat), false, why) &&
-           read_zone(bg, rd, r, "set_aside", ZONE_SET_ASIDE(seat), false, why) &&
-           (!bg->read_player_extra || bg->read_player_extra(bg, rd, r, g, seat, why));
-}
-
-/* How many players a table has (its `players` list), for the rules that depend on it. */
-int bean_table_players(tree_reader *r) {
-    int n = r->enter_key(r, "players") == TREE_TABLE ? r->length(r) : 0;
-    r->leave(r);
-    return n;
-}
-
-static bool read_players(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, reason *why) {
-    r->enter_key(r, "players");
-    bool ok = true;
-    for (int seat = 0; ok && seat < g->players; seat++) {
-        r->enter_index(r, seat + 1);
-        ok = read_player(bg, rd, r, g, seat, why);
-        r->leave(r);
-    }
-    r->leave(r);
-    return ok;
-}
-
-/* "hand 3 garden": the offered card's bean, as the hand lists it, or (a hand given as a number) put
- * there from what is left. */
-static bool read_offered(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, int k, const char *name,
-                         reason *why) {
-    int type = bean_type_index(bg, name), zone = ZONE_HAND(seat);
-    if (type < 0) return table_refuse(r, why, "a hand item is 'hand K B': B is no bean of this game");
-    if (rd->dealt[zone] < 0)
-        return rd->cards[zone][k] == type || table_refuse(r, why, "the hand does not hold this bean there");
-    if (rd->fixed[seat][k] != BEAN_NONE)
-        return rd->fixed[seat][k] == type || table_refuse(r, why, "the hand's shown card there is another bean");
-    if (rd->left[type] == 0) return table_refuse(r, why, "no card of this bean is left to be there");
-    rd->left[type]--;
-    rd->fixed[seat][k] = (uint8_t)type;
-    return true;
-}
-
-/* "hand 3 garden" (or "hand 3") or "up blue": an item of a deal, checked against the hand or face-up cards read so far
- * (a hand given as a number holds that many cards). */
-static bool read_item(const bean_game *bg, bean_reading *rd, tree_reader *r, int seat, const uint8_t *used, int n_used,
-                      uint8_t *out, reason *why) {
-    const char *text = r->get_str(r);
-    int k, type, hand = rd->len[ZONE_HAND(seat)] + (rd->dealt[ZONE_HAND(seat)] > 0 ? rd->dealt[ZONE_HAND(seat)] : 0);
-    char name[32], extra;
-    int words = text ? sscanf(text, "hand %d %31s%c", &k, name, &extra) : 0;
-    if (words == 1 || words == 2) {
-        if (k < 1 || k > hand || item_used(used, n_used, k - 1))
-            return table_refuse(r, why, "the hand has no such card, or it is in the deal twice");
-        *out = (uint8_t)(k - 1);
-        rd->shown[seat][k - 1] = 1; /* an offered card is shown (ruling 11) */
-        return words == 1 || read_offered(bg, rd, r, seat, k - 1, name, why);
-    }
-    if (text && sscanf(text, "up %31s%c", name, &extra) == 1 && (type = bean_type_index(bg, name)) >= 0) {
-        for (int i = 0; i < rd->len[ZONE_FACE_UP]; i++)
-            if (rd->cards[ZONE_FACE_UP][i] == type && !item_used(used, n_used, ITEM_UP(i)))
-                return *out = (uint8_t)ITEM_UP(i), true;
-        return table_refuse(r, why, "no such face-up card is left for this item");
-    }
-    return table_refuse(r, why, "an item is 'hand K B' (a card of the hand) or 'up B' (a face-up card)");
-}
-
-static bool read_give(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_deal *d, reason *why) {
-    tree_kind kind = r->enter_key(r, "give");
-    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a list of items");
-    int n = kind == TREE_TABLE ? r->length(r) : 0;
-    if (ok && n > BEAN_MAX_CARDS) ok = table_refuse(r, why, "more items than cards");
-    for (int i = 0; ok && i < n; i++) {
-        r->enter_index(r, i + 1);
-        ok = read_item(bg, rd, r, d->from, d->give, i, &d->give[i], why);
-        r->leave(r);
-    }
-    d->n_give = ok ? (uint8_t)n : 0;
-    r->leave(r);
-    return ok;
-}
-
-static bool read_want(const bean_game *bg, tree_reader *r, bean_deal *d, reason *why) {
-    tree_kind kind = r->enter_key(r, "want");
-    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a list of beans");
-    int n = kind == TREE_TABLE ? r->length(r) : 0;
-    if (ok && n > BEAN_MAX_CARDS) ok = table_refuse(r, why, "more wanted than there are cards");
-    for (int i = 0; ok && i < n; i++) {
-        r->enter_index(r, i + 1);
-        const char *name = r->get_str(r);
-        int type = name ? bean_type_index(bg, name) : -1;
-        ok = type >= 0 || table_refuse(r, why, "not a bean of this game");
-        d->want[i] = (uint8_t)type;
-        r->leave(r);
-    }
-    d->n_want = ok ? (uint8_t)n : 0;
-    r->leave(r);
-    return ok;
-}
-
-static const char *const deal_keys[] = {"from", "to", "give", "want", "stage", "picked", "pick_from", NULL};
-
-/* pick_from = {soy = 3} (write_pick_from), checked against the hand once it is dealt (validate). */
-static bool read_pick_from(const bean_game *bg, tree_reader *r, bean_deal *d, reason *why) {
-    tree_kind kind = r->enter_key(r, "pick_from");
-    bool ok = kind == TREE_ABSENT || kind == TREE_TABLE || table_refuse(r, why, "a table {bean = hand position}");
-    const char *names[BEAN_MAX_TYPES + 1] = {NULL};
-    for (int t = 0; t < bg->types; t++) names[t] = bg->kinds[t].name;
-    if (ok && kind == TREE_TABLE) ok = table_check_keys(r, names, why);
-    for (int t = 0; ok && kind == TREE_TABLE && t < bg->types; t++) {
-        int at = -1;
-        ok = table_read_int(r, bg->kinds[t].name, 0, BEAN_MAX_CARDS, &at, why);
-        if (ok && at >= 0) d->pick_from[t] = at == 0 ? DEAL_UP_ONLY : (uint8_t)(at - 1);
-    }
-    r->leave(r);
-    return ok;
-}
-
-/* The open proposal or offer, its items checked against the hands and face-up cards. */
-static bool read_deal(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, reason *why) {
-    bean_deal *d = &g->deal;
-    tree_kind kind = r->enter_key(r, "proposal");
-    bool ok = true;
-    if (kind == TREE_TABLE) {
-        int from = 0, to = 0, stage = DEAL_BUILD, picked = 0;
-        ok = table_check_keys(r, deal_keys, why) && table_read_int(r, "from", 1, g->players, &from, why) &&
-             table_read_int(r, "to", 1, g->players, &to, why) &&
-             table_read_name(r, "stage", stage_names, 4, &stage, "the stage is build, answer or pick", why) &&
-             table_read_int(r, "picked", 0, BEAN_MAX_CARDS, &picked, why);
-        if (ok && (from == 0 || to == 0)) ok = table_refuse(r, why, "a proposal names from and to");
-        if (ok && from == to) ok = table_refuse(r, why, "a proposal to oneself");
-        if (ok && stage == DEAL_NONE) ok = table_refuse(r, why, "the stage is build, answer or pick");
-        d->stage = (uint8_t)stage;
-        d->from = (uint8_t)(from - 1);
-        d->to = (uint8_t)(to - 1);
-        d->n_picks = (uint8_t)picked;
-        ok = ok && read_want(bg, r, d, why) && read_give(bg, rd, r, d, why) && read_pick_from(bg, r, d, why);
-    } else if (kind != TREE_ABSENT) {
-        ok = table_refuse(r, why, "a proposal is a table {from, to, give, want, stage, picked}");
-    }
-    r->leave(r);
-    return ok;
-}
-
-static const char *const table_keys[] = {
-    "game", "phase", "turn", "active", "start", "to_move", "pass", "planted", "trade_steps", "last_pass_over",
-    "face_up", "invited", "proposal", "players", "deck", "discard", NULL};
-
-static bool read_scalars(const bean_game *bg, tree_reader *r, bean_table *g, int *to_move, reason *why) {
-    int phase = BEAN_PLANT, turn = 1, active = 1, start = 1, pass = 1, planted = 0, steps = 0, invited = 0;
-    bool over = false;
-    bool ok = table_read_name(r, "phase", bg->phase_names, bg->num_phases, &phase, bg->phase_expect, why) &&
-              table_read_int(r, "turn", 1, 60000, &turn, why) && table_read_int(r, "active", 1, g->players, &active, why) &&
-              table_read_int(r, "start", 1, g->players, &start, why) &&
-              table_read_int(r, "pass", 1, g->rules.passes, &pass, why) && table_read_int(r, "planted", 0, 2, &planted, why) &&
-              table_read_int(r, "trade_steps", 0, g->rules.trade_limit, &steps, why) &&
-              table_read_bool(r, "last_pass_over", &over, why) && table_read_int(r, "invited", 1, g->players, &invited, why) &&
-              table_read_int(r, "to_move", 1, g->players, to_move, why);
-    g->phase = (uint8_t)phase;
-    g->turn = (uint16_t)turn;
-    g->active = (uint8_t)(active - 1);
-    g->start = (uint8_t)(start - 1);
-    g->pass = (uint8_t)pass;
-    g->planted = (uint8_t)planted;
-    g->trade_steps = (uint8_t)steps;
-    g->last_pass_over = over;
-    g->invited = invited ? (uint8_t)(invited - 1) : BEAN_NOBODY;
-    return ok;
-}
-
-/* Numbers become cards dealt (with the table's seed) from what no zone named; the deck takes the
- * rest unless it is named, and then the discard pile does, unless that is named too. */
-static bool deal_rest(bean_reading *rd, bean_table *g, reason *why) {
-    uint8_t pool[BEAN_MAX_CARDS];
-    int n = 0;
-    for (int t = 0; t < g->rules.types; t++)
-        for (int c = 0; c < rd->left[t]; c++) pool[n++] = (uint8_t)t;
-    rng_shuffle_bytes(&g->rng, pool, n);
-    int wanted = 0;
-    for (int z = 0; z < BEAN_ZONES; z++) wanted += rd->dealt[z] > 0 ? rd->dealt[z] : 0;
-    for (int seat = 0; seat < g->players; seat++)
-        for (int k = 0; k < BEAN_MAX_CARDS; k++) wanted -= rd->fixed[seat][k] != BEAN_NONE; /* named already */
-    if (wanted > n) return deny(why, "the table asks for %d cards to be dealt, but only %d are left", wanted, n);
-    for (int z = 0; z < BEAN_ZONES; z++)
-        for (int c = 0; c < rd->dealt[z]; c++) {
-            int seat = bean_is_hand_zone(z) ? (z - ZONE_FIRST_SEAT) / SEAT_ZONES : -1;
-            bool fixed = seat >= 0 && rd->fixed[seat][c] != BEAN_NONE;
-            rd->cards[z][rd->len[z]++] = fixed ? rd->fixed[seat][c] : pool[--n];
-        }
-    int rest = !rd->named[ZONE_DECK] ? ZONE_DECK : !rd->named[ZONE_DISCARD] ? ZONE_DISCARD : -1;
-    if (n && rest < 0)
-        return deny(why, "%d cards are placed nowhere (leave out the deck or the discard pile to have them put there)", n);
-    while (n) rd->cards[rest][rd->len[rest]++] = pool[--n];
-    return true;
-}
-
-/* The zones read, one after another, into the state's single array. */
-static void assemble(const bean_reading *rd, bean_table *g) {
-    int at = 0;
-    for (int z = 0; z < BEAN_ZONES; z++) {
-        memcpy(&g->card[at], rd->cards[z], (size_t)rd->len[z]);
-        if (bean_is_hand_zone(z)) memcpy(&g->shown[at], rd->shown[(z - ZONE_FIRST_SEAT) / SEAT_ZONES], (size_t)rd->len[z]);
-        at += rd->len[z];
-        g->zone_end[z] = (uint8_t)at;
-    }
-}
-
-/* Reads everything but the game's own extras; `g` holds the rules and the player count already. The
- * game settles the position and compares the table's to_move. */
-bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean_table *g, int *to_move, reason *why) {
-    const char *const *keys = bg->table_keys ? bg->table_keys : table_keys;
-    g->to_move = BEAN_NOBODY;
-    bean_reading_init(rd, g);
-    *to_move = 0;
-    bool ok = table_check_keys(r, keys, why) && read_scalars(bg, r, g, to_move, why) && read_players(bg, rd, r, g, why) &&
-              read_zone(bg, rd, r, "face_up", ZONE_FACE_UP, false, why) && read_zone(bg, rd, r, "deck", ZONE_DECK, true, why) &&
-              read_zone(bg, rd, r, "discard", ZONE_DISCARD, false, why) && read_deal(bg, rd, r, g, why) &&
-              (!bg->read_extra || bg->read_extra(bg, rd, r, g, why)) && deal_rest(rd, g, why);
-    if (!ok) return false;
-    assemble(rd, g);
-    return bean_redeal_unnamed(g, rd) ||
-           deny(why, "the hands given as numbers cannot hold the cards the accepted proposal wants");
-}
-
-/* Hands dealt from numbers hold what everyone knows of them (cards an accepted deal wants): they are
- * dealt again with the other cards no zone named. */
-bool bean_redeal_unnamed(bean_table *g, const bean_reading *rd) {
-    unsigned dealt = 0;
-    for (int seat = 0; seat < g->players; seat++)
-        if (rd->dealt[ZONE_HAND(seat)] > 0) dealt |= 1u << seat;
-    bool random_deck = rd->dealt[ZONE_DECK] >= 0 || !rd->named[ZONE_DECK];
-    int rest = random_deck ? ZONE_DECK : !rd->named[ZONE_DISCARD] ? ZONE_DISCARD : -1;
-    return !dealt || bean_redeal(g, dealt, rest, &g->rng);
-}
-
-/* ==================================================================== invariants */
-
-static bool validate_rules(const bean_rules *r, int players, reason *why) {
-    int cards = 0;
-    if (r->types == 0 || r->types > BEAN_MAX_TYPES) return deny(why, "the bean types are damaged");
-    for (int t = 0; t < r->types; t++) {
-        cards += r->count[t];
-        for (int k = 0; k < 4; k++)
-            if (r->meter[t][k] > BEAN_MAX_CARDS) return deny(why, "a beanometer is damaged");
-    }
-    if (cards > BEAN_MAX_CARDS || cards < players) return deny(why, "the deck's size is damaged");
-    if (r->fields < 1 || r->fields > BEAN_MAX_FIELDS || r->passes < 1 || r->tie_break > BEAN_TIE_NONE ||
-        r->reveal > BEAN_MAX_FACE_UP / 2 || r->hand_start > 20 || r->draw > 20)
-        return deny(why, "the rule parameters are out of range");
-    if (!bean_rules_end(r, why)) return false;
-    return true;
-}
-
-/* Every card once, in zones that fit, of the deck's composition. */
-static bool validate_cards(const bean_table *g, reason *why) {
-    int count[BEAN_MAX_TYPES] = {0}, prev = 0, total = 0;
-    for (int t = 0; t < g->rules.types; t++) total += g->rules.count[t];
-    for (int z = 0; z < BEAN_ZONES; z++) {
-        if (g->zone_end[z] < prev) return deny(why, "the zones are damaged");
-        prev = g->zone_end[z];
-    }
-    if (prev != total) return deny(why, "the game has %d cards; its zones hold %d", total, prev);
-    for (int i = 0; i < total; i++) {
-        if (g->card[i] >= g->rules.types) return deny(why, "a card is no bean of this game");
-        count[g->card[i]]++;
-    }
-    for (int z = 0, i = 0; z < BEAN_ZONES; z++)
-        for (; i < g->zone_end[z]; i++)
-            if (g->shown[i] > 1 || (g->shown[i] && !bean_is_hand_zone(z))) return deny(why, "a shown card lies outside a hand");
-    for (int i = total; i < BEAN_MAX_CARDS; i++)
-        if (g->card[i] || g->shown[i]) return deny(why, "cards lie past the game's last card");
-    for (int t = 0; t < g->rules.types; t++)
-        if (count[t] != g->rules.count[t])
-            return deny(why, "there are %d cards of bean type %d; the deck has %d", count[t], t + 1, g->rules.count[t]);
-    for (int p = g->players; p < BEAN_MAX_SEATS; p++)
-        for (int z = ZONE_HAND(p); z <= ZONE_FIELD(p, BEAN_MAX_FIELDS - 1); z++)
-            if (bean_zone_len(g, z)) return deny(why, "cards lie at an empty seat");
-    if (bean_zone_len(g, ZONE_FACE_UP) > BEAN_MAX_FACE_UP) return deny(why, "too many face-up cards");
-    return true;
-}
-
-/* A field holds one type, below which lie its enchanted cards (Rabohnzel); fields past a player's
- * count are empty. */
-static bool validate_fields(const bean_table *g, int seat, reason *why) {
-    if (g->fields[seat] < 1 || g->fields[seat] > BEAN_MAX_FIELDS) return deny(why, "player %d's field count is damaged", seat + 1);
-    if (g->third_field[seat] && g->fields[seat] != g->rules.fields + 1) return deny(why, "player %d's third field is damaged", seat + 1);
-    for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
-        int n = bean_field_size(g, seat, f), e = g->enchanted[seat][f];
-        if (f >= g->fields[seat] && (n || e)) return deny(why, "player %d has cards on a field they do not have", seat + 1);
-        if (e && e >= n) return deny(why, "player %d's field %d has no real bean above its enchanted one", seat + 1, f + 1);
-        const uint8_t *c = bean_zone(g, ZONE_FIELD(seat, f));
-        for (int i = e + 1; i < n; i++)
-            if (c[i] != c[e]) return deny(why, "player %d's field %d holds two types of bean", seat + 1, f + 1);
-    }
-    return true;
-}
-
-/* The open deal: its parties, stage and items fit the hands and face-up cards. */
-static bool validate_deal(const bean_table *g, reason *why) {
-    const bean_deal *d = &g->deal;
-    if (d->stage == DEAL_NONE) return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 ? true : deny(why, "a closed deal holds items");
-    if (d->stage > DEAL_PICK || d->from >= g->players || d->to >= g->players || d->from == d->to)
-        return deny(why, "the proposal's players are damaged (a proposal to oneself?)");
-    if (d->from != g->active && d->to != g->active) return deny(why, "every trade involves the active player");
-    bool offer = d->from != g->active;
-    if (offer != (g->invited == d->from)) return deny(why, "an offer comes from the invited player, a proposal from the active one");
-    if (g->phase != BEAN_TRADE) return deny(why, "a proposal is open outside the trading phase");
-    if (d->stage != DEAL_BUILD && d->n_give + d->n_want == 0) return deny(why, "an empty proposal was sent");
-    if (d->n_give > BEAN_MAX_CARDS || d->n_want > BEAN_MAX_CARDS) return deny(why, "the proposal lists more cards than the game has");
-    if (d->n_picks > d->n_want || (d->n_picks && d->stage != DEAL_PICK)) return deny(why, "the proposal's picks are damaged");
-    for (int i = 0; i < d->n_want; i++)
-        if (d->want[i] >= g->rules.types) return deny(why, "a wanted bean is damaged");
-    for (int i = 0; i < d->n_give; i++) {
-        int item = d->give[i];
-        bool fits = ITEM_IS_UP(item) ? !offer && ITEM_UP_INDEX(item) < face_up_len(g) : item < bean_hand_len(g, d->from);
-        if (!fits || item_used(d->give, i, item)) return deny(why, "a given card of the proposal is not there");
-    }
-    for (int t = 0; t < BEAN_MAX_TYPES; t++) {
-        int from = d->pick_from[t];
-        if (from && (d->stage != DEAL_PICK || t >= g->rules.types || (from != DEAL_UP_ONLY && from > bean_hand_len(g, d->to))))
-            return deny(why, "the proposal's order of picks is damaged");
-    }
-    if (d->stage == DEAL_PICK) {
-        for (int t = 0; t < g->rules.types; t++)
-            if (still_wanted(g, t) && !all_going_or_more(g, t))
-                return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
-    }
-    return true;
-}
-
-/* Where the turn stands: counters in range, and who decides follows from the rest. */
-static bool validate_flow(const bean_table *g, reason *why) {
-    if (g->active >= g->players || g->start >= g->players) return deny(why, "the active or start player is damaged");
-    if (g->pass < 1 || g->pass > g->rules.passes || g->planted > 2 || g->trade_steps > g->rules.trade_limit || g->turn < 1)
-        return deny(why, "a counter of the turn is out of range");
-    if (g->invited != BEAN_NOBODY && (g->invited >= g->players || g->invited == g->active || g->phase != BEAN_TRADE))
-        return deny(why, "the invited player is damaged");
-    if (g->last_pass_over && bean_zone_len(g, ZONE_DECK)) return deny(why, "the last pass is over but the deck holds cards");
-    bool plant = g->phase == BEAN_PLANT;
-    if ((plant || g->phase == BEAN_OVER) && bean_zone_len(g, ZONE_FACE_UP)) return deny(why, "face-up cards lie outside phases 2 and 3");
-    for (int p = 0; p < g->players; p++)
-        if ((plant || g->phase == BEAN_OVER) && bean_zone_len(g, ZONE_SET_ASIDE(p)))
-            return deny(why, "player %d has set-aside cards outside phases 2 and 3", p + 1);
-    return true;
-}
-
-bool bean_validate(const bean_table *g, reason *why) {
-    if (!bytes_are_bools(&g->rules.duplicate_fields, 1) || !bytes_are_bools(&g->last_pass_over, 1) ||
-        !bytes_are_bools(&g->traded, 1) || !bytes_are_bools(g->third_field, sizeof g->third_field))
-        return deny(why, "a yes-or-no field of the state is damaged");
-    if (g->players < 1 || g->players > BEAN_MAX_SEATS) return deny(why, "the player count is damaged");
-    if (!validate_rules(&g->rules, g->players, why) || !validate_cards(g, why)) return false;
-    for (int p = 0; p < g->players; p++)
-        if (!validate_fields(g, p, why)) return false;
-    return validate_flow(g, why) && validate_deal(g, why);
-}
-
-/* ==================================================================== sampling */
-
-
-
-/* Cards everyone knows a hand holds, when it is being asked for a pick: the wanted cards not yet
- * handed over (less those the face-up cards can supply), one more of the type being picked (the
- * pick is a choice: not every card of it goes), and a card of another type to part two runs of it
- * when no face-up card makes the second choice. */
-static void known_in_hand(const bean_table *g, int seat, int *need, int *other_than) {
-    const bean_deal *d = &g->deal;
-    memset(need, 0, sizeof(int) * BEAN_MAX_TYPES);
-    *other_than = -1;
-    if (d->stage != DEAL_PICK || d->to != seat) return;
-    for (int i = d->n_picks; i < d->n_want; i++) need[d->want[i]]++;
-    int type = d->want[d->n_picks], up_choice = seat == g->active && free_face_up(g, type, NULL, 0) >= 0;
-    need[type]++;
-    if (seat == g->active)
-        for (int t = 0; t < g->rules.types; t++) need[t] -= bean_count_in(g, ZONE_FACE_UP, t);
-    for (int t = 0; t < g->rules.types; t++)
-        if (need[t] < 0) need[t] = 0;
-    if (up_choice && need[type] < 1) need[type] = 1;
-    int others = 0;
-    for (int t = 0; t < g->rules.types; t++) others += t != type ? need[t] : 0;
-    if (!up_choice && !others) *other_than = type; /* else another wanted card parts the runs */
-}
-
-/* The bean a pick is asked for now (or BEAN_NONE). */
-static int picking_bean(const bean_table *g) { return g->deal.stage == DEAL_PICK ? g->deal.want[g->deal.n_picks] : BEAN_NONE; }
-
-static bool take_from_pool(uint8_t *pool, int *n, int type) {
-    for (int i = 0; i < *n; i++)
-        if (pool[i] == type) {
-            pool[i] = pool[--*n];
-            return true;
-        }
-    return false;
-}
-
-/* The cards a hidden hand is known to hold, taken out of the pool before anything is dealt; false
- * when the pool lacks them. */
-static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, uint8_t *cards, int *m) {
-    int need[BEAN_MAX_TYPES], other_than, slots = 0;
-    known_in_hand(g, seat, need, &other_than);
-    const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-    int len = bean_hand_len(g, seat), type = picking_bean(g), behind = 0, shown_runs = 0; /* behind: hidden slots
-                                                                                      * from the pick's place */
-    int start = type != BEAN_NONE && g->deal.to == seat ? g->deal.pick_from[type] : 0;
-    for (int k = 0; k < len; k++) {
-        if (!bean_is_shown(g, seat, k)) {
-            slots++;
-            behind += k >= start;
-            continue;
-        }
-        int from = g->deal.stage == DEAL_PICK && g->deal.to == seat ? g->deal.pick_from[hand[k]] : 0;
-        if (from != DEAL_UP_ONLY && k >= from) /* a shown card stays where it is and counts, if it may still go */
-            need[hand[k]] -= need[hand[k]] > 0;
-        /* it makes a second choice itself (a shown copy of the bean picked), or may part two runs */
-        if (start != DEAL_UP_ONLY && k >= start && (hand[k] == type || (behind > 0 && k < len - 1))) other_than = -1;
-        if (start != DEAL_UP_ONLY && k >= start && hand[k] == type &&
-            (k == start || !bean_is_shown(g, seat, k - 1) || hand[k - 1] != type))
-            shown_runs++;
-    }
-    /* one run of shown copies is one choice: the pick asked shows a hidden copy makes the other */
-    if (type != BEAN_NONE && g->deal.to == seat && shown_runs == 1 && !(seat == g->active && pick_up_ok(g, type)) &&
-        need[type] < 1)
-        need[type] = 1;
-    *m = 0;
-    for (int t = 0; t < g->rules.types; t++)
-        for (int c = 0; c < need[t]; c++) {
-            if (*m == slots || !take_from_pool(pool, n, t)) return false;
-            cards[(*m)++] = (uint8_t)t;
-        }
-    if (other_than < 0) return true;
-    for (int i = 0; i < *n && *m < slots; i++)
-        if (pool[i] != other_than) {
-            cards[(*m)++] = pool[i];
-            pool[i] = pool[--*n];
-            return true;
-        }
-    return false;
-}
-
-/* Picks go front to back (pick_from): a re-dealt hand must hold, behind each bean's place, the cards
- * of it still wanted (one more of the bean being picked, for a choice). Hidden cards of it in front
- * of that place trade places with other hidden cards behind it until it does, when it can. */
-static void keep_pick_order(bean_table *g, int seat, rng *r) {
-    const bean_deal *d = &g->deal;
-    uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
-    int len = bean_hand_len(g, seat);
-    for (int t = 0; t < g->rules.types; t++) {
-        int from = d->pick_from[t], need = still_wanted(g, t) + (t == d->want[d->n_picks]);
-        if (!from || from == DEAL_UP_ONLY || !still_wanted(g, t)) continue;
-        for (int i = 0; i < from && hand_supply_from(g, t, from) + face_up_supply(g, t) < need; i++) {
-            if (hand[i] != t || bean_is_shown(g, seat, i)) continue;
-            int start = from + (int)rng_below(r, (uint32_t)(len - from));
-            for (int j = 0; j < len - from; j++) {
-                int k = from + (start - from + j) % (len - from);
-                if (hand[k] == t || bean_is_shown(g, seat, k)) continue;
-                hand[i] = hand[k];
-                hand[k] = (uint8_t)t;
-                break;
-            }
-        }
-    }
-}
-
-/* A pick that is a choice only by hidden cards (a hidden copy behind shown ones, or a card parting two
- * runs): when shuffling the hand's cards keeps failing to make one, a dealt card that no known fact
- * reserved is traded with a pool card of the bean being picked (`copy`), or with one no deal wants. */
-static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, int m, uint8_t *pool, int n, rng *r,
-                           bool copy) {
-    if (g->deal.stage != DEAL_PICK || m <= reserved) return;
-    int type = g->deal.want[g->deal.n_picks];
-    for (int i = 0; i < n; i++)
-        if (copy ? pool[i] == type : pool[i] != type && !still_wanted(g, pool[i])) {
-            int k = reserved + (int)rng_below(r, (uint32_t)(m - reserved));
-            uint8_t card = pool[i];
-            pool[i] = cards[k];
-            cards[k] = card;
-            return;
-        }
-}
-
-/* Deals one hidden hand: its known cards and the rest from the pool, all in random places; positions
- * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
- * they give one (a few tries at most; the cards known to be there always can). */
-static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
-    int slots = 0, reserved = m;
-    for (int k = 0; k < bean_hand_len(g, seat); k++) slots += !bean_is_shown(g, seat, k);
-    while (m < slots) cards[m++] = pool[--*n];
-    uint8_t *hand = g->card + bean_zone_start(g, ZONE_HAND(seat));
-    for (int attempt = 0; attempt < 200; attempt++) {
-        if (attempt % 20 == 19) swap_in_wanted(g, cards, reserved, m, pool, *n, r, attempt % 40 == 19);
-        uint8_t order[BEAN_MAX_CARDS];
-        memcpy(order, cards, (size_t)m);
-        rng_shuffle_bytes(r, order, m);
-        for (int k = 0, c = 0; k < bean_hand_len(g, seat); k++)
-            if (!bean_is_shown(g, seat, k)) hand[k] = order[c++];
-        if (g->deal.stage == DEAL_PICK && g->deal.to == seat) keep_pick_order(g, seat, r);
-        if (g->deal.stage != DEAL_PICK || g->deal.to != seat) break;
-        action_t options[BEAN_MAX_CARDS + 1];
-        if (pick_is_choice(g, options, pick_options(g, options))) break;
-    }
-}
-
-/* Deals again the unknown cards of the hands in `hands` (a bit per seat) and of zone `rest` (or -1),
- * keeping what everyone knows of the hands; false (nothing changed) when those cards cannot hold it. */
-bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
-    uint8_t pool[BEAN_MAX_CARDS], reserved[BEAN_MAX_SEATS][BEAN_MAX_CARDS];
-    int n = 0, m[BEAN_MAX_SEATS] = {0};
-    for (int seat = 0; seat < g->players; seat++) {
-        const uint8_t *hand = bean_zone(g, ZONE_HAND(seat));
-        for (int k = 0; (hands >> seat & 1) && k < bean_hand_len(g, seat); k++)
-            if (!bean_is_shown(g, seat, k)) pool[n++] = hand[k];
-    }
-    if (rest >= 0) memcpy(pool + n, bean_zone(g, rest), (size_t)bean_zone_len(g, rest));
-    n += rest >= 0 ? bean_zone_len(g, rest) : 0;
-    rng_shuffle_bytes(r, pool, n);
-    for (int seat = 0; seat < g->players; seat++)
-        if ((hands >> seat & 1) && !reserve_known(g, seat, pool, &n, reserved[seat], &m[seat])) return false;
-    for (int seat = 0; seat < g->players; seat++)
-        if (hands >> seat & 1) deal_hidden_hand(g, seat, reserved[seat], m[seat], pool, &n, r);
-    if (rest >= 0) memcpy(g->card + bean_zone_start(g, rest), pool, (size_t)n); /* exactly the zone's size left */
-    return true;
-}
-
-/* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay) and
- * the deck — is dealt again. */
-void bean_sample(bean_table *g, int viewer, rng *r) {
-    unsigned others = ((1u << g->players) - 1) & ~(1u << viewer);
-    bean_redeal(g, others, ZONE_DECK, r); /* the true deal shows the cards are there */
-    uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
-    rng_seed(&g->rng, seed, g->rng.inc >> 1); /* the sample's future is its own, on the game's stream */
-}
-
-/* ==================================================================== variants' primitives */
-
-/* Zones by their path in the state table: deck, discard, face_up, players[N].hand (top = back),
- * players[N].coins, players[N].set_aside, players[N].fields[F]. */
-int bean_zone_of(const bean_table *g, const char *text, reason *why) {
-    table_path path;
-    int f;
-    char extra;
-    if (!table_path_parse(text, g->players, &path, why)) return -1;
-    if (path.sub[0]) path.player = -2;
-    if (path.player == -1) {
-        if (strcmp(path.key, "deck") == 0) return ZONE_DECK;
-        if (strcmp(path.key, "discard") == 0) return ZONE_DISCARD;
-        if (strcmp(path.key, "face_up") == 0) return ZONE_FACE_UP;
-    } else if (path.player >= 0) {
-        if (strcmp(path.key, "hand") == 0) return ZONE_HAND(path.player);
-        if (strcmp(path.key, "coins") == 0) return ZONE_COINS(path.player);
-        if (strcmp(path.key, "set_aside") == 0) return ZONE_SET_ASIDE(path.player);
-        if (sscanf(path.key, "fields[%d]%c", &f, &extra) == 2 && extra == ']' && f >= 1 && f <= g->fields[path.player])
-            return ZONE_FIELD(path.player, f - 1);
-    }
-    deny(why, "'%.60s' is no zone; zones: deck, discard, face_up, players[N].hand, players[N].coins, "
-              "players[N].set_aside, players[N].fields[F]", text);
-    return -1;
-}
-
-/* Moves cards one at a time (the named type's topmost card, or the top card) and keeps the result
- * only if it is a state the game can be in. */
-bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const char *to, const card_move *m,
-                     bool (*validate)(const void *st, reason *why), reason *why) {
-    bean_table before = *g;
-    int src = bean_zone_of(g, from, why), dst = src < 0 ? -1 : bean_zone_of(g, to, why);
-    int type = m->card ? bean_type_index(bg, m->card) : -1;
-    bool ok = src >= 0 && dst >= 0;
-    if (ok && m->card && type < 0) ok = deny(why, "'%.40s' is no bean of %s", m->card, bg->name);
-    for (int i = 0; ok && i < (m->count > 0 ? m->count : 1); i++) {
-        int at = bean_zone_len(g, src) - 1;
-        while (at >= 0 && type >= 0 && bean_zone(g, src)[at] != type) at--;
-        if (at < 0) ok = deny(why, type >= 0 ? "there is no %s there" : "the zone %s is empty", type >= 0 ? m->card : from);
-        else bean_move(g, src, at, dst, m->to_bottom ? 0 : bean_zone_len(g, dst));
-    }
-    if (ok) ok = validate(g, why);
-    if (!ok) *g = before;
-    return ok;
-}
-
-/* ---- the catalogue ---- */
-
-/* name -> {count, meter = {n1, n2, n3, n4}, german}: the deck and beanometers this game plays with
- * (0 in a meter: no such payout). Types not in the deck are listed with count 0. */
-void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w) {
-    const bean_table *g = st;
-    w->open_map(w);
-    for (int t = 0; t < bg->types; t++) {
-        w->key(w, bg->kinds[t].name);
-        w->open_map(w);
-        tw_key_str(w, "kind", "bean"); /* as Rabohnzel's beans: one shape for a bot reading either game */
-        tw_key_num(w, "count", g->rules.count[t]);
-        w->key(w, "meter");
-        w->open_list(w);
-        for (int k = 0; k < 4; k++) w->num(w, g->rules.meter[t][k]);
-        w->close(w);
-        tw_key_str(w, "german", bg->kinds[t].german);
-        w->close(w);
-    }
-    w->close(w);
-}
 
 /* ==================================================================== Bohnanza's boundary */
 
@@ -2113,25 +328,23 @@ static const bean_game bohnanza_beans = {
     .num_phases = 4,
     .phase_expect = "the phase is plant, trade, plant_traded or over",
     .words = "plant, done, harvest, buy, propose, ask, offer, pass, give, want, send, cancel, accept, reject, pick",
+    .params = bohnanza_params,
+    .num_params = NUM_PARAMS,
+    .rules_defaults = bohnanza_rules_defaults,
+    .rng_stream = BOHNANZA_RNG_STREAM,
+    .settle = settle,
+    .state_size = sizeof(bean_table),
+    .scores = bohnanza_scores,
 };
 
 static bool bohnanza_params_check(const param_value *params, int players, reason *why) {
     bean_rules rules;
-    return bohnanza_rules_from(params, players, &rules, why);
+    bean_rules_from(&bohnanza_beans, params, players, &rules);
+    return bean_rules_check(&rules, players, why);
 }
 
 static void bohnanza_write_table(const void *st, int viewer, tree_writer *w) {
     bean_write_table(&bohnanza_beans, st, viewer, w);
-}
-
-/* A position is a decision: settling it again changes nothing (and says who decides). */
-static bool at_decision(const bean_table *g, reason *why) {
-    bean_table settled = *g;
-    settle(&settled);
-    if (memcmp(&settled, g, sizeof settled) == 0) return true;
-    if (settled.to_move != g->to_move && settled.phase == g->phase && settled.turn == g->turn)
-        return deny(why, "player %d decides here, not player %d", settled.to_move + 1, g->to_move + 1);
-    return deny(why, "nobody has a decision to make in this position");
 }
 
 static bool bohnanza_validate(const void *st, reason *why) {
@@ -2139,33 +352,21 @@ static bool bohnanza_validate(const void *st, reason *why) {
     if (g->players < 3 || g->players > 5) return deny(why, "Bohnanza has 3 to 5 players");
     if (!bean_validate(g, why)) return false;
     if (g->phase >= BEAN_GAME_PHASES) return deny(why, "the phase is damaged");
-    if (bean_zone_len(g, ZONE_PENDING)) return deny(why, "Bohnanza has no pending cards");
+    if (bean_zone_len(g, BEAN_ZONE_PENDING)) return deny(why, "Bohnanza has no pending cards");
     for (int p = 0; p < g->players; p++)
         for (int f = 0; f < BEAN_MAX_FIELDS; f++)
             if (g->enchanted[p][f]) return deny(why, "Bohnanza has no enchanted beans");
-    return at_decision(g, why);
+    return bean_at_decision(&bohnanza_beans, g, why);
 }
 
 static bool bohnanza_read_table(void *st, tree_reader *r, const param_value *params, uint64_t seed, reason *why) {
     bean_table *g = st;
     bean_reading rd;
-    int players = bean_table_players(r), to_move;
+    int to_move;
     memset(g, 0, sizeof *g);
-    if (players < 3 || players > 5) {
-        r->enter_key(r, "players");
-        bool ok = table_refuse(r, why, "a list of the 3 to 5 players");
-        r->leave(r);
-        return ok;
-    }
-    if (!bohnanza_rules_from(params, players, &g->rules, why)) return false;
-    g->players = (uint8_t)players;
-    for (int p = 0; p < players; p++) g->fields[p] = g->rules.fields;
-    rng_seed(&g->rng, seed, 0xbea115);
+    if (!bean_read_begin(&bohnanza_beans, r, params, seed, g, why)) return false;
     if (!bean_read_table(&bohnanza_beans, &rd, r, g, &to_move, why) || !bean_validate(g, why)) return false;
-    settle(g);
-    if (to_move && to_move - 1 != g->to_move)
-        return deny(why, "to_move: player %d decides here, not player %d", g->to_move + 1, to_move);
-    return bohnanza_validate(g, why);
+    return bean_read_end(&bohnanza_beans, g, to_move, bohnanza_validate, why);
 }
 
 static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, r); }
@@ -2181,33 +382,7 @@ static bool bohnanza_add(void *st, const char *counter, int delta, reason *why) 
     return deny(why, "'%.60s' is no counter: Bohnanza counts with cards (coins are cards: move them)", counter);
 }
 
-static int bohnanza_num_players(const void *st) { return ((const bean_table *)st)->players; }
-static int bohnanza_turn(const void *st) { return ((const bean_table *)st)->turn; }
-static bool bohnanza_is_over(const void *st) { return ((const bean_table *)st)->phase == BEAN_OVER; }
-
-static int bohnanza_to_move(const void *st) {
-    const bean_table *g = st;
-    return g->phase == BEAN_OVER ? -1 : g->to_move;
-}
-
-static uint32_t bohnanza_turn_key(const void *st, int *owner) {
-    const bean_table *g = st;
-    *owner = g->phase == BEAN_OVER ? -1 : g->active;
-    return g->turn;
-}
-
-static void bohnanza_scores(const void *st, int *out) {
-    const bean_table *g = st;
-    for (int p = 0; p < g->players; p++) out[p] = bean_coins(g, p);
-}
-
-static int bohnanza_winners(const void *st, int *out) {
-    const bean_table *g = st;
-    int scores[BEAN_MAX_SEATS];
-    if (g->phase != BEAN_OVER) return 0;
-    bohnanza_scores(g, scores);
-    return bean_winners(g, scores, out);
-}
+static int bohnanza_winners(const void *st, int *out) { return bean_winners(&bohnanza_beans, st, out); }
 
 /* ==================================================================== the definition */
 
@@ -2300,135 +475,6 @@ static const char bohnanza_rules_text[] =
 
 _Static_assert(sizeof(bean_table) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
 
-/* ==================================================================== playout policy (the bean core) */
-
-/* A search playout's choice, as greedy_bohnanza plays (bots/lib/beans.lua): plant on the field the bean
- * joins (an empty one next), a second card only when it joins its kind, harvest a field that can pay no
- * more or, when a bean fits nowhere, the field paying most; buy a third field with 5 coins; and trade as
- * it does (below). Imagined players who trade at random give beans away for nothing, and ones who never
- * trade score half what the greedy bots do (200 games against three of them: Bohnanza 2.7 coins against
- * 5.7): either way a search judged its moves in a world unlike the one it plays in. Both bean games use
- * it; a kind of action a game adds is worth -1: left to chance among the others it ties with. */
-
-static int plant_worth(const bean_table *g, int seat, int field) {
-    int size = bean_field_size(g, seat, field);
-    return size ? 500 + size : 400;
-}
-
-/* A field that can pay no more goes first of all (the first such field first, as the bots take it),
- * before even a third field is bought. */
-static int harvest_worth(const bean_table *g, int seat, int field, bool stuck) {
-    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
-    int coins = bean_payout(g, type, size);
-    if (bean_pays_most(g, type, coins)) return 700 + BEAN_MAX_FIELDS - field;
-    return stuck ? 300 + 10 * coins - size : -1;
-}
-
-/* Whether the card to plant now fits no field: then a field must be harvested first. */
-static bool planting_stuck(const bean_table *g) {
-    int seat = g->to_move;
-    if (g->phase == BEAN_PLANT)
-        return bean_hand_len(g, seat) && bean_first_fit(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0;
-    if (g->phase != BEAN_PLANT_TRADED) return false;
-    for (int t = 0; t < g->rules.types; t++)
-        if (plant_supply(g, seat, t) && bean_first_fit(g, seat, t) >= 0) return false;
-    return true;
-}
-
-bool bean_pays_most(const bean_table *g, int type, int coins) {
-    return coins > 0 && coins == bean_payout(g, type, 255);
-}
-
-int bean_worth_quarters(const bean_table *g, int seat, int type) {
-    bool empty = false;
-    for (int f = 0; f < g->fields[seat]; f++) {
-        if (!bean_field_size(g, seat, f)) empty = true;
-        else if (bean_field_type(g, seat, f) == type) return 8 + bean_field_size(g, seat, f);
-    }
-    return empty ? 2 : -6;
-}
-
-/* ---- trading, as beans.lua's trading rules: worths from 1 to 400, each rule's above the next's ---- */
-
-/* Building a deal: give away the face-up cards that hurt (the first type first), then up to two of
- * the first three hand cards that hurt (the frontmost first), want the one bean that grows a field
- * most, then send (else cancel). */
-static int build_worth(const bean_table *g, action_t a) {
-    const bean_deal *d = &g->deal;
-    int seat = d->from, x = act_x(a);
-    switch (act_kind(a)) {
-    case ACT_GIVE_UP: return bean_worth_quarters(g, seat, x) < 0 ? 400 - x : -1;
-    case ACT_GIVE:
-        return d->n_give < 2 && x < 3 && bean_worth_quarters(g, seat, bean_zone(g, ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
-    case ACT_WANT: return !d->n_want && bean_worth_quarters(g, seat, x) >= BEAN_GROWS ? 200 + bean_worth_quarters(g, seat, x) : -1;
-    case ACT_SEND: return 100;
-    case ACT_CANCEL: return 50;
-    default: return -1;
-    }
-}
-
-/* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
- * fields, a hand card (unseen) half a bean less; each wanted bean its worth to the fields, and one
- * bean more for every copy of its type wanted before it. */
-static int deal_value4(const bean_table *g) {
-    const bean_deal *d = &g->deal;
-    int seat = d->to, value = 0, given[BEAN_MAX_TYPES] = {0};
-    const uint8_t *up = bean_zone(g, ZONE_FACE_UP);
-    for (int i = 0; i < d->n_give; i++)
-        value += ITEM_IS_UP(d->give[i]) ? bean_worth_quarters(g, seat, up[ITEM_UP_INDEX(d->give[i])]) : -2;
-    for (int i = 0; i < d->n_want; i++) {
-        int t = d->want[i], w = bean_worth_quarters(g, seat, t);
-        value -= (w > 0 ? w : 0) + 4 * given[t]++;
-    }
-    return value;
-}
-
-/* The active player's main decision: while a face-up card hurts, one proposal to each other player in
- * turn (the next one clockwise for each step taken), then done; an invited player offers when the
- * front hand card hurts. */
-static int trade_main_worth(const bean_table *g, action_t a) {
-    int seat = g->to_move;
-    switch (act_kind(a)) {
-    case ACT_PROPOSE: {
-        bool hurts = false;
-        const uint8_t *up = bean_zone(g, ZONE_FACE_UP);
-        for (int i = 0; i < face_up_len(g); i++) hurts |= bean_worth_quarters(g, seat, up[i]) < 0;
-        bool next = act_x(a) == (seat + 1 + g->trade_steps) % g->players;
-        return hurts && g->trade_steps < g->players - 1 && next ? 100 : -1;
-    }
-    case ACT_OFFER:
-        return bean_hand_len(g, seat) && bean_worth_quarters(g, seat, bean_zone(g, ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
-    case ACT_DONE: case ACT_PASS: return 50;
-    default: return -1;
-    }
-}
-
-static int trade_worth(const bean_table *g, action_t a) {
-    switch (g->deal.stage) {
-    case DEAL_BUILD: return build_worth(g, a);
-    case DEAL_ANSWER:
-        if (act_kind(a) == ACT_ACCEPT) return deal_value4(g) > 0 ? 100 : -1;
-        return act_kind(a) == ACT_REJECT ? 50 : -1;
-    case DEAL_PICK: /* the frontmost card first, a face-up one last */
-        return act_kind(a) == ACT_PICK ? 200 - act_x(a) : act_kind(a) == ACT_PICK_UP ? 1 : -1;
-    }
-    return trade_main_worth(g, a);
-}
-
-int bean_playout_worth(const void *st, action_t a, rng *r) {
-    (void)r; /* no draw of its own: the host breaks ties at random */
-    const bean_table *g = st;
-    int seat = g->to_move, kind = act_kind(a);
-    switch (kind) {
-    case ACT_HARVEST: return harvest_worth(g, seat, act_x(a), planting_stuck(g));
-    case ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
-    case ACT_PLANT: return plant_worth(g, seat, act_x(a));
-    case ACT_PLANT_TYPE: return plant_worth(g, seat, act_y(a));
-    }
-    if (g->phase == BEAN_TRADE && kind < BEAN_ACTS) return trade_worth(g, a);
-    return kind == ACT_DONE ? 450 : -1;
-}
-
 /* Every decision is made in the open: trades name beans or shown cards, plants come from the front. */
 static bool bohnanza_public_text(const void *st, action_t a, int viewer, char *out) {
     (void)st, (void)a, (void)viewer, (void)out;
@@ -2447,11 +493,11 @@ const game_def bohnanza_game = {
     .num_params = NUM_PARAMS,
     .params_check = bohnanza_params_check,
     .setup = bohnanza_setup,
-    .num_players = bohnanza_num_players,
-    .turn = bohnanza_turn,
-    .to_move = bohnanza_to_move,
-    .turn_key = bohnanza_turn_key,
-    .is_over = bohnanza_is_over,
+    .num_players = bean_num_players,
+    .turn = bean_turn,
+    .to_move = bean_to_move,
+    .turn_key = bean_turn_key,
+    .is_over = bean_is_over,
     .legal = bohnanza_legal,
     .check = bohnanza_check,
     .apply = bohnanza_apply,

@@ -1,6 +1,6 @@
 /* rabohnzel.c — Rabohnzel, by shared/rules/rabohnzel.md (read after bohnanza.md).
  *
- * Only what differs from Bohnanza is here; the bean core (bohnanza.h) plays the rest: the cards'
+ * Only what differs from Bohnanza is here; the bean core (beans.c) plays the rest: the cards'
  * zones, planting, harvests and their payout, bean protection, the deck's passes, the trading
  * protocol. The file follows the digest: components and parameters; setup and the countdown;
  * spells (activating, using, the end of a turn); a turn (phase 1; phase 1½ with its guard window,
@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "rules/table.h"
-#include "rules/games/bohnanza.h"
+#include "rules/games/beans.h"
+#include "rules/invariant.h"
 
 /* ==================================================================== components */
 
@@ -78,8 +79,10 @@ enum {
 };
 enum { PLUCK_LAST, PLUCK_RANDOM };
 
+/* The generator's stream: what a seed deals depends on it, so saves and goldens do. */
+#define RABOHNZEL_RNG_STREAM 0x7ab0
+
 static const char *const pluck_card_names[] = {"last", "random", NULL};
-static const char *const tie_break_names[] = {"seat", "hand", "none", NULL};
 static const int32_t default_passes[] = {PARAM_UNSET, PARAM_UNSET, PARAM_UNSET, 3, 4, 4};
 
 static const param_def rabohnzel_params[NUM_PARAMS] = {
@@ -94,13 +97,12 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                   default_passes, 6, 0, false},
     [P_FIELDS] = {"fields", PARAM_INT, 2, 1, 2, NULL, "fields each player has (the bean_field spell adds a third)",
                   NULL, 0, 0, false},
-    [P_HAND_START] = {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false},
-    [P_REVEAL] = {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false},
-    [P_DRAW] = {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false},
+    [P_HAND_START] = BEAN_PARAM_HAND_START,
+    [P_REVEAL] = BEAN_PARAM_REVEAL,
+    [P_DRAW] = BEAN_PARAM_DRAW,
     [P_HAND_CARDS_DRAW] = {"hand_cards_draw", PARAM_INT, 5, 0, 10, NULL,
                            "cards drawn in phase 4 with the hand_cards spell", NULL, 0, 0, false},
-    [P_TRADE_LIMIT] = {"trade_limit", PARAM_INT, 10, 0, 100, NULL,
-                       "trade steps (proposals, invitations, offers) per turn, as in Bohnanza", NULL, 0, 0, false},
+    [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn, as in Bohnanza"),
     [P_GUARD_WINDOW] = {"guard_window", PARAM_BOOL, true, 0, 1, NULL,
                         "before the active player acts in the magic phase with a sword or common field, every other "
                         "player may harvest (false: only at their other decisions)",
@@ -113,12 +115,10 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                       NULL, 0, 0, false},
     [P_CAPE_FINAL_HARVEST] = {"cape_final_harvest", PARAM_BOOL, true, 0, 1, NULL,
                               "the Cape harvest bonus (a spell) applies at the final harvest too", NULL, 0, 0, false},
-    [P_TIE_BREAK] = {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, tie_break_names,
-                     "after taler and pfennig: \"seat\" (farthest clockwise from the start player), \"hand\" (most "
-                     "cards in hand), \"none\" (a shared win)",
-                     NULL, 0, 0, false},
-    [P_DUPLICATE_FIELDS] = {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL,
-                            "the same bean may grow on two fields, as in Bohnanza", NULL, 0, 0, false},
+    [P_TIE_BREAK] = BEAN_PARAM_TIE_BREAK("after taler and pfennig: \"seat\" (farthest clockwise from the start "
+                                         "player), \"hand\" (most cards in hand), \"none\" (a shared win)",
+                                         false),
+    [P_DUPLICATE_FIELDS] = BEAN_PARAM_DUPLICATE_FIELDS("the same bean may grow on two fields, as in Bohnanza"),
 };
 
 typedef struct rab_rules {
@@ -128,23 +128,22 @@ typedef struct rab_rules {
     uint16_t sword_chain_max;
 } rab_rules;
 
-static void rules_from(const param_value *params, int players, bean_rules *b, rab_rules *r) {
-    memset(b, 0, sizeof *b);
-    memset(r, 0, sizeof *r);
+/* The deck and its provisional meters, before the parameters set theirs (bean_rules_from). */
+static void rabohnzel_rules_defaults(const param_value *params, int players, bean_rules *b) {
+    (void)params;
     b->types = NUM_TYPES;
     for (int t = 0; t < NUM_TYPES; t++) {
         b->count[t] = beans[t].cards;
-        for (int k = 0; k < 4; k++) b->meter[t][k] = (uint8_t)param_by_name(&params[P_BEANOMETER], t, k, 4, beans[t].meter[k]);
-        if (param_by_name(&params[P_BEANOMETER], t, 0, 4, PARAM_UNSET) == PARAM_UNSET) r->provisional |= (uint8_t)(1u << t);
+        memcpy(b->meter[t], beans[t].meter, sizeof b->meter[t]);
     }
-    b->fields = (uint8_t)params[P_FIELDS].v[0];
-    b->passes = (uint8_t)param_for_players(&params[P_PASSES], players, players == 3 ? 3 : 4);
-    b->tie_break = (uint8_t)params[P_TIE_BREAK].v[0];
-    b->hand_start = (uint8_t)params[P_HAND_START].v[0];
-    b->reveal = (uint8_t)params[P_REVEAL].v[0];
-    b->draw = (uint8_t)params[P_DRAW].v[0];
-    b->trade_limit = (uint8_t)params[P_TRADE_LIMIT].v[0];
-    b->duplicate_fields = params[P_DUPLICATE_FIELDS].v[0] != 0;
+    b->passes = players == 3 ? 3 : 4;
+}
+
+/* Rabohnzel's own rules; the bean core's are bean_rules_from's. */
+static void rab_rules_from(const param_value *params, rab_rules *r) {
+    memset(r, 0, sizeof *r);
+    for (int t = 0; t < NUM_TYPES; t++)
+        if (param_by_name(&params[P_BEANOMETER], t, 0, 4, PARAM_UNSET) == PARAM_UNSET) r->provisional |= (uint8_t)(1u << t);
     r->hand_cards_draw = (uint8_t)params[P_HAND_CARDS_DRAW].v[0];
     r->pluck_card = (uint8_t)params[P_PLUCK_CARD].v[0];
     r->guard_window = params[P_GUARD_WINDOW].v[0] != 0;
@@ -152,12 +151,13 @@ static void rules_from(const param_value *params, int players, bean_rules *b, ra
     r->sword_chain_max = (uint16_t)params[P_SWORD_CHAIN_MAX].v[0];
 }
 
-/* Parameters that could make an endless game are refused (bean_rules_end). */
+static const bean_game rabohnzel_beans;
+
+/* Parameters that could make an endless game are refused (bean_rules_check). */
 static bool rabohnzel_params_check(const param_value *params, int players, reason *why) {
     bean_rules b;
-    rab_rules r;
-    rules_from(params, players, &b, &r);
-    return bean_rules_end(&b, why);
+    bean_rules_from(&rabohnzel_beans, params, players, &b);
+    return bean_rules_check(&b, players, why);
 }
 
 /* ==================================================================== the state */
@@ -206,13 +206,11 @@ typedef struct rabohnzel {
     uint8_t commerce_type;
 } rabohnzel;
 
-static const bean_game rabohnzel_beans;
-
 static int active(const rabohnzel *g) { return g->b.active; }
 static bool in_attack(const rabohnzel *g) { return g->attacker != BEAN_NOBODY; }
 static int hand_len(const rabohnzel *g, int seat) { return bean_hand_len(&g->b, seat); }
 static int coins(const rabohnzel *g, int seat) { return bean_coins(&g->b, seat); }
-static const uint8_t *hand(const rabohnzel *g, int seat) { return bean_zone(&g->b, ZONE_HAND(seat)); }
+static const uint8_t *hand(const rabohnzel *g, int seat) { return bean_zone(&g->b, BEAN_ZONE_HAND(seat)); }
 static int field_size(const rabohnzel *g, int seat, int f) { return bean_field_size(&g->b, seat, f); }
 static int field_type(const rabohnzel *g, int seat, int f) { return bean_field_type(&g->b, seat, f); }
 static uint8_t all_seats(const rabohnzel *g) { return (uint8_t)((1u << g->b.players) - 1); }
@@ -246,21 +244,27 @@ static int face_down_spells(const rabohnzel *g, int seat, uint8_t *out) {
 
 /* Activated: turned face up, for everyone to see. */
 static void activate(rabohnzel *g, int s) {
+    if (NEVER(s < 0 || s >= NUM_SPELLS)) return; /* no such spell: a write past the spell lists */
     g->up[s] = true;
     g->known[s] = all_seats(g);
     g->dealt[s] = false;
 }
 
 static void remove_from_row(rabohnzel *g, int seat, int at) {
+    if (NEVER(at < 0 || at >= g->row_n[seat])) return; /* the row's count would go negative */
     memmove(&g->row[seat][at], &g->row[seat][at + 1], (size_t)(g->row_n[seat] - at - 1));
     g->row[seat][--g->row_n[seat]] = 0;
 }
 
-static void add_to_row(rabohnzel *g, int seat, int s) { g->row[seat][g->row_n[seat]++] = (uint8_t)s; }
+static void add_to_row(rabohnzel *g, int seat, int s) {
+    if (NEVER(g->row_n[seat] >= NUM_SPELLS)) return; /* every spell is in one place: a row never fills */
+    g->row[seat][g->row_n[seat]++] = (uint8_t)s;
+}
 
 /* The pile takes a card back and is shuffled: nobody knows its order, but whoever knew the card's
  * name now knows it lies in the pile (for a pile card, `known` holds the seats that know it is there). */
 static void return_to_pile(rabohnzel *g, int s) {
+    if (NEVER(g->pile_n >= NUM_SPELLS)) return; /* the pile cannot hold every spell and one more */
     g->pile[g->pile_n++] = (uint8_t)s;
     g->up[s] = false;
     g->dealt[s] = false;
@@ -298,8 +302,10 @@ static int pfennig(const rabohnzel *g, int seat) {
 
 /* ==================================================================== setup and the countdown */
 
-static void settle(rabohnzel *g);
-static bool settled_already(const rabohnzel *g);
+static void settle(void *st);
+
+/* A position is a decision: settling it again changes nothing. */
+static bool settled_already(const rabohnzel *g) { return bean_settled_already(&rabohnzel_beans, g); }
 
 /* The spells are shuffled and one dealt to each player; the highest value starts, shows its card,
  * and everyone then knows each other dealt card is worth less. */
@@ -337,8 +343,9 @@ static void rabohnzel_setup(void *st, int players, const param_value *params, ui
     rabohnzel *g = st;
     bean_rules brules;
     memset(g, 0, sizeof *g);
-    rules_from(params, players, &brules, &g->rules);
-    bean_setup(&g->b, players, &brules, seed, 0x7ab0);
+    bean_rules_from(&rabohnzel_beans, params, players, &brules);
+    rab_rules_from(params, &g->rules);
+    bean_setup(&rabohnzel_beans, &g->b, players, &brules, seed);
     memset(g->luck, NO_SPELL, sizeof g->luck);
     reset_turn(g);
     int start = deal_spells(g);
@@ -351,6 +358,7 @@ static void rabohnzel_setup(void *st, int players, const param_value *params, ui
 /* A harvest: the core's payout; the field's power is gone; a Cape field of 2+ cards draws a spell;
  * and a bean_field third field disappears at its owner's next harvest (the fields close ranks). */
 static void harvest(rabohnzel *g, int seat, int field, bool final) {
+    if (NEVER(field < 0 || field >= BEAN_MAX_FIELDS)) return; /* another seat's field and powers */
     int type = field_type(g, seat, field), size = field_size(g, seat, field);
     bean_harvest(&g->b, seat, field);
     g->power[seat][field] = 0;
@@ -510,13 +518,13 @@ static void enter_trade(rabohnzel *g) {
     memset(g->power, 0, sizeof g->power);
     g->river = false;
     g->b.phase = BEAN_TRADE;
-    for (int i = 0; i < g->b.rules.reveal && bean_draw(&g->b, ZONE_FACE_UP); i++) continue;
+    for (int i = 0; i < g->b.rules.reveal && bean_draw(&g->b, BEAN_ZONE_FACE_UP); i++) continue;
 }
 
 /* Phase 4: draw to the back of the hand; a last pass running out ends the game at once (and is
  * not marked: last_pass_over is a run-out before phase 4, whose turn still ends). */
 static void draw_cards(rabohnzel *g, int count) {
-    for (int i = 0; i < count && !g->b.last_pass_over; i++) bean_draw(&g->b, ZONE_HAND(active(g)));
+    for (int i = 0; i < count && !g->b.last_pass_over; i++) bean_draw(&g->b, BEAN_ZONE_HAND(active(g)));
     g->drawn = true;
     if (!g->b.last_pass_over) return;
     g->b.last_pass_over = false;
@@ -526,7 +534,7 @@ static void draw_cards(rabohnzel *g, int count) {
 /* The commerce card is the last face-up card while one of its type is there (cards taken go from the
  * front, deck-spell cards go before it). */
 static void track_commerce(rabohnzel *g) {
-    if (g->commerce && !bean_count_in(&g->b, ZONE_FACE_UP, g->commerce_type)) g->commerce = false;
+    if (g->commerce && !bean_count_in(&g->b, BEAN_ZONE_FACE_UP, g->commerce_type)) g->commerce = false;
 }
 
 static int decider(const rabohnzel *g) {
@@ -542,7 +550,8 @@ static int decider(const rabohnzel *g) {
     return active(g);
 }
 
-static void settle(rabohnzel *g) {
+static void settle(void *st) {
+    rabohnzel *g = st;
     for (;;) {
         int phase = g->b.phase;
         track_commerce(g);
@@ -597,7 +606,7 @@ static void settle(rabohnzel *g) {
 
 /* ==================================================================== actions */
 
-/* Rabohnzel's actions after the core's: x, y, z as bohnanza.h packs them. */
+/* Rabohnzel's actions after the core's: x, y, z as beans.h packs them. */
 enum {
     ACT_KEEP = BEAN_ACTS, /* the pending card to the back of the hand */
     ACT_PLUCK,            /* x seat, y field */
@@ -652,7 +661,7 @@ static int power_actions(const rabohnzel *g, action_t *out, int n) {
             }
             break;
         case WISE:
-            if (bean_zone_len(&g->b, ZONE_DECK)) out[n++] = act(ACT_WISE, 0, f, 0);
+            if (bean_zone_len(&g->b, BEAN_ZONE_DECK)) out[n++] = act(ACT_WISE, 0, f, 0);
             break;
         case COMMON:
             if (common_ready(g, f) && others_have_coins(g)) out[n++] = act(ACT_COMMON, 0, f, 0);
@@ -693,14 +702,14 @@ static int cast_actions(const rabohnzel *g, action_t *out, int n) {
 static int front_plants(const rabohnzel *g, int seat, action_t *out, int n) {
     if (!hand_len(g, seat)) return n;
     for (int f = 0; f < g->b.fields[seat]; f++)
-        if (bean_fits(&g->b, seat, hand(g, seat)[0], f)) out[n++] = act(ACT_PLANT, f, 0, 0);
+        if (bean_fits(&g->b, seat, hand(g, seat)[0], f)) out[n++] = act(BEAN_ACT_PLANT, f, 0, 0);
     return n;
 }
 
 static int enchant_actions(const rabohnzel *g, action_t *out, int n) {
     int a = active(g);
     for (int t = 0; t < NUM_TYPES; t++) {
-        if (!bean_count_in(&g->b, ZONE_SET_ASIDE(a), t) && !bean_count_in(&g->b, ZONE_FACE_UP, t)) continue;
+        if (!bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(a), t) && !bean_count_in(&g->b, BEAN_ZONE_FACE_UP, t)) continue;
         for (int f = 0; f < g->b.fields[a]; f++)
             if (field_size(g, a, f) == 1 && field_type(g, a, f) != t) out[n++] = act(ACT_ENCHANT, t, f, 0);
     }
@@ -721,11 +730,11 @@ static int spell_uses(const rabohnzel *g, action_t *out, int n) {
     if (holds_active(g, a, PLAYER_ENCHANTMENT)) out[n++] = act(ACT_USE, PLAYER_ENCHANTMENT, 0, 0);
     if (holds_active(g, a, RELOCATION) && hand_len(g, a) >= 2) out[n++] = act(ACT_USE, RELOCATION, 0, 0);
     if (holds_active(g, a, LUCK) && g->pile_n && g->luck[a] == NO_SPELL) out[n++] = act(ACT_USE, LUCK, 0, 0);
-    int face_up = bean_zone_len(&g->b, ZONE_FACE_UP);
+    int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
     if (phase == BEAN_TRADE && face_up < BEAN_MAX_FACE_UP) {
-        if (holds_active(g, a, COMMERCE) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, ZONE_DECK))
+        if (holds_active(g, a, COMMERCE) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, BEAN_ZONE_DECK))
             out[n++] = act(ACT_USE, COMMERCE, 0, 0);
-        if (holds_active(g, a, DECK_SPELL) && bean_zone_len(&g->b, ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
+        if (holds_active(g, a, DECK_SPELL) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
     }
     if (phase == BEAN_PLANT_TRADED) {
         if (holds_active(g, a, BEAN_FIELD) && g->b.fields[a] < BEAN_MAX_FIELDS) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
@@ -748,11 +757,11 @@ static int magic_actions(const rabohnzel *g, action_t *out, int n) {
 static int harvests(const rabohnzel *g, int seat, action_t *out, int n) {
     if (in_attack(g) && (seat == g->attacker || seat == g->defender)) return n;
     for (int f = 0; f < g->b.fields[seat]; f++)
-        if (bean_harvest_check(&rabohnzel_beans, &g->b, seat, f, NULL)) out[n++] = act(ACT_HARVEST, f, 0, 0);
+        if (bean_harvest_check(&rabohnzel_beans, &g->b, seat, f, NULL)) out[n++] = act(BEAN_ACT_HARVEST, f, 0, 0);
     return n;
 }
 
-static int pending_type(const rabohnzel *g) { return bean_zone_top(&g->b, ZONE_PENDING); }
+static int pending_type(const rabohnzel *g) { return bean_zone_top(&g->b, BEAN_ZONE_PENDING); }
 
 static int sub_legal(const rabohnzel *g, action_t *out, int n) {
     int seat = decider(g);
@@ -760,10 +769,10 @@ static int sub_legal(const rabohnzel *g, action_t *out, int n) {
     case SUB_PENDING:
         out[n++] = act(ACT_KEEP, 0, 0, 0);
         for (int f = 0; f < g->b.fields[seat]; f++)
-            if (bean_fits(&g->b, seat, pending_type(g), f)) out[n++] = act(ACT_PLANT, f, 0, 0);
+            if (bean_fits(&g->b, seat, pending_type(g), f)) out[n++] = act(BEAN_ACT_PLANT, f, 0, 0);
         break;
     case SUB_CHOOSE: {
-        const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+        const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
         int first = pile[g->drawn_coin[0]], second = pile[g->drawn_coin[1]];
         out[n++] = act(ACT_CHOOSE, first, 0, 0);
         if (second != first) out[n++] = act(ACT_CHOOSE, second, 0, 0);
@@ -778,7 +787,7 @@ static int sub_legal(const rabohnzel *g, action_t *out, int n) {
     }
     case SUB_GUARD:
         n = harvests(g, seat, out, n);
-        out[n++] = act(ACT_PASS, 0, 0, 0);
+        out[n++] = act(BEAN_ACT_PASS, 0, 0, 0);
         return n;
     case SUB_ENCHANT:
         n = front_plants(g, seat, out, n);
@@ -837,7 +846,7 @@ static int main_legal(const rabohnzel *g, action_t *out, int n) {
     n = harvests(g, a, out, n);
     bool done = phase == BEAN_PLANT ? g->b.planted >= 1 || !hand_len(g, a)
                 : phase == BEAN_PLANT_TRADED ? !bean_to_plant(&g->b, a) : true;
-    if (done) out[n++] = act(ACT_DONE, 0, 0, 0);
+    if (done) out[n++] = act(BEAN_ACT_DONE, 0, 0, 0);
     return n;
 }
 
@@ -869,17 +878,17 @@ static void attack_end(rabohnzel *g) {
 }
 
 static bool only_swords(const rabohnzel *g, int seat) {
-    return bean_count_in(&g->b, ZONE_COINS(seat), SWORD) == coins(g, seat);
+    return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), SWORD) == coins(g, seat);
 }
 
 /* One drawn coin decides (the digest's step 2). */
 static void attack_resolve(rabohnzel *g, int pos) {
-    int x = g->attacker, y = g->defender, type = bean_zone(&g->b, ZONE_COINS(y))[pos];
+    int x = g->attacker, y = g->defender, type = bean_zone(&g->b, BEAN_ZONE_COINS(y))[pos];
     g->draws++;
     g->aggression = false;
     switch (type) {
     case PRINCESS: /* the princess is freed: the coin goes to the attacker */
-        bean_move(&g->b, ZONE_COINS(y), pos, ZONE_COINS(x), coins(g, x));
+        bean_move(&g->b, BEAN_ZONE_COINS(y), pos, BEAN_ZONE_COINS(x), coins(g, x));
         attack_end(g);
         return;
     case SWORD: /* a counterattack, unless nothing could ever change (ruling) */
@@ -895,7 +904,7 @@ static void attack_resolve(rabohnzel *g, int pos) {
             attack_end(g);
             return;
         }
-        bean_move(&g->b, ZONE_HAND(x), hand_len(g, x) - 1, ZONE_PENDING, 0);
+        bean_move(&g->b, BEAN_ZONE_HAND(x), hand_len(g, x) - 1, BEAN_ZONE_PENDING, 0);
         g->sub = SUB_PENDING;
         g->pending_owner = (uint8_t)y;
         g->pending_from = FROM_COIN;
@@ -929,7 +938,7 @@ static void attack_run(rabohnzel *g) {
 }
 
 static void choose_coin(rabohnzel *g, int type) {
-    const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+    const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
     int pos = pile[g->drawn_coin[0]] == type ? g->drawn_coin[0] : g->drawn_coin[1];
     g->sub = SUB_NONE;
     attack_resolve(g, pos);
@@ -947,31 +956,31 @@ static void common_purge(rabohnzel *g) {
         if (!coins(g, p)) continue;
         seat[n] = p;
         pos[n] = (int)rng_below(&g->b.rng, (uint32_t)coins(g, p));
-        int number = beans[bean_zone(&g->b, ZONE_COINS(p))[pos[n]]].cards;
+        int number = beans[bean_zone(&g->b, BEAN_ZONE_COINS(p))[pos[n]]].cards;
         if (number > best) best = number;
         n++;
     }
     for (int i = 0; i < n; i++)
-        if (beans[bean_zone(&g->b, ZONE_COINS(seat[i]))[pos[i]]].cards < best)
-            bean_move(&g->b, ZONE_COINS(seat[i]), pos[i], ZONE_DISCARD, bean_zone_len(&g->b, ZONE_DISCARD));
+        if (beans[bean_zone(&g->b, BEAN_ZONE_COINS(seat[i]))[pos[i]]].cards < best)
+            bean_move(&g->b, BEAN_ZONE_COINS(seat[i]), pos[i], BEAN_ZONE_DISCARD, bean_zone_len(&g->b, BEAN_ZONE_DISCARD));
 }
 
 static void use_power(rabohnzel *g, action_t a) {
-    int x = act_x(a), f = act_y(a), me = active(g);
+    int x = bean_act_x(a), f = bean_act_y(a), me = active(g);
     g->power[me][f]--;
-    switch (act_kind(a)) {
+    switch (bean_act_kind(a)) {
     case ACT_PLUCK: { /* the back card (or a random one), shown to all */
         int k = g->rules.pluck_card == PLUCK_RANDOM ? (int)rng_below(&g->b.rng, (uint32_t)hand_len(g, x)) : hand_len(g, x) - 1;
-        bean_move(&g->b, ZONE_HAND(x), k, ZONE_PENDING, 0);
+        bean_move(&g->b, BEAN_ZONE_HAND(x), k, BEAN_ZONE_PENDING, 0);
         g->sub = SUB_PENDING, g->pending_owner = (uint8_t)me, g->pending_from = FROM_PLUCK;
         break;
     }
     case ACT_WISE: /* with 4+ Wise Beans the card may be planted; else it joins the hand, unseen */
         if (field_size(g, me, f) >= 4) {
-            bean_draw(&g->b, ZONE_PENDING);
+            bean_draw(&g->b, BEAN_ZONE_PENDING);
             g->sub = SUB_PENDING, g->pending_owner = (uint8_t)me, g->pending_from = FROM_WISE;
         } else {
-            bean_draw(&g->b, ZONE_HAND(me));
+            bean_draw(&g->b, BEAN_ZONE_HAND(me));
         }
         break;
     case ACT_COMMON:
@@ -980,9 +989,9 @@ static void use_power(rabohnzel *g, action_t a) {
         break;
     case ACT_MAGIC: activate(g, x); break;
     case ACT_SWORD:
-        if (act_z(a)) g->up[AGGRESSION] = false;
+        if (bean_act_z(a)) g->up[AGGRESSION] = false;
         g->attacker = (uint8_t)me, g->defender = (uint8_t)x;
-        g->aggression = act_z(a) != 0;
+        g->aggression = bean_act_z(a) != 0;
         g->draws = 0;
         attack_run(g);
         break;
@@ -992,11 +1001,11 @@ static void use_power(rabohnzel *g, action_t a) {
 /* The pending card: to the back of its owner's hand (shown, unless Wise drew it), or planted. */
 static void settle_pending(rabohnzel *g, action_t a) {
     int owner = g->pending_owner, from = g->pending_from;
-    if (act_kind(a) == ACT_KEEP) {
-        bean_move(&g->b, ZONE_PENDING, 0, ZONE_HAND(owner), hand_len(g, owner));
-        if (from != FROM_WISE) g->b.shown[bean_zone_start(&g->b, ZONE_HAND(owner)) + hand_len(g, owner) - 1] = 1;
+    if (bean_act_kind(a) == ACT_KEEP) {
+        bean_move(&g->b, BEAN_ZONE_PENDING, 0, BEAN_ZONE_HAND(owner), hand_len(g, owner));
+        if (from != FROM_WISE) g->b.shown[bean_zone_start(&g->b, BEAN_ZONE_HAND(owner)) + hand_len(g, owner) - 1] = 1;
     } else {
-        plant(g, owner, ZONE_PENDING, 0, act_x(a), from != FROM_COIN);
+        plant(g, owner, BEAN_ZONE_PENDING, 0, bean_act_x(a), from != FROM_COIN);
     }
     g->sub = SUB_NONE;
     g->pending_owner = BEAN_NOBODY;
@@ -1043,17 +1052,17 @@ static int next_enchanted(const rabohnzel *g, int from) {
 }
 
 static void use_spell(rabohnzel *g, action_t a) {
-    int s = act_x(a), me = active(g);
+    int s = bean_act_x(a), me = active(g);
     g->up[s] = false; /* used: face down, to be activated again some day */
     switch (s) {
-    case CARD_EXCHANGE: exchange(g, act_y(a), act_z(a)); break;
+    case CARD_EXCHANGE: exchange(g, bean_act_y(a), bean_act_z(a)); break;
     case CARD_RIVER: g->river = true; break;
     case PLAYER_ENCHANTMENT:
         g->sub = SUB_ENCHANT;
         g->sub_seat = (uint8_t)next_enchanted(g, bean_next_seat(&g->b, me));
         break;
     case RELOCATION: /* what everyone knew of the hand's places is gone */
-        memset(g->b.shown + bean_zone_start(&g->b, ZONE_HAND(me)), 0, (size_t)hand_len(g, me));
+        memset(g->b.shown + bean_zone_start(&g->b, BEAN_ZONE_HAND(me)), 0, (size_t)hand_len(g, me));
         g->relocated = 0;
         g->sub = relocation_decided(g) ? SUB_NONE : SUB_RELOCATE;
         break;
@@ -1065,13 +1074,13 @@ static void use_spell(rabohnzel *g, action_t a) {
         break;
     }
     case COMMERCE: /* a third face-up card, the commerce card: always the last one */
-        bean_draw(&g->b, ZONE_FACE_UP);
+        bean_draw(&g->b, BEAN_ZONE_FACE_UP);
         g->commerce = true;
-        g->commerce_type = (uint8_t)bean_zone_top(&g->b, ZONE_FACE_UP);
+        g->commerce_type = (uint8_t)bean_zone_top(&g->b, BEAN_ZONE_FACE_UP);
         break;
     case DECK_SPELL: { /* the discard pile's top joins the face-up cards, before the commerce card */
-        int up = bean_zone_len(&g->b, ZONE_FACE_UP);
-        bean_move(&g->b, ZONE_DISCARD, bean_zone_len(&g->b, ZONE_DISCARD) - 1, ZONE_FACE_UP, g->commerce ? up - 1 : up);
+        int up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
+        bean_move(&g->b, BEAN_ZONE_DISCARD, bean_zone_len(&g->b, BEAN_ZONE_DISCARD) - 1, BEAN_ZONE_FACE_UP, g->commerce ? up - 1 : up);
         break;
     }
     case BEAN_FIELD:
@@ -1085,10 +1094,11 @@ static void use_spell(rabohnzel *g, action_t a) {
 /* bean_enchantment: a B from the set-aside (first) or face-up cards onto a lone bean of another type,
  * which is enchanted: it counts as B but never pays. */
 static void enchant(rabohnzel *g, int type, int field) {
-    int me = active(g), zone = bean_count_in(&g->b, ZONE_SET_ASIDE(me), type) ? ZONE_SET_ASIDE(me) : ZONE_FACE_UP;
+    int me = active(g), zone = bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(me), type) ? BEAN_ZONE_SET_ASIDE(me) : BEAN_ZONE_FACE_UP;
     const uint8_t *cards = bean_zone(&g->b, zone);
-    int i = 0;
-    while (cards[i] != type) i++;
+    int i = 0, n = bean_zone_len(&g->b, zone);
+    while (i < n && cards[i] != type) i++;
+    if (NEVER(i == n || field < 0 || field >= BEAN_MAX_FIELDS)) return; /* no such card, or no such field */
     bean_plant(&g->b, me, zone, i, field);
     g->b.enchanted[me][field] = 1;
     g->up[BEAN_ENCHANTMENT] = false;
@@ -1096,9 +1106,10 @@ static void enchant(rabohnzel *g, int type, int field) {
 
 /* relocation: the next card from the front is a B; the rest follows when only one kind is left. */
 static void order(rabohnzel *g, int type) {
-    int me = active(g), k = g->relocated;
-    while (hand(g, me)[k] != type) k++;
-    bean_move(&g->b, ZONE_HAND(me), k, ZONE_HAND(me), g->relocated);
+    int me = active(g), k = g->relocated, n = hand_len(g, me);
+    while (k < n && hand(g, me)[k] != type) k++;
+    if (NEVER(k == n)) return; /* no such card left to order */
+    bean_move(&g->b, BEAN_ZONE_HAND(me), k, BEAN_ZONE_HAND(me), g->relocated);
     g->relocated++;
 }
 
@@ -1121,17 +1132,17 @@ static void guard_next(rabohnzel *g, int from) {
  * front card (phase 1, the river). */
 static void plant_front_or_pending(rabohnzel *g, int field) {
     if (g->sub == SUB_PENDING) {
-        settle_pending(g, act(ACT_PLANT, field, 0, 0));
+        settle_pending(g, act(BEAN_ACT_PLANT, field, 0, 0));
         return;
     }
     if (g->sub == SUB_ENCHANT) {
         int seat = g->sub_seat;
-        plant(g, seat, ZONE_HAND(seat), 0, field, true);
+        plant(g, seat, BEAN_ZONE_HAND(seat), 0, field, true);
         if (seat == active(g)) g->sub = SUB_NONE, g->sub_seat = BEAN_NOBODY;
         else g->sub_seat = (uint8_t)next_enchanted(g, bean_next_seat(&g->b, seat));
         return;
     }
-    plant(g, active(g), ZONE_HAND(active(g)), 0, field, true);
+    plant(g, active(g), BEAN_ZONE_HAND(active(g)), 0, field, true);
     if (g->b.phase == BEAN_PLANT && g->b.planted < 2) g->b.planted++;
 }
 
@@ -1154,16 +1165,17 @@ static void done(rabohnzel *g, action_t a) {
 
 static void rabohnzel_apply(void *st, action_t a) {
     rabohnzel *g = st;
-    int kind = act_kind(a), x = act_x(a), y = act_y(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
+    if (NEVER(g->b.phase == BEAN_OVER)) return; /* check() refuses every action then */
     switch (kind) {
-    case ACT_HARVEST:
+    case BEAN_ACT_HARVEST:
         harvest(g, g->b.to_move, x, false);
         if (g->sub == SUB_GUARD) guard_next(g, g->sub_seat); /* on while a harvest is left to them */
         break;
-    case ACT_PLANT: plant_front_or_pending(g, x); break;
-    case ACT_DONE: done(g, a); break;
-    case ACT_PLANT_TYPE: bean_plant_type(&g->b, x, y); break;
-    case ACT_PASS:
+    case BEAN_ACT_PLANT: plant_front_or_pending(g, x); break;
+    case BEAN_ACT_DONE: done(g, a); break;
+    case BEAN_ACT_PLANT_TYPE: bean_plant_type(&g->b, x, y); break;
+    case BEAN_ACT_PASS:
         if (g->sub == SUB_GUARD) guard_next(g, bean_next_seat(&g->b, g->sub_seat));
         else bean_trade_apply(&g->b, a);
         break;
@@ -1173,7 +1185,7 @@ static void rabohnzel_apply(void *st, action_t a) {
     case ACT_ACTIVATE: activate(g, x); /* fall through */
     case ACT_ACTIVATE_NONE: attack_end(g); break;
     case ACT_CAST: /* a Magic Bean from anywhere in the hand onto the discard pile (ruling 2, 3) */
-        bean_move(&g->b, ZONE_HAND(active(g)), y, ZONE_DISCARD, bean_zone_len(&g->b, ZONE_DISCARD));
+        bean_move(&g->b, BEAN_ZONE_HAND(active(g)), y, BEAN_ZONE_DISCARD, bean_zone_len(&g->b, BEAN_ZONE_DISCARD));
         activate(g, x);
         break;
     case ACT_USE: use_spell(g, a); break;
@@ -1185,8 +1197,8 @@ static void rabohnzel_apply(void *st, action_t a) {
     case ACT_STOP: g->river = false; break;
     case ACT_ENCHANT: enchant(g, x, y); break;
     case ACT_DISCARD: /* the commerce card, instead of planting it */
-        bean_move(&g->b, ZONE_FACE_UP, bean_zone_len(&g->b, ZONE_FACE_UP) - 1, ZONE_DISCARD,
-                  bean_zone_len(&g->b, ZONE_DISCARD));
+        bean_move(&g->b, BEAN_ZONE_FACE_UP, bean_zone_len(&g->b, BEAN_ZONE_FACE_UP) - 1, BEAN_ZONE_DISCARD,
+                  bean_zone_len(&g->b, BEAN_ZONE_DISCARD));
         g->commerce = false;
         break;
     case ACT_SKIP: g->sub = SUB_NONE, g->sub_seat = BEAN_NOBODY; break;
@@ -1195,7 +1207,10 @@ static void rabohnzel_apply(void *st, action_t a) {
         if (relocation_decided(g)) g->sub = SUB_NONE;
         break;
     case ACT_DRAW: draw_cards(g, g->b.rules.draw); break;
-    default: bean_trade_apply(&g->b, a); break;
+    default:
+        if (NEVER(kind >= BEAN_ACTS)) return; /* no such action: check() refuses it */
+        bean_trade_apply(&g->b, a);
+        break;
     }
     settle(g);
 }
@@ -1212,13 +1227,13 @@ static const char *bean_name(int t) { return t < NUM_TYPES ? beans[t].name : "?"
 
 /* Every argument an action does not take is 0: one action, one code. */
 static bool canonical(action_t a) {
-    int kind = act_kind(a), x = act_x(a), y = act_y(a), z = act_z(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a), z = bean_act_z(a);
     if (a >> 30 || kind >= RAB_ACTS) return false;
     switch (kind) {
-    case ACT_PLANT: case ACT_HARVEST: case ACT_PROPOSE: case ACT_GIVE_UP: case ACT_GIVE: case ACT_WANT:
-    case ACT_PICK: case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_DISCARD: case ACT_ORDER:
+    case BEAN_ACT_PLANT: case BEAN_ACT_HARVEST: case BEAN_ACT_PROPOSE: case BEAN_ACT_GIVE_UP: case BEAN_ACT_GIVE: case BEAN_ACT_WANT:
+    case BEAN_ACT_PICK: case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_DISCARD: case ACT_ORDER:
         return y == 0 && z == 0;
-    case ACT_PLANT_TYPE: case ACT_PLUCK: case ACT_MAGIC: case ACT_CAST: case ACT_ENCHANT: return z == 0;
+    case BEAN_ACT_PLANT_TYPE: case ACT_PLUCK: case ACT_MAGIC: case ACT_CAST: case ACT_ENCHANT: return z == 0;
     case ACT_WISE: case ACT_COMMON: return x == 0 && z == 0;
     case ACT_SWORD: return z <= 1;
     case ACT_USE: return x == CARD_EXCHANGE || (y == 0 && z == 0);
@@ -1264,8 +1279,8 @@ static bool front_plant_check(const rabohnzel *g, int seat, int field, reason *w
 }
 
 static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), seat = decider(g);
-    if (kind == ACT_HARVEST) {
+    int kind = bean_act_kind(a), x = bean_act_x(a), seat = decider(g);
+    if (kind == BEAN_ACT_HARVEST) {
         if (g->sub == SUB_PENDING && g->pending_from == FROM_COIN)
             return deny(why, "no harvests during a Sword attack: keep the card, or plant it");
         return harvest_check(g, x, why);
@@ -1273,11 +1288,11 @@ static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
     switch (g->sub) {
     case SUB_PENDING:
         if (kind == ACT_KEEP) return true;
-        if (kind == ACT_PLANT) return bean_plant_check(&rabohnzel_beans, &g->b, seat, pending_type(g), x, why);
+        if (kind == BEAN_ACT_PLANT) return bean_plant_check(&rabohnzel_beans, &g->b, seat, pending_type(g), x, why);
         break;
     case SUB_CHOOSE:
         if (kind == ACT_CHOOSE) {
-            const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+            const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
             int first = pile[g->drawn_coin[0]], second = pile[g->drawn_coin[1]];
             return x == first || x == second ||
                    deny(why, "the coins drawn are %s and %s: choose one of them", bean_name(first), bean_name(second));
@@ -1290,10 +1305,10 @@ static bool sub_check(const rabohnzel *g, action_t a, reason *why) {
                    deny(why, "%s is not one of your face-down spells (only those can be activated)", spell_name(x));
         break;
     case SUB_GUARD:
-        if (kind == ACT_PASS) return true;
+        if (kind == BEAN_ACT_PASS) return true;
         break;
     case SUB_ENCHANT:
-        if (kind == ACT_PLANT) return front_plant_check(g, seat, x, why);
+        if (kind == BEAN_ACT_PLANT) return front_plant_check(g, seat, x, why);
         if (kind == ACT_SKIP)
             return seat == active(g) || deny(why, "only the enchanting player may skip; player %d must plant", seat + 1);
         break;
@@ -1319,7 +1334,7 @@ static const int power_bean[] = {[ACT_PLUCK - ACT_PLUCK] = PLUCK, [ACT_WISE - AC
 
 /* A field's power, once per field and phase, only while it can act (ruling 8). */
 static bool power_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), f = act_y(a), me = active(g), type = power_bean[kind - ACT_PLUCK];
+    int kind = bean_act_kind(a), x = bean_act_x(a), f = bean_act_y(a), me = active(g), type = power_bean[kind - ACT_PLUCK];
     if (g->b.phase != PHASE_MAGIC) return deny(why, "bean powers act in the magic phase (phase 1½)");
     if (f >= g->b.fields[me]) return deny(why, "you have %d fields, not %d", g->b.fields[me], f + 1);
     if (field_type(g, me, f) != type) {
@@ -1338,8 +1353,8 @@ static bool power_check(const rabohnzel *g, action_t a, reason *why) {
         if (x >= g->b.players) return deny(why, "there is no player %d: %d play", x + 1, g->b.players);
         if (kind == ACT_PLUCK) return hand_len(g, x) || deny(why, "player %d has no hand card to take", x + 1);
         if (!coins(g, x)) return deny(why, "player %d has no coins to attack", x + 1);
-        return !act_z(a) || holds_active(g, me, AGGRESSION) || deny(why, "your aggression spell is not active");
-    case ACT_WISE: return bean_zone_len(&g->b, ZONE_DECK) || deny(why, "the deck is empty: Wise has nothing to draw");
+        return !bean_act_z(a) || holds_active(g, me, AGGRESSION) || deny(why, "your aggression spell is not active");
+    case ACT_WISE: return bean_zone_len(&g->b, BEAN_ZONE_DECK) || deny(why, "the deck is empty: Wise has nothing to draw");
     case ACT_COMMON:
         if (!common_ready(g, f))
             return deny(why, "the Common Bean's power needs 4 beans in one field (or an active aggression); field %d "
@@ -1365,7 +1380,7 @@ static bool cast_check(const rabohnzel *g, int s, int k, reason *why) {
 /* bean_enchantment: a B from the set-aside or face-up cards onto a field holding one bean of another type. */
 static bool enchant_check(const rabohnzel *g, int type, int field, reason *why) {
     int me = active(g);
-    if (type >= NUM_TYPES || (!bean_count_in(&g->b, ZONE_SET_ASIDE(me), type) && !bean_count_in(&g->b, ZONE_FACE_UP, type)))
+    if (type >= NUM_TYPES || (!bean_count_in(&g->b, BEAN_ZONE_SET_ASIDE(me), type) && !bean_count_in(&g->b, BEAN_ZONE_FACE_UP, type)))
         return deny(why, "you have no %s to plant (set aside or face up)", bean_name(type));
     if (field >= g->b.fields[me]) return deny(why, "you have %d fields, not %d", g->b.fields[me], field + 1);
     if (field_size(g, me, field) != 1 || field_type(g, me, field) == type)
@@ -1375,7 +1390,7 @@ static bool enchant_check(const rabohnzel *g, int type, int field, reason *why) 
 
 /* A spell the active player uses: held face up, and within its card's timing (the digest's Spells). */
 static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), s = kind == ACT_ENCHANT ? BEAN_ENCHANTMENT : act_x(a), me = active(g), phase = g->b.phase;
+    int kind = bean_act_kind(a), s = kind == ACT_ENCHANT ? BEAN_ENCHANTMENT : bean_act_x(a), me = active(g), phase = g->b.phase;
     int at;
     if (s >= NUM_SPELLS) return deny(why, "there is no such spell");
     if (spell_owner(g, s, &at) != me) return deny(why, "you do not hold the %s spell", spell_name(s));
@@ -1384,11 +1399,11 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
     if (s == AGGRESSION) return deny(why, "aggression is used through common or sword N aggression");
     if (g->river && phase != PHASE_MAGIC) return deny(why, "while the river runs: plant F, harvest F or stop");
     bool phase2 = phase == BEAN_TRADE, phase3 = phase == BEAN_PLANT_TRADED;
-    if (phase2 && bean_zone_len(&g->b, ZONE_FACE_UP) >= BEAN_MAX_FACE_UP && (s == COMMERCE || s == DECK_SPELL))
+    if (phase2 && bean_zone_len(&g->b, BEAN_ZONE_FACE_UP) >= BEAN_MAX_FACE_UP && (s == COMMERCE || s == DECK_SPELL))
         return deny(why, "no more cards fit among the face-up cards");
     switch (s) {
     case CARD_EXCHANGE: {
-        int seat = act_y(a), k = act_z(a);
+        int seat = bean_act_y(a), k = bean_act_z(a);
         if (seat == me) return deny(why, "you cannot exchange a spell with yourself");
         if (seat >= g->b.players) return deny(why, "there is no player %d: %d play", seat + 1, g->b.players);
         return k < g->row_n[seat] || deny(why, "player %d's row has %d spells, not %d", seat + 1, g->row_n[seat], k + 1);
@@ -1403,10 +1418,10 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
         if (!phase2) return deny(why, "commerce is used in phase 2");
         if (g->b.trade_steps) return deny(why, "commerce is used before the first trade step");
         if (g->commerce) return deny(why, "the commerce card is turned up already");
-        return bean_zone_len(&g->b, ZONE_DECK) || deny(why, "the deck is empty");
+        return bean_zone_len(&g->b, BEAN_ZONE_DECK) || deny(why, "the deck is empty");
     case DECK_SPELL:
         if (!phase2) return deny(why, "deck_spell is used in phase 2");
-        return bean_zone_len(&g->b, ZONE_DISCARD) || deny(why, "the discard pile is empty");
+        return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) || deny(why, "the discard pile is empty");
     case BEAN_FIELD:
         if (!phase3) return deny(why, "bean_field is used in phase 3");
         return g->b.fields[me] < BEAN_MAX_FIELDS || deny(why, "you have 3 fields already");
@@ -1414,7 +1429,7 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
     /* bean_enchantment */
     if (kind == ACT_USE) return deny(why, "bean_enchantment is used by planting: enchant B F");
     if (!phase3) return deny(why, "bean_enchantment is used in phase 3");
-    return enchant_check(g, act_x(a), act_y(a), why);
+    return enchant_check(g, bean_act_x(a), bean_act_y(a), why);
 }
 
 /* plant F at the main decision: the front card, in phase 1 (two at most) or while the river runs. */
@@ -1429,26 +1444,26 @@ static bool main_plant_check(const rabohnzel *g, int field, reason *why) {
 }
 
 static bool main_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a), phase = g->b.phase, me = active(g);
+    int kind = bean_act_kind(a), x = bean_act_x(a), phase = g->b.phase, me = active(g);
     switch (kind) {
-    case ACT_HARVEST: return harvest_check(g, x, why);
-    case ACT_PLANT: return main_plant_check(g, x, why);
+    case BEAN_ACT_HARVEST: return harvest_check(g, x, why);
+    case BEAN_ACT_PLANT: return main_plant_check(g, x, why);
     case ACT_STOP: return g->river || deny(why, "no river runs (stop ends the card_river spell)");
-    case ACT_DONE:
+    case BEAN_ACT_DONE:
         if (phase == BEAN_PLANT)
             return g->b.planted >= 1 || !hand_len(g, me) || deny(why, "you must plant your front card first (plant F)");
         return phase != BEAN_PLANT_TRADED || !bean_to_plant(&g->b, me) ||
                deny(why, "plant every traded and kept card first (plant B F)");
-    case ACT_PLANT_TYPE: case ACT_DISCARD:
+    case BEAN_ACT_PLANT_TYPE: case ACT_DISCARD:
         if (phase != BEAN_PLANT_TRADED) return deny(why, "traded and kept cards are planted in phase 3");
         if (g->river) return deny(why, "while the river runs: plant F (your front card), or stop");
-        if (kind == ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why);
+        if (kind == BEAN_ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, bean_act_y(a), why);
         if (!g->commerce) return deny(why, "there is no commerce card to discard");
         return x == g->commerce_type || deny(why, "only the commerce card (a %s) may be discarded", bean_name(g->commerce_type));
     case ACT_PLUCK: case ACT_WISE: case ACT_COMMON: case ACT_MAGIC: case ACT_SWORD: return power_check(g, a, why);
-    case ACT_CAST: return cast_check(g, x, act_y(a), why);
+    case ACT_CAST: return cast_check(g, x, bean_act_y(a), why);
     case ACT_USE: case ACT_ENCHANT: return spell_check(g, a, why);
-    case ACT_BUY: return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
+    case BEAN_ACT_BUY: return deny(why, "a third field can never be bought in Rabohnzel (the bean_field spell lends one)");
     case ACT_DRAW: return deny(why, "draw is phase 4's choice before drawing, when hand_cards could be used");
     case ACT_KEEP: return deny(why, "no stolen or drawn card waits to be kept");
     case ACT_CHOOSE: case ACT_ACTIVATE: case ACT_ACTIVATE_NONE: return deny(why, "no Sword attack waits for a decision");
@@ -1457,33 +1472,33 @@ static bool main_check(const rabohnzel *g, action_t a, reason *why) {
     case ACT_ORDER: return deny(why, "order answers relocation; use relocation first");
     }
     /* the trade grammar: A's main decision in phase 2 */
-    if (phase != BEAN_TRADE) return deny(why, kind == ACT_PASS ? "there is no guard window or invitation to pass" : "trading is phase 2");
+    if (phase != BEAN_TRADE) return deny(why, kind == BEAN_ACT_PASS ? "there is no guard window or invitation to pass" : "trading is phase 2");
     if (g->river) return deny(why, "no trading while the river runs: stop it first");
     return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
 }
 
 /* Someone else decides: a deal or invitation, or another player's phase 3. */
 static bool others_check(const rabohnzel *g, action_t a, reason *why) {
-    int kind = act_kind(a), x = act_x(a);
-    if (kind == ACT_HARVEST) return harvest_check(g, x, why);
+    int kind = bean_act_kind(a), x = bean_act_x(a);
+    if (kind == BEAN_ACT_HARVEST) return harvest_check(g, x, why);
     if (g->b.phase == BEAN_TRADE) {
-        if (kind >= ACT_PROPOSE && kind <= ACT_PICK_UP) return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
+        if (kind >= BEAN_ACT_PROPOSE && kind <= BEAN_ACT_PICK_UP) return bean_trade_check(&rabohnzel_beans, &g->b, a, why);
         return bean_trade_deny_open(&rabohnzel_beans, &g->b, why);
     }
-    if (kind == ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, act_y(a), why);
+    if (kind == BEAN_ACT_PLANT_TYPE) return bean_plant_type_check(&rabohnzel_beans, &g->b, x, bean_act_y(a), why);
     return deny(why, "player %d plants their traded cards: plant B F (or harvest F)", g->b.to_move + 1);
 }
 
 static bool rabohnzel_check(const void *st, action_t a, reason *why) {
     const rabohnzel *g = st;
-    int kind = act_kind(a), x = act_x(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a);
     if (!canonical(a)) return deny(why, "no action of Rabohnzel's grammar has this code");
     if (g->b.phase == BEAN_OVER) return deny(why, "the game is over");
     if (attack_open(g)) return sub_check(g, a, why);
     if (at_main(g)) return main_check(g, a, why);
     if (g->b.phase == PHASE_DRAW) { /* the choice before drawing */
         if (kind == ACT_DRAW || (kind == ACT_USE && x == HAND_CARDS)) return true;
-        if (kind == ACT_HARVEST) return harvest_check(g, x, why);
+        if (kind == BEAN_ACT_HARVEST) return harvest_check(g, x, why);
         return deny(why, "phase 4 begins with a choice: draw, or use hand_cards");
     }
     return others_check(g, a, why);
@@ -1511,16 +1526,16 @@ static int magic_places(const rabohnzel *g) {
  * the key keeps the place then (and says so in bit 31, above every action), and drops it otherwise. */
 static uint32_t rabohnzel_text_key(const void *st, action_t a) {
     const rabohnzel *g = st;
-    int kind = act_kind(a);
+    int kind = bean_act_kind(a);
     bool placed = kind >= ACT_PLUCK && kind <= ACT_SWORD;
     if (!placed && kind != ACT_CAST) return a;
-    if (placed ? power_twice(g, act_y(a)) : magic_places(g) > 1) return a | 1u << 31;
+    if (placed ? power_twice(g, bean_act_y(a)) : magic_places(g) > 1) return a | 1u << 31;
     return a & ~(action_t)(0xffu << 14);
 }
 
 static void rabohnzel_action_text(const void *st, action_t a, char *out) {
     const rabohnzel *g = st;
-    int kind = act_kind(a), x = act_x(a), y = act_y(a), z = act_z(a);
+    int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a), z = bean_act_z(a);
     char at[16] = "";
     if ((kind >= ACT_PLUCK && kind <= ACT_SWORD) && power_twice(g, y)) snprintf(at, sizeof at, " @%d", y + 1);
     if (kind == ACT_CAST && magic_places(g) > 1) snprintf(at, sizeof at, " @%d", y + 1);
@@ -1778,7 +1793,7 @@ static void rab_write_field(const void *st, int seat, int field, tree_writer *w)
     const rabohnzel *g = st;
     w->open_map(w);
     w->key(w, "beans");
-    bean_write_names(&rabohnzel_beans, w, bean_zone(&g->b, ZONE_FIELD(seat, field)), field_size(g, seat, field));
+    bean_write_names(&rabohnzel_beans, w, bean_zone(&g->b, BEAN_ZONE_FIELD(seat, field)), field_size(g, seat, field));
     tw_key_num(w, "enchanted", g->b.enchanted[seat][field]);
     tw_key_num(w, "power", g->power[seat][field]);
     w->close(w);
@@ -1792,7 +1807,7 @@ static void write_attack(const rabohnzel *g, tree_writer *w) {
     tw_key_num(w, "draws", g->draws);
     tw_key_bool(w, "aggression", g->aggression);
     if (g->sub == SUB_CHOOSE) {
-        const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+        const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
         w->key(w, "drawn");
         w->open_list(w);
         w->str(w, beans[pile[g->drawn_coin[0]]].name);
@@ -1808,7 +1823,7 @@ static void rab_write_extra(const void *st, int viewer, tree_writer *w) {
     tw_key_bool(w, "river", g->river);
     tw_key_bool(w, "traded", g->b.traded);
     tw_key_bool(w, "drawn", g->drawn);
-    if (g->commerce) tw_key_num(w, "commerce_card", bean_zone_len(&g->b, ZONE_FACE_UP));
+    if (g->commerce) tw_key_num(w, "commerce_card", bean_zone_len(&g->b, BEAN_ZONE_FACE_UP));
     /* A table-built game may start without one: then nobody's spells are known to be lower. */
     if (g->countdown != NO_SPELL) tw_key_str(w, "countdown", spells[g->countdown].name);
     if (tw_key(w, "spell_pile")) {
@@ -1957,7 +1972,7 @@ static bool rab_read_player_extra(const bean_game *bg, bean_reading *rd, tree_re
 static bool rab_read_field(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, int field,
                            reason *why) {
     rabohnzel *g = st;
-    int zone = ZONE_FIELD(seat, field), enchanted = 0, power = -1;
+    int zone = BEAN_ZONE_FIELD(seat, field), enchanted = 0, power = -1;
     bool ok;
     if (r->kind(r) != TREE_TABLE) return table_refuse(r, why, "a field is {beans = {...}, enchanted = N, power = N}");
     if (r->length(r) > 0 || r->enter_key(r, "beans") == TREE_ABSENT) { /* a plain list (or an empty table) */
@@ -2022,12 +2037,12 @@ static bool read_pending(rabohnzel *g, bean_reading *rd, tree_reader *r, reason 
         if (ok && !owner) ok = table_refuse(r, why, "a pending card names its owner");
         if (ok && r->enter_key(r, "card") != TREE_ABSENT) {
             ok = bean_take_card(&rabohnzel_beans, rd, r, &type, why);
-            if (ok) rd->cards[ZONE_PENDING][rd->len[ZONE_PENDING]++] = (uint8_t)type;
+            if (ok) rd->cards[BEAN_ZONE_PENDING][rd->len[BEAN_ZONE_PENDING]++] = (uint8_t)type;
         } else if (ok) {
-            rd->dealt[ZONE_PENDING] = 1; /* a Wise card the view does not show */
+            rd->dealt[BEAN_ZONE_PENDING] = 1; /* a Wise card the view does not show */
         }
         r->leave(r);
-        rd->named[ZONE_PENDING] = true;
+        rd->named[BEAN_ZONE_PENDING] = true;
         g->sub = SUB_PENDING, g->pending_owner = (uint8_t)(owner - 1), g->pending_from = (uint8_t)from;
     }
     r->leave(r);
@@ -2095,9 +2110,9 @@ static bool rab_read_extra(const bean_game *bg, bean_reading *rd, tree_reader *r
     g->b.traded = traded;
     g->countdown = (uint8_t)countdown;
     if (ok && commerce) {
-        if (commerce != rd->len[ZONE_FACE_UP]) return deny(why, "commerce_card: the commerce card is the last face-up card");
+        if (commerce != rd->len[BEAN_ZONE_FACE_UP]) return deny(why, "commerce_card: the commerce card is the last face-up card");
         g->commerce = true;
-        g->commerce_type = rd->cards[ZONE_FACE_UP][commerce - 1];
+        g->commerce_type = rd->cards[BEAN_ZONE_FACE_UP][commerce - 1];
     }
     return ok;
 }
@@ -2134,7 +2149,7 @@ static bool deal_unnamed_spells(rabohnzel *g, rab_reading *sr, reason *why) {
 
 /* The attacker chooses between two drawn coins: their places in the defender's pile. */
 static bool place_drawn_coins(rabohnzel *g, const int *drawn, reason *why) {
-    const uint8_t *pile = bean_zone(&g->b, ZONE_COINS(g->defender));
+    const uint8_t *pile = bean_zone(&g->b, BEAN_ZONE_COINS(g->defender));
     int found = 0;
     for (int i = 0; i < 2; i++) {
         int k = 0;
@@ -2151,21 +2166,12 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
     rabohnzel *g = st;
     bean_reading rd;
     rab_reading sr;
-    int players = bean_table_players(r), to_move;
+    int to_move;
     memset(g, 0, sizeof *g);
     memset(&sr, 0, sizeof sr);
     memset(sr.drawn, 0xff, sizeof sr.drawn);
-    if (players < 3 || players > 5) {
-        r->enter_key(r, "players");
-        bool ok = table_refuse(r, why, "a list of the 3 to 5 players");
-        r->leave(r);
-        return ok;
-    }
-    rules_from(params, players, &g->b.rules, &g->rules);
-    if (!bean_rules_end(&g->b.rules, why)) return false;
-    g->b.players = (uint8_t)players;
-    for (int p = 0; p < players; p++) g->b.fields[p] = g->b.rules.fields;
-    rng_seed(&g->b.rng, seed, 0x7ab0);
+    if (!bean_read_begin(&rabohnzel_beans, r, params, seed, &g->b, why)) return false;
+    rab_rules_from(params, &g->rules);
     reset_turn(g);
     memset(g->luck, NO_SPELL, sizeof g->luck);
     g->countdown = NO_SPELL;
@@ -2183,10 +2189,7 @@ static bool rabohnzel_read_table(void *st, tree_reader *r, const param_value *pa
     /* Hands dealt from numbers must keep the decisions the table shows (see rabohnzel_sample). */
     for (int attempt = 0; attempt < 200 && !settled_already(g) && bean_redeal_unnamed(&g->b, &rd); attempt++)
         g->b.to_move = (uint8_t)decider(g);
-    settle(g);
-    if (to_move && to_move - 1 != g->b.to_move)
-        return deny(why, "to_move: player %d decides here, not player %d", g->b.to_move + 1, to_move);
-    return rabohnzel_validate(g, why);
+    return bean_read_end(&rabohnzel_beans, g, to_move, rabohnzel_validate, why);
 }
 
 /* ==================================================================== invariants */
@@ -2244,7 +2247,7 @@ static bool validate_fields(const rabohnzel *g, reason *why) {
 }
 
 static bool validate_subs(const rabohnzel *g, reason *why) {
-    int pending = bean_zone_len(&g->b, ZONE_PENDING), n = g->b.players, a = active(g);
+    int pending = bean_zone_len(&g->b, BEAN_ZONE_PENDING), n = g->b.players, a = active(g);
     if (g->sub >= NUM_SUBS) return deny(why, "the decision open is damaged");
     if ((g->sub == SUB_PENDING) != (pending == 1) || pending > 1) return deny(why, "a pending card waits outside its decision");
     if (g->sub == SUB_PENDING) {
@@ -2277,7 +2280,7 @@ static bool validate_subs(const rabohnzel *g, reason *why) {
 static bool validate_flow(const rabohnzel *g, reason *why) {
     if (g->b.phase >= NUM_PHASES) return deny(why, "the phase is damaged");
     if (g->b.rules.third_field_cost) return deny(why, "the rules are damaged: no field is bought in Rabohnzel");
-    if (g->commerce && (!bean_zone_len(&g->b, ZONE_FACE_UP) || bean_zone_top(&g->b, ZONE_FACE_UP) != g->commerce_type))
+    if (g->commerce && (!bean_zone_len(&g->b, BEAN_ZONE_FACE_UP) || bean_zone_top(&g->b, BEAN_ZONE_FACE_UP) != g->commerce_type))
         return deny(why, "the commerce card is the last face-up card");
     if (g->drawn && g->b.phase != PHASE_DRAW) return deny(why, "cards are drawn outside phase 4");
     /* Phase 3 goes on past the active player once their part is done: cards they still had to plant
@@ -2290,22 +2293,6 @@ static bool validate_flow(const rabohnzel *g, reason *why) {
     return true;
 }
 
-/* A position is a decision: settling it again changes nothing. */
-static bool settled_already(const rabohnzel *g) {
-    rabohnzel settled = *g;
-    settle(&settled);
-    return memcmp(&settled, g, sizeof settled) == 0;
-}
-
-static bool at_decision(const rabohnzel *g, reason *why) {
-    rabohnzel settled = *g;
-    settle(&settled);
-    if (memcmp(&settled, g, sizeof settled) == 0) return true;
-    if (settled.b.to_move != g->b.to_move && settled.b.phase == g->b.phase && settled.b.turn == g->b.turn)
-        return deny(why, "player %d decides here, not player %d", settled.b.to_move + 1, g->b.to_move + 1);
-    return deny(why, "nobody has a decision to make in this position");
-}
-
 static bool rabohnzel_validate(const void *st, reason *why) {
     const rabohnzel *g = st;
     if (g->b.players < 3 || g->b.players > 5) return deny(why, "Rabohnzel has 3 to 5 players");
@@ -2316,7 +2303,7 @@ static bool rabohnzel_validate(const void *st, reason *why) {
         !bytes_are_bools(&g->guard_again, 1))
         return deny(why, "a yes-or-no field of the state is damaged");
     return bean_validate(&g->b, why) && validate_flow(g, why) && validate_spells(g, why) && validate_fields(g, why) &&
-           validate_subs(g, why) && at_decision(g, why);
+           validate_subs(g, why) && bean_at_decision(&rabohnzel_beans, g, why);
 }
 
 /* ==================================================================== sampling */
@@ -2384,11 +2371,11 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
 static void sample_once(rabohnzel *g, int viewer, rng *r) {
     bean_sample(&g->b, viewer, r);
     /* A Wise card waiting for its owner's decision is one of the unseen cards to the others. */
-    int deck = bean_zone_len(&g->b, ZONE_DECK);
+    int deck = bean_zone_len(&g->b, BEAN_ZONE_DECK);
     if (g->sub == SUB_PENDING && g->pending_from == FROM_WISE && viewer != g->pending_owner) {
         int k = (int)rng_below(r, (uint32_t)deck + 1);
         if (k < deck) {
-            uint8_t *pending = g->b.card + bean_zone_start(&g->b, ZONE_PENDING), *card = g->b.card + k;
+            uint8_t *pending = g->b.card + bean_zone_start(&g->b, BEAN_ZONE_PENDING), *card = g->b.card + k;
             uint8_t t = *pending;
             *pending = *card, *card = t;
         }
@@ -2421,34 +2408,13 @@ static bool rabohnzel_add(void *st, const char *counter, int delta, reason *why)
 
 /* ==================================================================== queries and scoring */
 
-static int rabohnzel_num_players(const void *st) { return ((const rabohnzel *)st)->b.players; }
-static int rabohnzel_turn(const void *st) { return ((const rabohnzel *)st)->b.turn; }
-static bool rabohnzel_is_over(const void *st) { return ((const rabohnzel *)st)->b.phase == BEAN_OVER; }
-
-static int rabohnzel_to_move(const void *st) {
-    const rabohnzel *g = st;
-    return g->b.phase == BEAN_OVER ? -1 : g->b.to_move;
-}
-
-static uint32_t rabohnzel_turn_key(const void *st, int *owner) {
-    const rabohnzel *g = st;
-    *owner = g->b.phase == BEAN_OVER ? -1 : g->b.active;
-    return g->b.turn;
-}
-
 /* 100 Bohnpfennig make a Bohntaler, and the pfennig never reach 100: score = 100 x taler + pf. */
 static void rabohnzel_scores(const void *st, int *out) {
     const rabohnzel *g = st;
     for (int p = 0; p < g->b.players; p++) out[p] = 100 * coins(g, p) + pfennig(g, p);
 }
 
-static int rabohnzel_winners(const void *st, int *out) {
-    const rabohnzel *g = st;
-    int scores[BEAN_MAX_SEATS];
-    if (g->b.phase != BEAN_OVER) return 0;
-    rabohnzel_scores(g, scores);
-    return bean_winners(&g->b, scores, out);
-}
+static int rabohnzel_winners(const void *st, int *out) { return bean_winners(&rabohnzel_beans, st, out); }
 
 static void rabohnzel_write_table(const void *st, int viewer, tree_writer *w) {
     bean_write_table(&rabohnzel_beans, st, viewer, w);
@@ -2645,6 +2611,13 @@ static const bean_game rabohnzel_beans = {
     .read_extra = rab_read_extra,
     .read_player_extra = rab_read_player_extra,
     .read_field = rab_read_field,
+    .params = rabohnzel_params,
+    .num_params = NUM_PARAMS,
+    .rules_defaults = rabohnzel_rules_defaults,
+    .rng_stream = RABOHNZEL_RNG_STREAM,
+    .settle = settle,
+    .state_size = sizeof(rabohnzel),
+    .scores = rabohnzel_scores,
 };
 
 _Static_assert(sizeof(rabohnzel) <= MEEPLE_MAX_STATE, "a state must fit MEEPLE_MAX_STATE (game.h)");
@@ -2661,7 +2634,7 @@ enum {
     BAND_ORDER = 15, BAND_GUARD = 14, BAND_RIVER = 13, BAND_WISE = 12, BAND_COMMON = 11, BAND_PLUCK = 10,
     BAND_SWORD = 9, BAND_MAGIC = 8, BAND_CAST = 7, BAND_USE = 6, BAND_DISCARD = 5,
 };
-#define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (bohnanza.h) */
+#define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (beans.c) */
 #define UNRANKED 0               /* no rule wants the action: only the bot's fallback score might */
 
 /* Whether a bean of `type` would join one of `seat`'s fields. */
@@ -2688,7 +2661,7 @@ static int ranked_spell(const rabohnzel *g, int seat, int band, int s) {
 /* A Sword target: the share of its coins a Sword takes less half the share that strikes back (with
  * aggression half a coin more), in hundred-thousandths; 0 when that share is not above nothing. */
 static int sword_worth(const rabohnzel *g, int target, bool aggression) {
-    int n = coins(g, target), zone = ZONE_COINS(target);
+    int n = coins(g, target), zone = BEAN_ZONE_COINS(target);
     int twice = 2 * bean_count_in(&g->b, zone, PRINCESS) - bean_count_in(&g->b, zone, SWORD);
     if (!n || twice <= 0) return UNRANKED;
     return BAND(BAND_SWORD) + twice * 100000 / (2 * n) + (aggression ? 50000 : 0);
@@ -2714,11 +2687,11 @@ static int use_worth(const rabohnzel *g, int seat, int s) {
     case CARD_RIVER:
         return hand_len(g, seat) && grows(g, seat, hand(g, seat)[0]) ? BAND(BAND_USE) + 3 : UNRANKED;
     case DECK_SPELL:
-        return bean_zone_len(&g->b, ZONE_DISCARD) && grows(g, seat, bean_zone_top(&g->b, ZONE_DISCARD))
+        return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) && grows(g, seat, bean_zone_top(&g->b, BEAN_ZONE_DISCARD))
                    ? BAND(BAND_USE) + 2 : UNRANKED;
     case BEAN_FIELD: {
-        const uint8_t *aside = bean_zone(&g->b, ZONE_SET_ASIDE(seat));
-        for (int k = 0; k < bean_zone_len(&g->b, ZONE_SET_ASIDE(seat)); k++)
+        const uint8_t *aside = bean_zone(&g->b, BEAN_ZONE_SET_ASIDE(seat));
+        for (int k = 0; k < bean_zone_len(&g->b, BEAN_ZONE_SET_ASIDE(seat)); k++)
             if (bean_worth_quarters(&g->b, seat, aside[k]) < 0) return BAND(BAND_USE) + 1;
         return UNRANKED;
     }
@@ -2731,15 +2704,15 @@ static int use_worth(const rabohnzel *g, int seat, int s) {
  * ask for `done`, which is not on offer here, so it skips (the others plant on the first field). A
  * card that fits no field: outside phase 2 the field paying most is harvested, else it skips. */
 static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
-    int front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = act_x(a);
+    int front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = bean_act_x(a);
     bool fits = front != BEAN_NONE && bean_first_fit(&g->b, seat, front) >= 0;
     bool declines = fits && g->b.phase == BEAN_PLANT && g->b.planted >= 1 && !grows(g, seat, front);
-    switch (act_kind(a)) {
-    case ACT_PLANT:
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_PLANT:
         if (declines) return 50 - f;
         return 100 + (field_size(g, seat, f) ? 10 + field_size(g, seat, f) : 0);
     case ACT_SKIP: return declines ? 100 : !fits ? 2 : -1;
-    case ACT_HARVEST: {
+    case BEAN_ACT_HARVEST: {
         if (fits) return -1;
         if (g->b.phase == BEAN_TRADE) return 0;
         int size = field_size(g, seat, f);
@@ -2752,10 +2725,10 @@ static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
 /* A harvest: a field paying its most first of all (the first such field first); in the guard window,
  * thinning out Princess coins by the field paying most; else as the bean core plays it. */
 static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
+    int f = bean_act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
     if (bean_pays_most(&g->b, type, paid)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
     if (g->sub == SUB_GUARD)
-        return bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
+        return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
     if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
     return bean_playout_worth(g, a, r);
 }
@@ -2763,7 +2736,7 @@ static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
 /* A planting: a pending card only onto its own kind (else kept); the river's front card only while it
  * joins a field (else stop); otherwise as the bean core plays it. */
 static int plant_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = act_x(a);
+    int f = bean_act_x(a);
     if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
     if (g->sub == SUB_PENDING)
         return field_size(g, seat, f) && field_type(g, seat, f) == pending_type(g) ? BAND(BAND_PENDING) + 1 : -1;
@@ -2776,29 +2749,29 @@ static int plant_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
 
 static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
     const rabohnzel *g = st;
-    int seat = decider(g), x = act_x(a);
-    switch (act_kind(a)) {
-    case ACT_HARVEST: return harvest_worth(g, seat, a, r);
-    case ACT_PLANT: return plant_worth(g, seat, a, r);
+    int seat = decider(g), x = bean_act_x(a);
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_HARVEST: return harvest_worth(g, seat, a, r);
+    case BEAN_ACT_PLANT: return plant_worth(g, seat, a, r);
     case ACT_KEEP: return BAND(BAND_PENDING);
     case ACT_CHOOSE: return BAND(BAND_CHOOSE) + coin_result(x);
     case ACT_ACTIVATE: return ranked_spell(g, seat, BAND_ACTIVATE, x);
     case ACT_PLACE_UP: return BAND(BAND_PLACE);
     case ACT_ORDER: return BAND(BAND_ORDER) + bean_worth_quarters(&g->b, seat, x);
-    case ACT_PASS:
+    case BEAN_ACT_PASS:
         if (g->sub != SUB_GUARD) return bean_playout_worth(g, a, r);
-        return BAND(BAND_GUARD) + (bean_count_in(&g->b, ZONE_COINS(seat), PRINCESS) ? 0 : 100);
+        return BAND(BAND_GUARD) + (bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) ? 0 : 100);
     case ACT_STOP: return BAND(BAND_RIVER);
     case ACT_WISE: return BAND(BAND_WISE);
     case ACT_COMMON: return BAND(BAND_COMMON);
     case ACT_PLUCK: return BAND(BAND_PLUCK) + hand_len(g, x);
-    case ACT_SWORD: return sword_worth(g, x, act_z(a) != 0);
+    case ACT_SWORD: return sword_worth(g, x, bean_act_z(a) != 0);
     case ACT_MAGIC: return ranked_spell(g, seat, BAND_MAGIC, x);
     case ACT_CAST: return ranked_spell(g, seat, BAND_CAST, x);
     case ACT_USE: return use_worth(g, seat, x);
     case ACT_DISCARD: {
-        int face_up = bean_zone_len(&g->b, ZONE_FACE_UP);
-        bool hurts = face_up && bean_worth_quarters(&g->b, seat, bean_zone_top(&g->b, ZONE_FACE_UP)) < 0;
+        int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
+        bool hurts = face_up && bean_worth_quarters(&g->b, seat, bean_zone_top(&g->b, BEAN_ZONE_FACE_UP)) < 0;
         return hurts ? BAND(BAND_DISCARD) : UNRANKED;
     }
     /* greedy_rabohnzel's fallback score when no rule decides: end the step rather than start
@@ -2814,7 +2787,7 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
 /* Relocation's new order is its owner's secret; every other decision is made in the open. */
 static bool rabohnzel_public_text(const void *st, action_t a, int viewer, char *out) {
     (void)st, (void)viewer;
-    if (act_kind(a) != ACT_ORDER) return false;
+    if (bean_act_kind(a) != ACT_ORDER) return false;
     snprintf(out, MEEPLE_PUBLIC_TEXT, "(rearranges their hand)");
     return true;
 }
@@ -2831,11 +2804,11 @@ const game_def rabohnzel_game = {
     .num_params = NUM_PARAMS,
     .params_check = rabohnzel_params_check,
     .setup = rabohnzel_setup,
-    .num_players = rabohnzel_num_players,
-    .turn = rabohnzel_turn,
-    .to_move = rabohnzel_to_move,
-    .turn_key = rabohnzel_turn_key,
-    .is_over = rabohnzel_is_over,
+    .num_players = bean_num_players,
+    .turn = bean_turn,
+    .to_move = bean_to_move,
+    .turn_key = bean_turn_key,
+    .is_over = bean_is_over,
     .legal = rabohnzel_legal,
     .check = rabohnzel_check,
     .apply = rabohnzel_apply,
