@@ -2,7 +2,7 @@
  * logged as one JSON line (docs/log-format.md), and a results table at the end.
  *
  * The match has one seed S: --seed, or drawn from the OS and logged. The games come in deals (blocks of
- * the seating design, repl/seating.h): every game of deal d is dealt with one seed derived from S and d
+ * the seating design, core/host/seating.h): every game of deal d is dealt with one seed derived from S and d
  * by a keyed hash, so no deal's seed follows from another's or can be guessed by a bot, and the design
  * seats the bots so that each sits in each seat equally often within a deal (balanced: with every left
  * neighbour equally often too). Each bot gets a fresh sandboxed lua_State for each game, so a game's
@@ -35,6 +35,8 @@
 #include <meeple/registry.h>
 #include <meeple/session.h>
 #include "host/text.h"
+
+extern const char meeple_lua_referee[]; /* repl/lua/referee.lua */
 
 #define MATCH_INTERRUPTED 130 /* the shell's status for a command stopped by SIGINT */
 
@@ -381,51 +383,16 @@ static const referee_ops plain_referee = {plain_start, plain_state, plain_decisi
 
 /* -------------------------------------------------------------------- a variant, in Lua */
 
-/* The Lua referee: plays a game under a variant, and plays logged games again (base rules or a
- * variant) to check them on --resume and in `meeple merge`. */
-static const char referee_lua[] =
-    "local meeple, game, players, variant = ...\n"
-    "local R = {}\n"
-    "-- The plain state under a game: the variant's wrapper keeps it in _raw.\n"
-    "local function plain(s) return type(s) == 'table' and s._raw or s end\n"
-    "-- A new game, and the plain state underneath.\n"
-    "function R.new(seed)\n"
-    "  local s = meeple.new(game, { seed = seed, players = players, variant = variant })\n"
-    "  return s, plain(s)\n"
-    "end\n"
-    "-- The seat to move (nil once over), the legal actions, and the plain state underneath.\n"
-    "function R.step(s)\n"
-    "  if s:is_over() then return nil, nil, plain(s) end\n"
-    "  return s:to_move(), s:legal(), plain(s)\n"
-    "end\n"
-    "function R.play(s, a) local ok, why = s:try(a) if not ok then error(why, 0) end end\n"
-    "function R.result(s) return s:scores(), s:winners() end\n"
-    "-- A logged game played again: its scores, winners and the seat that took each action, or an error\n"
-    "-- naming what does not reproduce.\n"
-    "function R.replay(seed, actions, forfeit)\n"
-    "  local s, by = R.new(seed), {}\n"
-    "  for i, a in ipairs(actions) do\n"
-    "    if s:is_over() then error(('decision %d: the game was already over'):format(i), 0) end\n"
-    "    by[i] = s:to_move()\n"
-    "    local ok, why = s:try(a)\n"
-    "    if not ok then error(('decision %d, \"%s\": %s'):format(i, a, why), 0) end\n"
-    "  end\n"
-    "  if forfeit and s:is_over() then error('a forfeit is logged in a game its actions end', 0) end\n"
-    "  if forfeit and #actions > 0 and s:to_move() ~= forfeit then\n"
-    "    error(('seat %d forfeited, but seat %d was to decide'):format(forfeit, s:to_move()), 0)\n"
-    "  end\n"
-    "  if not forfeit and not s:is_over() then error(('its %d actions do not end the game'):format(#actions), 0) end\n"
-    "  return s:scores(), s:winners(), by\n"
-    "end\n"
-    "return R\n";
-
+/* The Lua referee (repl/lua/referee.lua) of the match's rules, at index 1 of a new lua_State: it plays
+ * the games under a variant, and plays logged games again (base rules or variant) to check them on
+ * --resume and in `meeple merge`. NULL, said why in one line, when the variant cannot be played. */
 static lua_State *lua_referee_new(const match_args *a, char *err, size_t n) {
     lua_State *L = cli_new_lua();
     if (!L) {
         snprintf(err, n, "out of memory");
         return NULL;
     }
-    if (luaL_loadbufferx(L, referee_lua, strlen(referee_lua), "=referee", "t") == LUA_OK) {
+    if (cli_load_program(L, meeple_lua_referee, "=referee") == LUA_OK) {
         lua_getglobal(L, "meeple");
         lua_pushstring(L, a->def->name);
         lua_pushinteger(L, a->players);
