@@ -314,7 +314,8 @@ typedef struct referee referee;
 typedef struct referee_ops {
     bool (*start)(referee *rf, uint64_t seed);          /* a new game, dealt with `seed` */
     const void *(*state)(const referee *rf);            /* the plain state, as the bots see it */
-    int (*decision)(referee *rf, int *seat);            /* the legal actions of *seat, to move: 0 when over, -1 */
+    int (*decision)(referee *rf, int *seat);            /* how many legal actions *seat (to move) has: 0 when
+                                                         * the game is over, -1 when it cannot go on */
     int (*choose)(referee *rf, bot *b, int n);          /* b's pick among them, or -1: b forfeits */
     const char *(*text)(referee *rf, int k);            /* action k as logged */
     void (*saw)(referee *rf, bot *b, int k, const char *text); /* action k into b's history */
