@@ -2,6 +2,7 @@
 -- meeple: each compiles, opens with a comment naming itself, and is embedded by the build; no C file of
 -- the command line keeps a Lua program in a string literal any more.
 local util = require "spec_util"
+local read = util.read
 
 local dir = util.root .. "/repl/lua"
 
@@ -10,13 +11,6 @@ local programs = {
   "referee", "replay_terminal", "replay_page", "report_command", "compare_check", "compare_page",
   "bench_lua_api", "bench_variant",
 }
-
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local text = f:read("a")
-  f:close()
-  return text
-end
 
 local function files_in(folder, pattern)
   local names = {}
