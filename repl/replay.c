@@ -28,7 +28,6 @@
 extern const char meeple_lua_replay_terminal[]; /* repl/lua/replay_terminal.lua */
 extern const char meeple_lua_replay_page[];     /* repl/lua/replay_page.lua */
 
-
 /* Bounds on what a log may hold: a record's line, its decisions, a text in it. */
 #define REPLAY_MAX_LINE (64L << 20)
 #define REPLAY_MAX_ACTIONS 1000000
