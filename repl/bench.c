@@ -21,6 +21,9 @@
 #include <meeple/session.h>
 #include "host/text.h"
 
+extern const char meeple_lua_bench_lua_api[]; /* repl/lua/bench_lua_api.lua */
+extern const char meeple_lua_bench_variant[]; /* repl/lua/bench_variant.lua */
+
 /* A game that has not ended after this many decisions is stuck: a bug in its rules, not a long game. */
 #define BENCH_MAX_DECISIONS 1000000
 /* Rounds: the same games timed again and again, so the spread is the machine's, not the games'. Random
@@ -330,26 +333,14 @@ typedef struct lua_api_figures {
     double clone_ns, legal_ns;
 } lua_api_figures;
 
-/* A mid-game position of the bench's first game (20 decisions in), and a loop over one method. */
-static const char lua_api_position[] =
-    "local game, players, seed = ...\n"
-    "local s = meeple.new(game, { seed = seed, players = players })\n"
-    "for _ = 1, 20 do\n"
-    "  if s:is_over() then break end\n"
-    "  local legal = s:legal()\n"
-    "  s:play(legal[#legal // 2 + 1])\n"
-    "end\n"
-    "return s\n";
-static const char lua_api_clones[] = "local s, n = ... for _ = 1, n do local c = s:clone() end";
-static const char lua_api_legals[] = "local s, n = ... for _ = 1, n do local l = s:legal() end";
-
 enum { LUA_API_CALLS = 50000 };
 
-/* ns per call of `loop` on the position at `pos`: the median of `rounds` timings. */
-static double time_lua_loop(lua_State *L, const char *loop, int pos, long long rounds) {
+/* ns per call of the loop `loop` of repl/lua/bench_lua_api.lua (its table at `api`) on the position
+ * at `pos`: the median of `rounds` timings. */
+static double time_lua_loop(lua_State *L, int api, const char *loop, int pos, long long rounds) {
     double ns[BENCH_MAX_ROUNDS];
     for (long long r = 0; r < rounds; r++) {
-        if (luaL_loadstring(L, loop) != LUA_OK) return 0;
+        if (lua_getfield(L, api, loop) != LUA_TFUNCTION) return 0;
         lua_pushvalue(L, pos);
         lua_pushinteger(L, LUA_API_CALLS);
         double t0 = now_seconds();
@@ -364,8 +355,10 @@ static double time_lua_loop(lua_State *L, const char *loop, int pos, long long r
 /* What s:clone() and s:legal() cost a script or a search bot, in a plain lua_State with the module. */
 static bool bench_lua_api(const bench_args *a, lua_api_figures *out) {
     lua_State *L = cli_new_lua();
-    bool ok = L && luaL_loadstring(L, lua_api_position) == LUA_OK;
+    bool ok = L && cli_load_program(L, meeple_lua_bench_lua_api, "=bench") == LUA_OK &&
+              lua_pcall(L, 0, 1, 0) == LUA_OK && lua_istable(L, -1); /* the table at 1 */
     if (ok) {
+        lua_getfield(L, 1, "position");
         lua_pushstring(L, a->def->name);
         lua_pushinteger(L, (lua_Integer)a->players);
         lua_pushinteger(L, (lua_Integer)a->seed);
@@ -374,8 +367,8 @@ static bool bench_lua_api(const bench_args *a, lua_api_figures *out) {
     long long rounds = a->rounds < 3 ? 3 : a->rounds;
     if (ok) {
         int pos = lua_gettop(L);
-        out->clone_ns = time_lua_loop(L, lua_api_clones, pos, rounds);
-        out->legal_ns = out->clone_ns > 0 ? time_lua_loop(L, lua_api_legals, pos, rounds) : 0;
+        out->clone_ns = time_lua_loop(L, 1, "clones", pos, rounds);
+        out->legal_ns = out->clone_ns > 0 ? time_lua_loop(L, 1, "legals", pos, rounds) : 0;
         ok = out->clone_ns > 0 && out->legal_ns > 0;
     }
     if (!ok) {
@@ -564,22 +557,8 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     return ok ? 0 : 1;
 }
 
-/* Random play under a variant: every decision goes through the variant's hooks, which are Lua, so
- * this measures the hooked path (the plain path stays pure C and pays nothing for variants). */
-static const char variant_playouts[] =
-    "local game, variant, players, seed, games = ...\n"
-    "local decisions, pick = 0, seed\n"
-    "for g = 0, games - 1 do\n"
-    "  local s = meeple.new(game, { variant = variant, seed = seed + g, players = players })\n"
-    "  while not s:is_over() do\n"
-    "    local legal = s:legal()\n"
-    "    pick = (pick * 1103515245 + 12345) % 2147483648\n"
-    "    s:play(legal[pick % #legal + 1])\n"
-    "    decisions = decisions + 1\n"
-    "  end\n"
-    "end\n"
-    "return decisions\n";
-
+/* Random play under a variant (repl/lua/bench_variant.lua): every decision goes through the variant's
+ * hooks, which are Lua, so this measures the hooked path. */
 static int bench_with_variant(const bench_args *a, const cli_options *opts, void *st) {
     lua_State *L = cli_new_lua();
     if (!L) {
@@ -593,7 +572,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
     int status = 0;
     for (long long pass = 0; pass <= a->rounds && !status; pass++) {
         long long games = pass == 0 ? 1 : a->games;
-        if (luaL_loadbufferx(L, variant_playouts, strlen(variant_playouts), "=bench", "t") != LUA_OK) {
+        if (cli_load_program(L, meeple_lua_bench_variant, "=bench") != LUA_OK) {
             status = 1;
             break;
         }

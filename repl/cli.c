@@ -199,6 +199,10 @@ lua_State *cli_new_lua(void) {
     return L;
 }
 
+int cli_load_program(lua_State *L, const char *text, const char *name) {
+    return luaL_loadbufferx(L, text, strlen(text), name, "t");
+}
+
 /* ============================================================================= rules text */
 
 /* A default list as a variant would write it: {3, 2, 2}, or by player count {[3] = 3, [4] = 2}. */

@@ -99,6 +99,9 @@ bool cli_out_commit(FILE *f, const char *tmp, const char *path, bool ok);
 
 /* A fresh lua_State with the standard libraries and the meeple module (global and require). */
 lua_State *cli_new_lua(void);
+/* Loads one of the commands' Lua programs (repl/lua/NAME.lua, compiled in as meeple_lua_NAME) as the
+ * chunk `name`, e.g. "=referee", which its errors are named after. lua_load's status. */
+int cli_load_program(lua_State *L, const char *text, const char *name);
 /* The message handler for lua_pcall: the message alone, or with a traceback under --debug. */
 void cli_push_msgh(lua_State *L, const cli_options *opts);
 /* Prints the error on top of the stack as "<who>: <first line>" (all of it under --debug); `who` is

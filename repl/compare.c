@@ -28,6 +28,9 @@
 #include "report.h"
 #include "host/seating.h"
 
+extern const char meeple_lua_compare_check[]; /* repl/lua/compare_check.lua */
+extern const char meeple_lua_compare_page[];  /* repl/lua/compare_page.lua */
+
 #define COMPARE_MAX_SEATS MEEPLE_MAX_PLAYERS
 #define Z95 1.959963984540054
 
@@ -520,12 +523,6 @@ static int print_json(const compare_args *a, const side *base, const side *var, 
 
 /* ==================================================================== the report, as a page */
 
-/* (meeple, modules, base log, variant log, labels, out): the two logs through scripts/report.lua. */
-static const char html_lua[] =
-    "local meeple, m, base_log, variant_log, labels, out = ...\n"
-    "local function stats(path) return m.report.summarize(m.report.read(meeple, { path }), m.ratings) end\n"
-    "m.report.write(out, m.report.comparison(stats(base_log), stats(variant_log), labels))\n";
-
 static int write_html(const compare_args *a, const char *base_log, const char *variant_log,
                       const cli_options *opts) {
     lua_State *L = cli_new_lua();
@@ -534,7 +531,7 @@ static int write_html(const compare_args *a, const char *base_log, const char *v
         return 1;
     }
     cli_push_msgh(L, opts);
-    report_push_runner(L, html_lua, "=compare");
+    report_push_runner(L, meeple_lua_compare_page, "=compare");
     lua_pushstring(L, base_log);
     lua_pushstring(L, variant_log);
     lua_createtable(L, 2, 0);
@@ -583,9 +580,7 @@ static int check_variant(const compare_args *a) {
         fprintf(stderr, "meeple compare: out of memory\n");
         return 1;
     }
-    static const char chunk[] = "local meeple, game, players, variant = ...\n"
-                                "meeple.new(game, { seed = 1, players = players, variant = variant })\n";
-    int status = luaL_loadbufferx(L, chunk, sizeof chunk - 1, "=compare", "t");
+    int status = cli_load_program(L, meeple_lua_compare_check, "=compare");
     if (status == LUA_OK) {
         lua_getglobal(L, "meeple");
         lua_pushstring(L, a->game);

@@ -2,7 +2,7 @@
  * logged as one JSON line (docs/log-format.md), and a results table at the end.
  *
  * The match has one seed S: --seed, or drawn from the OS and logged. The games come in deals (blocks of
- * the seating design, repl/seating.h): every game of deal d is dealt with one seed derived from S and d
+ * the seating design, core/host/seating.h): every game of deal d is dealt with one seed derived from S and d
  * by a keyed hash, so no deal's seed follows from another's or can be guessed by a bot, and the design
  * seats the bots so that each sits in each seat equally often within a deal (balanced: with every left
  * neighbour equally often too). Each bot gets a fresh sandboxed lua_State for each game, so a game's
@@ -35,6 +35,8 @@
 #include <meeple/registry.h>
 #include <meeple/session.h>
 #include "host/text.h"
+
+extern const char meeple_lua_referee[]; /* repl/lua/referee.lua */
 
 #define MATCH_INTERRUPTED 130 /* the shell's status for a command stopped by SIGINT */
 
@@ -299,6 +301,246 @@ static int match_parse(int argc, char **argv, match_args *a, const cli_options *
     return match_check(a, game, bots, nbots);
 }
 
+/* ==================================================================================== referees */
+
+/* A game as a match plays it, through one small interface, so that play_game is one loop whatever
+ * the rules. The base rules are the game's C functions on a state of the worker's; a variant is
+ * played through the module's variant wrapper, where its hooks run (in Lua, one referee lua_State per
+ * worker), while the bots see the plain state underneath, as always. */
+
+typedef struct referee referee;
+
+/* The steps of a game. A step that fails leaves its reason in rf->why. */
+typedef struct referee_ops {
+    bool (*start)(referee *rf, uint64_t seed);          /* a new game, dealt with `seed` */
+    const void *(*state)(const referee *rf);            /* the plain state, as the bots see it */
+    int (*decision)(referee *rf, int *seat);            /* how many legal actions *seat (to move) has: 0 when
+                                                         * the game is over, -1 when it cannot go on */
+    int (*choose)(referee *rf, bot *b, int n);          /* b's pick among them, or -1: b forfeits */
+    const char *(*text)(referee *rf, int k);            /* action k as logged */
+    void (*saw)(referee *rf, bot *b, int k, const char *text); /* action k into b's history */
+    bool (*play)(referee *rf, int k);
+    bool (*result)(referee *rf, matchlog_game *g);      /* the scores; the winners too when no one forfeited */
+} referee_ops;
+
+struct referee {
+    const referee_ops *ops;
+    const game_def *def;
+    int players;
+    const param_value *params;
+    char why[200];
+    /* The base rules: the state, the legal actions, one action's text. */
+    void *st;
+    action_t *acts;
+    char text[MEEPLE_ACTION_TEXT];
+    /* A variant: the Lua referee at index 1 of L and the game at 2; the plain state under the game,
+     * and the legal actions as text. */
+    lua_State *L;
+    session *raw;
+    char (*texts)[MEEPLE_ACTION_TEXT];
+};
+
+/* -------------------------------------------------------------------- the base rules, in C */
+
+static bool plain_start(referee *rf, uint64_t seed) {
+    memset(rf->st, 0, rf->def->state_size); /* as a new game's: the state is the worker's, game after game */
+    rf->def->setup(rf->st, rf->players, rf->params, seed);
+    return true;
+}
+
+static const void *plain_state(const referee *rf) { return rf->st; }
+
+static int plain_decision(referee *rf, int *seat) {
+    if (rf->def->is_over(rf->st)) return 0;
+    *seat = rf->def->to_move(rf->st);
+    int n = rf->def->legal(rf->st, rf->acts);
+    if (n > 0) return n;
+    snprintf(rf->why, sizeof rf->why, "no legal action in a running game");
+    return -1;
+}
+
+static int plain_choose(referee *rf, bot *b, int n) { return bot_choose(b, rf->st, rf->acts, n); }
+
+static const char *plain_text(referee *rf, int k) {
+    rf->def->action_text(rf->st, rf->acts[k], rf->text);
+    return rf->text;
+}
+
+static void plain_saw(referee *rf, bot *b, int k, const char *text) { bot_saw(b, rf->st, rf->acts[k], text); }
+
+static bool plain_play(referee *rf, int k) {
+    rf->def->apply(rf->st, rf->acts[k]);
+    return true;
+}
+
+static bool plain_result(referee *rf, matchlog_game *g) {
+    rf->def->scores(rf->st, g->scores);
+    if (g->forfeit < 0) g->nwinners = rf->def->winners(rf->st, g->winners);
+    return true;
+}
+
+static const referee_ops plain_referee = {plain_start, plain_state, plain_decision, plain_choose,
+                                          plain_text,  plain_saw,   plain_play,     plain_result};
+
+/* -------------------------------------------------------------------- a variant, in Lua */
+
+/* The Lua referee (repl/lua/referee.lua) of the match's rules, at index 1 of a new lua_State: it plays
+ * the games under a variant, and plays logged games again (base rules or variant) to check them on
+ * --resume and in `meeple merge`. NULL, said why in one line, when the variant cannot be played. */
+static lua_State *lua_referee_new(const match_args *a, char *err, size_t n) {
+    lua_State *L = cli_new_lua();
+    if (!L) {
+        snprintf(err, n, "out of memory");
+        return NULL;
+    }
+    if (cli_load_program(L, meeple_lua_referee, "=referee") == LUA_OK) {
+        lua_getglobal(L, "meeple");
+        lua_pushstring(L, a->def->name);
+        lua_pushinteger(L, a->players);
+        lua_pushstring(L, a->variant);
+        if (lua_pcall(L, 4, 1, 0) == LUA_OK) {
+            lua_getfield(L, 1, "new");
+            lua_pushinteger(L, 1);
+            if (lua_pcall(L, 1, 1, 0) == LUA_OK) {
+                lua_settop(L, 1);
+                return L;
+            }
+        }
+    }
+    const char *msg = lua_tostring(L, -1);
+    if (!msg) msg = "the variant cannot be played";
+    snprintf(err, n, "%.*s", (int)strcspn(msg, "\n"), msg);
+    lua_close(L);
+    return NULL;
+}
+
+/* Calls the Lua referee's `fn` with the `nargs` values on top of the stack. */
+static bool variant_call(referee *rf, const char *fn, int nargs, int nresults) {
+    lua_State *L = rf->L;
+    lua_getfield(L, 1, fn);
+    lua_insert(L, -(nargs + 1));
+    if (lua_pcall(L, nargs, nresults, 0) == LUA_OK) return true;
+    const char *msg = lua_tostring(L, -1);
+    snprintf(rf->why, sizeof rf->why, "under the variant: %s", msg ? msg : "an error");
+    return false;
+}
+
+/* The plain state under the game, from the value at `idx`. */
+static bool variant_plain(referee *rf, int idx) {
+    rf->raw = meeple_to_session(rf->L, idx);
+    if (!rf->raw) snprintf(rf->why, sizeof rf->why, "the variant's state has no plain state under it");
+    return rf->raw != NULL;
+}
+
+static bool variant_start(referee *rf, uint64_t seed) {
+    lua_settop(rf->L, 1);
+    lua_pushinteger(rf->L, (lua_Integer)seed);
+    if (!variant_call(rf, "new", 1, 2)) return false; /* the game at 2, its plain state at 3 */
+    bool ok = variant_plain(rf, 3);
+    lua_settop(rf->L, 2);
+    return ok;
+}
+
+static const void *variant_state(const referee *rf) { return rf->raw->now; }
+
+static int variant_decision(referee *rf, int *seat) {
+    lua_State *L = rf->L;
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (!variant_call(rf, "step", 1, 3) || !variant_plain(rf, 5)) return -1; /* 3: seat, 4: legal, 5: plain */
+    if (lua_isnil(L, 3)) return 0;
+    int p = (int)lua_tointeger(L, 3) - 1, n = (int)lua_rawlen(L, 4);
+    if (p < 0 || p >= rf->players || n <= 0 || n > MEEPLE_MAX_ACTIONS) {
+        snprintf(rf->why, sizeof rf->why, "no legal action");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, 4, i + 1);
+        const char *text = lua_tostring(L, -1);
+        snprintf(rf->texts[i], MEEPLE_ACTION_TEXT, "%s", text ? text : "");
+        lua_pop(L, 1);
+    }
+    *seat = p;
+    return n;
+}
+
+static int variant_choose(referee *rf, bot *b, int n) {
+    return bot_choose_text(b, rf->raw->now, (const char(*)[MEEPLE_ACTION_TEXT])rf->texts, n);
+}
+
+static const char *variant_text(referee *rf, int k) { return rf->texts[k]; }
+
+static void variant_saw(referee *rf, bot *b, int k, const char *text) {
+    (void)k;
+    bot_saw_text(b, rf->raw->now, text);
+}
+
+static bool variant_play(referee *rf, int k) {
+    lua_settop(rf->L, 2);
+    lua_pushvalue(rf->L, 2);
+    lua_pushstring(rf->L, rf->texts[k]);
+    return variant_call(rf, "play", 2, 0);
+}
+
+static bool variant_result(referee *rf, matchlog_game *g) {
+    lua_State *L = rf->L;
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (!variant_call(rf, "result", 1, 2)) return false; /* 3: scores, 4: winners */
+    for (int s = 0; s < rf->players; s++) {
+        lua_rawgeti(L, 3, s + 1);
+        g->scores[s] = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    int n = g->forfeit < 0 && lua_istable(L, 4) ? (int)lua_rawlen(L, 4) : 0;
+    for (int i = 0; i < n && i < rf->players; i++) {
+        lua_rawgeti(L, 4, i + 1);
+        int w = (int)lua_tointeger(L, -1) - 1;
+        lua_pop(L, 1);
+        if (w >= 0 && w < rf->players) g->winners[g->nwinners++] = w;
+    }
+    return true;
+}
+
+static const referee_ops variant_referee = {variant_start, variant_state, variant_decision, variant_choose,
+                                            variant_text,  variant_saw,   variant_play,     variant_result};
+
+/* -------------------------------------------------------------------- a worker's referee */
+
+static void referee_free(referee *rf) {
+    if (!rf) return;
+    if (rf->L) lua_close(rf->L);
+    free(rf->texts);
+    free(rf->acts);
+    free(rf->st);
+    free(rf);
+}
+
+/* The referee of the match's rules, with its own buffers (and its own lua_State under a variant).
+ * NULL, said why in err. */
+static referee *referee_new(const match *m, char *err, size_t n) {
+    const match_args *a = m->a;
+    referee *rf = calloc(1, sizeof *rf);
+    if (!rf) return snprintf(err, n, "out of memory"), NULL;
+    *rf = (referee){.def = a->def, .players = a->players, .params = m->params};
+    bool ok;
+    if (a->variant) {
+        rf->ops = &variant_referee;
+        rf->texts = malloc(sizeof *rf->texts * MEEPLE_MAX_ACTIONS);
+        if (!rf->texts) snprintf(err, n, "out of memory");
+        ok = rf->texts && (rf->L = lua_referee_new(a, err, n)) != NULL;
+    } else {
+        rf->ops = &plain_referee;
+        rf->st = malloc(a->def->state_size);
+        rf->acts = malloc(sizeof *rf->acts * MEEPLE_MAX_ACTIONS);
+        ok = rf->st && rf->acts;
+        if (!ok) snprintf(err, n, "out of memory");
+    }
+    if (ok) return rf;
+    referee_free(rf);
+    return NULL;
+}
+
 /* ==================================================================================== one game */
 
 static void result_error(game_result *r, const match *m, const char *fmt, const char *detail) {
@@ -344,247 +586,73 @@ static void note_forfeit(game_result *r, const bot *b, int players) {
     winners_after_forfeit(&r->g, players);
 }
 
-/* Plays game `g` to its end (or a forfeit) with a fresh bot per seat. */
-static void play_game(const match *m, long long g, game_result *r) {
-    const match_args *a = m->a;
-    const game_def *def = a->def;
-    int players = a->players;
-    uint64_t seed = (uint64_t)game_seed(m, g);
-    *r = (game_result){.g = {.game = g, .forfeit = -1}};
-    void *st = calloc(1, def->state_size);
-    action_t *acts = malloc(sizeof *acts * MEEPLE_MAX_ACTIONS);
-    bot *bots[MEEPLE_MAX_PLAYERS] = {0};
-    json_t *actions = json_array(), *by = json_array();
-    if (!st || !acts || !actions || !by) {
-        result_error(r, m, "%s", "out of memory");
-        goto done;
-    }
-    def->setup(st, players, m->params, seed);
-    for (int s = 0; s < players; s++) {
-        bots[s] = bot_new(m->codes[bot_of_seat(m, g, s)], def, m->params, &a->limits, a->echo);
-        if (!bots[s]) {
-            result_error(r, m, "%s", "out of memory");
-            goto done;
+/* The decisions of a started game, onto the record's lists, until its end or a forfeit. False when
+ * the game cannot go on (r->error said why) or a signal stopped it (r->abandoned). */
+static bool play_decisions(const match *m, referee *rf, bot **bots, game_result *r, json_t *actions, json_t *by) {
+    const referee_ops *op = rf->ops;
+    for (long long moves = 0; r->g.forfeit < 0; moves++) {
+        int p = 0, n = op->decision(rf, &p);
+        if (n == 0) break; /* the game is over */
+        if (n < 0 || moves == MATCHLOG_MAX_DECISIONS) {
+            result_error(r, m, "%s", n < 0 ? rf->why : "the game does not end");
+            return false;
         }
-    }
-    for (int s = 0; s < players && r->g.forfeit < 0; s++)
-        if (!bot_begin(bots[s], st, s, seed)) r->g.forfeit = s;
-    for (long long moves = 0; r->g.forfeit < 0 && !def->is_over(st); moves++) {
-        int p = def->to_move(st), n = def->legal(st, acts);
-        if (n <= 0 || moves == MATCHLOG_MAX_DECISIONS) {
-            result_error(r, m, "%s", n <= 0 ? "no legal action in a running game" : "the game does not end");
-            goto done;
-        }
-        if (match_signal) {
-            r->abandoned = true;
-            goto done;
-        }
+        if (match_signal) return r->abandoned = true, false;
         double t0 = now_ms();
-        int k = bot_choose(bots[p], st, acts, n);
+        int k = op->choose(rf, bots[p], n);
         count_decision(&r->g, p, now_ms() - t0);
         if (k < 0) {
             r->g.forfeit = p;
             break;
         }
-        char text[MEEPLE_ACTION_TEXT];
-        def->action_text(st, acts[k], text);
+        const char *text = op->text(rf, k);
         if (!note_action(actions, by, text, p)) {
             result_error(r, m, "%s", "out of memory");
-            goto done;
+            return false;
         }
-        for (int s = 0; s < players; s++) bot_saw(bots[s], st, acts[k], text); /* their histories */
-        def->apply(st, acts[k]);
-    }
-    if (match_signal && r->g.forfeit >= 0) { /* stopped, not lost: played again on --resume */
-        r->abandoned = true;
-        goto done;
-    }
-    def->scores(st, r->g.scores);
-    if (r->g.forfeit >= 0) note_forfeit(r, bots[r->g.forfeit], players);
-    else r->g.nwinners = def->winners(st, r->g.winners);
-    for (int s = 0; s < players; s++) bot_end(bots[s], r->g.scores, r->g.winners, r->g.nwinners);
-    write_line(m, r, actions, by);
-done:
-    for (int s = 0; s < players; s++) bot_free(bots[s]);
-    json_decref(actions);
-    json_decref(by);
-    free(acts);
-    free(st);
-}
-
-/* ---- Under a variant: the game is played through the module's variant wrapper, where the hooks run
- * (in Lua, one referee lua_State per worker); the bots see the plain state underneath, as always. ---- */
-
-static const char referee_lua[] =
-    "local meeple, game, players, variant = ...\n"
-    "local R = {}\n"
-    "function R.new(seed) return meeple.new(game, { seed = seed, players = players, variant = variant }) end\n"
-    "-- The seat to move (nil once over), the legal actions, and the plain state underneath.\n"
-    "function R.step(s)\n"
-    "  local raw = type(s) == 'table' and s._raw or s\n"
-    "  if s:is_over() then return nil, nil, raw end\n"
-    "  return s:to_move(), s:legal(), raw\n"
-    "end\n"
-    "function R.play(s, a) local ok, why = s:try(a) if not ok then error(why, 0) end end\n"
-    "function R.result(s) return s:scores(), s:winners() end\n"
-    "-- A logged game played again: its scores, winners and the seat that took each action, or an error\n"
-    "-- naming what does not reproduce.\n"
-    "function R.replay(seed, actions, forfeit)\n"
-    "  local s, by = R.new(seed), {}\n"
-    "  for i, a in ipairs(actions) do\n"
-    "    if s:is_over() then error(('decision %d: the game was already over'):format(i), 0) end\n"
-    "    by[i] = s:to_move()\n"
-    "    local ok, why = s:try(a)\n"
-    "    if not ok then error(('decision %d, \"%s\": %s'):format(i, a, why), 0) end\n"
-    "  end\n"
-    "  if forfeit and s:is_over() then error('a forfeit is logged in a game its actions end', 0) end\n"
-    "  if forfeit and #actions > 0 and s:to_move() ~= forfeit then\n"
-    "    error(('seat %d forfeited, but seat %d was to decide'):format(forfeit, s:to_move()), 0)\n"
-    "  end\n"
-    "  if not forfeit and not s:is_over() then error(('its %d actions do not end the game'):format(#actions), 0) end\n"
-    "  return s:scores(), s:winners(), by\n"
-    "end\n"
-    "return R\n";
-
-static lua_State *referee_new(const match_args *a, char *err, size_t n) {
-    lua_State *L = cli_new_lua();
-    if (!L) {
-        snprintf(err, n, "out of memory");
-        return NULL;
-    }
-    if (luaL_loadbufferx(L, referee_lua, strlen(referee_lua), "=referee", "t") == LUA_OK) {
-        lua_getglobal(L, "meeple");
-        lua_pushstring(L, a->def->name);
-        lua_pushinteger(L, a->players);
-        lua_pushstring(L, a->variant);
-        if (lua_pcall(L, 4, 1, 0) == LUA_OK) {
-            lua_getfield(L, 1, "new");
-            lua_pushinteger(L, 1);
-            if (lua_pcall(L, 1, 1, 0) == LUA_OK) {
-                lua_settop(L, 1);
-                return L;
-            }
+        for (int s = 0; s < m->a->players; s++) op->saw(rf, bots[s], k, text); /* their histories */
+        if (!op->play(rf, k)) {
+            result_error(r, m, "%s", rf->why);
+            return false;
         }
     }
-    const char *msg = lua_tostring(L, -1);
-    if (!msg) msg = "the variant cannot be played";
-    snprintf(err, n, "%.*s", (int)strcspn(msg, "\n"), msg);
-    lua_close(L);
-    return NULL;
+    if (match_signal && r->g.forfeit >= 0) r->abandoned = true; /* stopped, not lost: played again on --resume */
+    return !r->abandoned;
 }
 
-/* Calls the referee's `fn` with the `nargs` values on top of the stack. */
-static bool referee_call(lua_State *L, const char *fn, int nargs, int nresults, game_result *r, const match *m) {
-    lua_getfield(L, 1, fn);
-    lua_insert(L, -(nargs + 1));
-    if (lua_pcall(L, nargs, nresults, 0) == LUA_OK) return true;
-    const char *msg = lua_tostring(L, -1);
-    result_error(r, m, "under the variant: %s", msg ? msg : "an error");
-    return false;
-}
-
-/* play_game under a variant: the referee at stack index 1 of L. */
-static void play_game_variant(const match *m, long long g, game_result *r, lua_State *L) {
+/* Plays game `g` to its end (or a forfeit) through the worker's referee, with a fresh bot per seat. */
+static void play_game(const match *m, referee *rf, long long g, game_result *r) {
     const match_args *a = m->a;
     int players = a->players;
     uint64_t seed = (uint64_t)game_seed(m, g);
     *r = (game_result){.g = {.game = g, .forfeit = -1}};
-    char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
     bot *bots[MEEPLE_MAX_PLAYERS] = {0};
     json_t *actions = json_array(), *by = json_array();
-    bool begun = false;
-    lua_settop(L, 1);
-    lua_pushinteger(L, (lua_Integer)seed);
-    if (!texts || !actions || !by) {
+    bool ok = actions && by;
+    if (ok && !rf->ops->start(rf, seed)) {
+        result_error(r, m, "%s", rf->why);
+        goto done;
+    }
+    for (int s = 0; s < players && ok; s++)
+        ok = (bots[s] = bot_new(m->codes[bot_of_seat(m, g, s)], a->def, m->params, &a->limits, a->echo)) != NULL;
+    if (!ok) {
         result_error(r, m, "%s", "out of memory");
         goto done;
     }
-    if (!referee_call(L, "new", 1, 1, r, m)) goto done; /* the game at 2 */
-    for (int s = 0; s < players; s++) {
-        bots[s] = bot_new(m->codes[bot_of_seat(m, g, s)], a->def, m->params, &a->limits, a->echo);
-        if (!bots[s]) {
-            result_error(r, m, "%s", "out of memory");
-            goto done;
-        }
-    }
-    for (long long moves = 0;; moves++) {
-        lua_settop(L, 2);
-        lua_pushvalue(L, 2);
-        if (!referee_call(L, "step", 1, 3, r, m)) goto done; /* 3: seat, 4: legal, 5: plain state */
-        session *raw = meeple_to_session(L, 5);
-        if (!raw) {
-            result_error(r, m, "%s", "the variant's state has no plain state under it");
-            goto done;
-        }
-        if (!begun) {
-            for (int s = 0; s < players && r->g.forfeit < 0; s++)
-                if (!bot_begin(bots[s], raw->now, s, seed)) r->g.forfeit = s;
-            begun = true;
-        }
-        if (r->g.forfeit >= 0 || lua_isnil(L, 3)) break;
-        int p = (int)lua_tointeger(L, 3) - 1, n = (int)lua_rawlen(L, 4);
-        if (p < 0 || p >= players || n <= 0 || n > MEEPLE_MAX_ACTIONS || moves == MATCHLOG_MAX_DECISIONS) {
-            result_error(r, m, "%s", moves == MATCHLOG_MAX_DECISIONS ? "the game does not end" : "no legal action");
-            goto done;
-        }
-        if (match_signal) {
-            r->abandoned = true;
-            goto done;
-        }
-        for (int i = 0; i < n; i++) {
-            lua_rawgeti(L, 4, i + 1);
-            const char *text = lua_tostring(L, -1);
-            snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", text ? text : "");
-            lua_pop(L, 1);
-        }
-        double t0 = now_ms();
-        int k = bot_choose_text(bots[p], raw->now, (const char(*)[MEEPLE_ACTION_TEXT])texts, n);
-        count_decision(&r->g, p, now_ms() - t0);
-        if (k < 0) {
-            r->g.forfeit = p;
-            break;
-        }
-        if (!note_action(actions, by, texts[k], p)) {
-            result_error(r, m, "%s", "out of memory");
-            goto done;
-        }
-        for (int s = 0; s < players; s++) bot_saw_text(bots[s], raw->now, texts[k]); /* their histories */
-        lua_settop(L, 2);
-        lua_pushvalue(L, 2);
-        lua_pushstring(L, texts[k]);
-        if (!referee_call(L, "play", 2, 0, r, m)) goto done;
-    }
-    lua_settop(L, 2);
-    lua_pushvalue(L, 2);
-    if (!referee_call(L, "result", 1, 2, r, m)) goto done; /* 3: scores, 4: winners */
-    for (int s = 0; s < players; s++) {
-        lua_rawgeti(L, 3, s + 1);
-        r->g.scores[s] = (int)lua_tointeger(L, -1);
-        lua_pop(L, 1);
-    }
-    if (match_signal && r->g.forfeit >= 0) { /* stopped, not lost: played again on --resume */
-        r->abandoned = true;
+    for (int s = 0; s < players && r->g.forfeit < 0; s++)
+        if (!bot_begin(bots[s], rf->ops->state(rf), s, seed)) r->g.forfeit = s;
+    if (!play_decisions(m, rf, bots, r, actions, by)) goto done;
+    if (!rf->ops->result(rf, &r->g)) {
+        result_error(r, m, "%s", rf->why);
         goto done;
     }
-    if (r->g.forfeit >= 0) {
-        note_forfeit(r, bots[r->g.forfeit], players);
-    } else {
-        int n = lua_istable(L, 4) ? (int)lua_rawlen(L, 4) : 0;
-        for (int i = 0; i < n && i < players; i++) {
-            lua_rawgeti(L, 4, i + 1);
-            int w = (int)lua_tointeger(L, -1) - 1;
-            lua_pop(L, 1);
-            if (w >= 0 && w < players) r->g.winners[r->g.nwinners++] = w;
-        }
-    }
+    if (r->g.forfeit >= 0) note_forfeit(r, bots[r->g.forfeit], players);
     for (int s = 0; s < players; s++) bot_end(bots[s], r->g.scores, r->g.winners, r->g.nwinners);
     write_line(m, r, actions, by);
 done:
     for (int s = 0; s < players; s++) bot_free(bots[s]);
     json_decref(actions);
     json_decref(by);
-    free(texts);
-    lua_settop(L, 1);
 }
 
 /* ==================================================================================== counting */
@@ -643,17 +711,14 @@ static void flush_done(match *m) {
 
 static void *worker(void *arg) {
     match *m = arg;
-    lua_State *referee = NULL;
-    if (m->a->variant) {
-        char err[300];
-        referee = referee_new(m->a, err, sizeof err);
-        if (!referee) {
-            pthread_mutex_lock(&m->lock);
-            snprintf(m->error, sizeof m->error, "%s", err);
-            m->stop = true;
-            pthread_mutex_unlock(&m->lock);
-            return NULL;
-        }
+    char err[300];
+    referee *rf = referee_new(m, err, sizeof err);
+    if (!rf) {
+        pthread_mutex_lock(&m->lock);
+        snprintf(m->error, sizeof m->error, "%s", err);
+        m->stop = true;
+        pthread_mutex_unlock(&m->lock);
+        return NULL;
     }
     for (;;) {
         pthread_mutex_lock(&m->lock);
@@ -661,8 +726,7 @@ static void *worker(void *arg) {
         pthread_mutex_unlock(&m->lock);
         if (slot >= m->slots) break;
         game_result *r = malloc(sizeof *r);
-        if (r && referee) play_game_variant(m, game_of_slot(m, slot), r, referee);
-        else if (r) play_game(m, game_of_slot(m, slot), r);
+        if (r) play_game(m, rf, game_of_slot(m, slot), r);
         pthread_mutex_lock(&m->lock);
         if (!r) {
             snprintf(m->error, sizeof m->error, "out of memory");
@@ -673,7 +737,7 @@ static void *worker(void *arg) {
         }
         pthread_mutex_unlock(&m->lock);
     }
-    if (referee) lua_close(referee);
+    referee_free(rf);
     return NULL;
 }
 
@@ -890,7 +954,7 @@ static bool resume_log(match *m) {
         return false;
     }
     char err[300];
-    lua_State *L = referee_new(m->a, err, sizeof err);
+    lua_State *L = lua_referee_new(m->a, err, sizeof err);
     json_t *id = matchlog_identity(&m->mm);
     long long slots = -1;
     if (!L) snprintf(m->error, sizeof m->error, "%s", err);
@@ -1060,7 +1124,7 @@ int match_main(int argc, char **argv, const cli_options *opts) {
     int status = 0;
     if (a.variant) { /* tried once here, so a bad variant is a bad argument */
         char err[300];
-        lua_State *L = referee_new(&a, err, sizeof err);
+        lua_State *L = lua_referee_new(&a, err, sizeof err);
         if (!L) status = cli_bad_args("match", "%s", err);
         else lua_close(L);
     }
@@ -1102,7 +1166,7 @@ match_checker *match_checker_new(const matchlog_match *mm, const char *variant_f
     c->m.mm = *mm;
     c->m.mm.params = c->m.params;
     c->m.slots = mm->games;
-    c->L = referee_new(&c->a, err, n);
+    c->L = lua_referee_new(&c->a, err, n);
     c->id = c->L ? matchlog_identity(&c->m.mm) : NULL;
     if (c->L && !c->id) snprintf(err, n, "out of memory");
     if (!c->id) {

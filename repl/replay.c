@@ -25,6 +25,8 @@
 #include "report.h"
 #include "host/text.h"
 
+extern const char meeple_lua_replay_terminal[]; /* repl/lua/replay_terminal.lua */
+extern const char meeple_lua_replay_page[];     /* repl/lua/replay_page.lua */
 
 /* Bounds on what a log may hold: a record's line, its decisions, a text in it. */
 #define REPLAY_MAX_LINE (64L << 20)
@@ -201,46 +203,6 @@ static void push_record(lua_State *L, const json_t *r, const game_def *def, cons
 
 /* ==================================================================== at the terminal */
 
-/* The replay at the terminal, in Lua over the module: (meeple, modules, record, seat or nil, stepping).
- * Errors are one line; names from the log are escaped. Going back is s:undo(). */
-static const char replay_lua[] =
-    "local meeple, m, game, seat, stepping = ...\n"
-    "local s = meeple.new(game.game, { seed = game.seed, players = #game.seats, variant = game.variant })\n"
-    "local function board() print(m.render(seat and s:view(seat) or s:table())) end\n"
-    "local function name(p) return m.escape(game.seats[p] or '?') end\n"
-    "board()\n"
-    "local i, actions = 0, game.actions\n"
-    "while true do\n"
-    "  if stepping then\n"
-    "    io.write(i < #actions and '-- Enter: next step, b: back, q: quit -- ' or '-- the end; b: back, Enter: quit -- ')\n"
-    "    io.flush()\n"
-    "    local answer = io.read('l')\n"
-    "    if not answer or answer:sub(1, 1) == 'q' or (answer:sub(1, 1) ~= 'b' and i == #actions) then return end\n"
-    "    if answer:sub(1, 1) == 'b' and i > 0 then\n"
-    "      s:undo()\n"
-    "      i = i - 1\n"
-    "      print(i == 0 and '\\n== back to the deal\\n' or ('\\n== back to decision %d: P%d (%s) %s\\n')\n"
-    "        :format(i, game.by[i], name(game.by[i]), game.shown[i]))\n"
-    "      board()\n"
-    "      goto continue\n"
-    "    elseif answer:sub(1, 1) == 'b' then\n"
-    "      goto continue\n"
-    "    end\n"
-    "  end\n"
-    "  if i == #actions then return end\n"
-    "  i = i + 1\n"
-    "  local p = s:to_move()\n"
-    "  if not p then error(('decision %d: the game is already over'):format(i), 0) end\n"
-    "  -- as the seat saw it: another seat's secret pick is not shown (the game's public text)\n"
-    "  game.shown[i] = seat and s:public_text(actions[i], seat) or actions[i]\n"
-    "  local ok, why = s:try(actions[i])\n"
-    "  if not ok then error(('decision %d: %s cannot be played: %s'):format(i, actions[i], why), 0) end\n"
-    "  game.by[i] = p\n"
-    "  print(('\\n== decision %d: P%d (%s) %s\\n'):format(i, p, name(p), game.shown[i]))\n"
-    "  board()\n"
-    "  ::continue::\n"
-    "end\n";
-
 /* Text read from the log, on stdout: escaped, as a file may hold anything. */
 static void put(const char *text) { text_write(stdout, text, strlen(text), false); }
 
@@ -305,15 +267,6 @@ static void print_title(const json_t *r, const game_def *def, const replay_args 
     fflush(stdout);
 }
 
-/* ==================================================================== as a page */
-
-/* (meeple, modules, record, out) -> writes the page; its size in bytes and the decisions. */
-static const char page_lua[] =
-    "local meeple, m, game, out = ...\n"
-    "local html = m.viewer.page(meeple, m.viewer.frames(meeple, game), m.parts)\n"
-    "m.report.write(out, html)\n"
-    "return #html, #game.actions\n";
-
 /* ==================================================================== the command */
 
 /* A log may come from anyone, so it never chooses which file runs: a variant it names by a path is
@@ -352,7 +305,7 @@ static int replay_record(const json_t *r, const replay_args *a, const cli_option
     cli_push_msgh(L, opts);
     int status;
     if (a->html) {
-        report_push_runner(L, page_lua, "=replay");
+        report_push_runner(L, meeple_lua_replay_page, "=replay");
         push_record(L, r, def, variant, a->game, a->path);
         lua_pushstring(L, a->html);
         status = lua_pcall(L, 2, 2, 1);
@@ -361,7 +314,7 @@ static int replay_record(const json_t *r, const replay_args *a, const cli_option
                     (long long)lua_tointeger(L, -1), (double)lua_tointeger(L, -2) / 1024);
     } else {
         print_title(r, def, a);
-        report_push_runner(L, replay_lua, "=replay");
+        report_push_runner(L, meeple_lua_replay_terminal, "=replay");
         push_record(L, r, def, variant, a->game, a->path);
         lua_newtable(L);
         lua_setfield(L, -2, "by");

@@ -28,6 +28,7 @@ extern const char meeple_lua_viewer[];
 extern const char meeple_lua_viewer_page[];
 extern const char meeple_lua_viewer_app[];
 extern const char meeple_lua_viewer_draw[];
+extern const char meeple_lua_report_command[]; /* repl/lua/report_command.lua: the command itself */
 
 #define REPORT_MAX_LOGS 4096
 #define REPORT_PAGES 500          /* replay pages written without --pages */
@@ -200,60 +201,6 @@ void report_push_runner(lua_State *L, const char *chunk, const char *name) {
     lua_pushcclosure(L, run_chunk, 2);
 }
 
-/* (meeple, m, paths, html, json, replays_dir, replays_href) with m = the modules: the report. */
-static const char report_lua[] =
-    "local meeple, m, paths, html, as_json, dir, href, progress, max_pages = ...\n"
-    "local games = m.report.read(meeple, paths)\n"
-    "local stats = m.report.summarize(games, m.ratings)\n"
-    "if as_json then\n"
-    "  io.write(meeple.json.encode(m.report.json(stats, meeple.json.null), { indent = true }), '\\n')\n"
-    "elseif not html then\n"
-    "  io.write(m.report.text(stats, m.escape))\n"
-    "end\n"
-    "if not html then return end\n"
-    "local links, written, skipped = {}, 0, 0\n"
-    "if dir then\n"
-    "  for name, text in pairs(m.viewer.shared_files(m.parts)) do m.report.write(dir .. '/' .. name, text) end\n"
-    "end\n"
-    "for i, g in ipairs(games) do\n"
-    "  if progress and dir then io.stderr:write(('\\rmeeple report: replay page %d of %d'):format(i, #games)) end\n"
-    "  local why\n"
-    "  if not dir then why = 'meeple replay ' .. g.log .. ' --game ' .. g.line\n"
-    "  elseif written >= max_pages then\n"
-    "    why = ('past the %d pages written (--pages): meeple replay %s --game %d'):format(max_pages, g.log, g.line)\n"
-    "    skipped = skipped + 1\n"
-    "  elseif not m.titles[g.game] then why = 'unknown game'\n"
-    "  elseif math.type(g.seed) ~= 'integer' then why = 'no seed'\n"
-    "  elseif type(g.variant) == 'string' and (g.variant:find('/', 1, true) or g.variant:find('%.lua$')) then\n"
-    "    why = 'variant named by its path: meeple replay --variant FILE'\n"
-    "  end\n"
-    "  if not why then\n"
-    "    local record = { game = g.game, title = m.titles[g.game], seed = g.seed, seats = g.seats,\n"
-    "      actions = g.actions, variant = type(g.variant) == 'string' and g.variant or nil, index = g.line,\n"
-    "      log = g.log:match('[^/]*$'), scores = g.scores, winners = g.winners, forfeits = g.forfeits,\n"
-    "      decisions = g.decisions, ms = g.ms }\n"
-    "    local ok, page = pcall(function()\n"
-    "      for _, a in ipairs(record.actions) do\n"
-    "        if type(a) ~= 'string' then error('an action is not text', 0) end\n"
-    "      end\n"
-    "      return m.viewer.page(meeple, m.viewer.frames(meeple, record), m.parts, true)\n"
-    "    end)\n"
-    "    if ok then\n"
-    "      local name = ('game-%d.html'):format(i)\n"
-    "      m.report.write(dir .. '/' .. name, page)\n"
-    "      links[i] = { href = href .. '/' .. name }\n"
-    "      written = written + 1\n"
-    "    else\n"
-    "      links[i] = { why = 'cannot replay: ' .. tostring(page) }\n"
-    "    end\n"
-    "  else\n"
-    "    links[i] = { why = why }\n"
-    "  end\n"
-    "end\n"
-    "if progress and dir then io.stderr:write('\\r\\27[K') end\n"
-    "m.report.write(html, m.report.html(stats, links))\n"
-    "return #games, written, skipped\n";
-
 /* The folder of FILE's replay pages: FILE without ".html", then "-games"; and its name as a link. */
 static bool replay_folder(const char *html, char *dir, size_t n, const char **href) {
     size_t len = strlen(html);
@@ -310,7 +257,7 @@ int report_main(int argc, char **argv, const cli_options *opts) {
         return 1;
     }
     cli_push_msgh(L, opts);
-    report_push_runner(L, report_lua, "=report");
+    report_push_runner(L, meeple_lua_report_command, "=report");
     lua_createtable(L, nlogs, 0);
     int n = 0;
     for (int i = 1; i < argc; i++) {
