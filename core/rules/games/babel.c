@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/rules.h"
 #include "rules/table.h"
 
 /* Keeps a rare path out of a hot function that calls it once: inlined, its variables would cost the
