@@ -1148,9 +1148,8 @@ static int m_load(lua_State *L) {
 static int rng_call(lua_State *L) {
     rng *r = lua_touserdata(L, lua_upvalueindex(1));
     int nargs = lua_gettop(L);
-    if (nargs == 0) { /* a float in [0, 1) from 53 random bits */
-        uint64_t bits = ((uint64_t)rng_next(r) << 21) ^ (rng_next(r) >> 11);
-        lua_pushnumber(L, (lua_Number)(bits & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0));
+    if (nargs == 0) {
+        lua_pushnumber(L, rng_float(r));
         return 1;
     }
     lua_Integer lo = 1, hi = arg_int(L, 1, "rng", "m");
@@ -1158,10 +1157,10 @@ static int rng_call(lua_State *L) {
         lo = hi;
         hi = arg_int(L, 2, "rng", "n");
     }
-    if (lo > hi) luaL_error(L, "rng: interval is empty (%I..%I)", lo, hi);
-    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo;
-    if (span >= 0xffffffffu) luaL_error(L, "rng: interval is too large (%I..%I)", lo, hi);
-    lua_pushinteger(L, lo + (lua_Integer)rng_below(r, (uint32_t)span + 1));
+    int64_t drawn;
+    const char *bad = rng_between(r, lo, hi, &drawn);
+    if (bad) luaL_error(L, "rng: %s (%I..%I)", bad, lo, hi);
+    lua_pushinteger(L, drawn);
     return 1;
 }
 
