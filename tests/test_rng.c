@@ -50,6 +50,17 @@ static void same_seed_same_stream(void) {
     for (int i = 0; i < 1000; i++) CHECK(rng_next(&r1) == rng_next(&r2), "diverged at %d", i);
 }
 
+/* The seed a game's sample draws for its re-dealt state: the first draw is the high half, as the games
+ * drew it before the order was written down (the order of a |'s operands is the compiler's). */
+static void next64_takes_the_first_draw_high(void) {
+    rng r, copy;
+    rng_seed(&r, 99, 7);
+    copy = r;
+    uint64_t high = rng_next(&copy), low = rng_next(&copy);
+    uint64_t got = rng_next64(&r);
+    CHECK(got == (high << 32 | low) && memcmp(&r, &copy, sizeof r) == 0, "got 0x%016llx", (unsigned long long)got);
+}
+
 /* The Lua generators' math.random() (ctx.rng:random(), the module's rng): the same numbers for a seed
  * as before they shared rng_float, the first draw giving the high bits. */
 static void float_draws_are_unchanged(void) {
@@ -90,6 +101,7 @@ int main(void) {
     below_stays_in_bounds_and_is_roughly_uniform();
     shuffle_is_a_permutation_and_depends_on_the_seed();
     same_seed_same_stream();
+    next64_takes_the_first_draw_high();
     float_draws_are_unchanged();
     interval_draws_are_unchanged();
     printf("test_rng: all passed\n");

@@ -25,6 +25,11 @@ static inline uint32_t pcg_step(rng *r) {
 
 uint32_t rng_next(rng *r) { return pcg_step(r); }
 
+uint64_t rng_next64(rng *r) {
+    uint64_t high = pcg_step(r); /* drawn first, apart: the order of a |'s operands is the compiler's */
+    return high << 32 | pcg_step(r);
+}
+
 static inline uint32_t below(rng *r, uint32_t bound) {
     uint64_t m = (uint64_t)pcg_step(r) * bound;
     uint32_t low = (uint32_t)m;
@@ -41,7 +46,7 @@ static inline uint32_t below(rng *r, uint32_t bound) {
 uint32_t rng_below(rng *r, uint32_t bound) { return below(r, bound); }
 
 double rng_float(rng *r) {
-    uint64_t high = pcg_step(r); /* drawn first, apart: the order of a ^'s operands is the compiler's */
+    uint64_t high = pcg_step(r); /* first, as in rng_next64 */
     uint64_t bits = (high << 21) ^ (pcg_step(r) >> 11);
     return (double)(bits & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0); /* 2^-53 */
 }

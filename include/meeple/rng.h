@@ -11,6 +11,8 @@ typedef struct rng {
 
 void rng_seed(rng *r, uint64_t seed, uint64_t stream);
 uint32_t rng_next(rng *r);
+/* 64 random bits from two draws, the first giving the high half (a new seed drawn from a generator). */
+uint64_t rng_next64(rng *r);
 /* A uniform integer in [0, bound); bound > 0. Unbiased (Lemire's multiply-and-reject). */
 uint32_t rng_below(rng *r, uint32_t bound);
 /* A uniform number in [0, 1) from 53 random bits, all a double holds (two draws: the first gives the

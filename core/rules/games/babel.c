@@ -23,6 +23,10 @@
 
 /* ==================================================================== components */
 
+/* The stream of a Babel state's own generator (PCG32's sequence): setup, a table's deal and a re-deal
+ * (sample) seed it alike, so that a seed deals the same cards however the state was made. */
+#define BABEL_RNG_STREAM 0xba6e1
+
 enum { MEDES, SUMERIANS, HITTITES, PERSIANS, ASSYRIANS, NUM_PEOPLES };
 enum { QUARRY = NUM_PEOPLES }; /* where a pawn stands before its first travel */
 
@@ -247,7 +251,7 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
     babel *g = st;
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
-    rng_seed(&g->rng, seed, 0xba6e1);
+    rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
     temple_pile *temples = &g->temple_deck;
     for (int level = 1; level <= MAX_LEVEL; level++) {
         memset(temples->card + temples->n, level, (size_t)temple_copies[level]);
@@ -1492,7 +1496,7 @@ static bool babel_read_table(void *st, tree_reader *r, const param_value *params
     babel *g = st;
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
-    rng_seed(&g->rng, seed, 0xba6e1);
+    rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
     table_cards cards = {.hand_wanted = {-1, -1}, .people_deck_wanted = -2, .temple_deck_wanted = -2};
     for (int p = 0; p < NUM_PEOPLES; p++) cards.people_left[p] = CARDS_PER_PEOPLE;
     memcpy(cards.temples_left, temple_copies, sizeof temple_copies);
@@ -1591,8 +1595,8 @@ static void babel_sample(void *st, int viewer, rng *r) {
     for (int c = 0; c < hand; c++) other->hand[pool[c]]++;
     memcpy(g->people_deck.card, pool + hand, (size_t)(n - hand));
     rng_shuffle_bytes(r, g->temple_deck.card, g->temple_deck.n - g->temple_known);
-    uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
-    rng_seed(&g->rng, seed, 0xba6e1);
+    uint64_t seed = rng_next64(r);
+    rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
 }
 
 /* ==================================================================== variants' primitives */

@@ -15,6 +15,10 @@
 
 /* ==================================================================== components */
 
+/* The stream of a Citadels state's own generator (PCG32's sequence): setup, a table's deal and a re-deal
+ * (sample) seed it alike, so that a seed deals the same cards however the state was made. */
+#define CITADELS_RNG_STREAM 0xc17ade15
+
 enum { ASSASSIN, THIEF, MAGICIAN, KING, BISHOP, MERCHANT, ARCHITECT, WARLORD, NUM_CHARACTERS };
 enum { YELLOW, BLUE, GREEN, RED, PURPLE, NUM_COLOURS, NO_COLOUR = NUM_COLOURS };
 
@@ -400,7 +404,7 @@ static void citadels_setup(void *st, int players, const param_value *params, uin
     g->players = (uint8_t)players;
     g->first_complete = NOBODY;
     g->grave_card = g->grave_owner = NONE;
-    rng_seed(&g->rng, seed, 0xc17ade15);
+    rng_seed(&g->rng, seed, CITADELS_RNG_STREAM);
     for (int d = 0; d < NUM_TYPES; d++)
         for (int c = 0; c < districts[d].copies; c++) g->deck.card[g->deck.n++] = (uint8_t)d;
     rng_shuffle_bytes(&g->rng, g->deck.card, g->deck.n);
@@ -1737,7 +1741,7 @@ static bool citadels_read_table(void *st, tree_reader *r, const param_value *par
     citadels *g = st;
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
-    rng_seed(&g->rng, seed, 0xc17ade15);
+    rng_seed(&g->rng, seed, CITADELS_RNG_STREAM);
     memset(g->holder, NOBODY, sizeof g->holder);
     g->grave_card = g->grave_owner = NONE;
     table_cards cards = {.characters_left = 0xff, .deck_wanted = -2, .aside_down_wanted = -2,
@@ -2061,8 +2065,8 @@ static void citadels_sample(void *st, int viewer, rng *r) {
     citadels *g = st;
     sample_districts(g, viewer, r);
     sample_characters(g, viewer, r);
-    uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
-    rng_seed(&g->rng, seed, 0xc17ade15);
+    uint64_t seed = rng_next64(r);
+    rng_seed(&g->rng, seed, CITADELS_RNG_STREAM);
 }
 
 /* ==================================================================== variants' primitives */
