@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 
 #include <meeple/session.h>
+#include "rules/invariant.h"
 #include "rules/rules.h"
 #include "host/tree_json.h"
 
@@ -450,14 +451,25 @@ static bool history_push(session *s, action_t a, int player) {
     return true;
 }
 
+/* Records and applies an action check() accepted for `player`. A seat the game does not seat would go
+ * into the history (every host indexes seats by it), and a game over while someone is to move (or the
+ * reverse) would stop a host short or play past the end: a broken game, stopped in a Debug build. */
+static bool decide(session *s, action_t a, int player, reason *why) {
+    const game_def *def = s->def;
+    if (NEVER(player >= s->players))
+        return deny(why, "%s gave seat %d the move in a game of %d", def->title, player + 1, s->players);
+    if (!history_push(s, a, player)) return deny(why, "out of memory");
+    def->apply(s->now, a);
+    assert(def->is_over(s->now) == (def->to_move(s->now) < 0));
+    return true;
+}
+
 bool session_play(session *s, action_t a, reason *why) {
     const game_def *def = s->def;
     int player = def->to_move(s->now);
     if (player < 0) return deny(why, "the game is over");
     if (!def->check(s->now, a, why)) return false;
-    if (!history_push(s, a, player)) return deny(why, "out of memory");
-    def->apply(s->now, a);
-    return true;
+    return decide(s, a, player, why);
 }
 
 bool session_check_text(const session *s, const char *text, action_t *out, reason *why) {
@@ -479,9 +491,7 @@ bool session_check_text(const session *s, const char *text, action_t *out, reaso
 bool session_play_text(session *s, const char *text, reason *why) {
     action_t a;
     if (!session_check_text(s, text, &a, why)) return false;
-    if (!history_push(s, a, s->def->to_move(s->now))) return deny(why, "out of memory");
-    s->def->apply(s->now, a);
-    return true;
+    return decide(s, a, s->def->to_move(s->now), why);
 }
 
 /* The score of seat `p` once `a` is played at `st`, tried on `trial` (MEEPLE_MAX_STATE bytes). */

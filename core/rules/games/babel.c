@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/invariant.h"
 #include "rules/rules.h"
 #include "rules/table.h"
 
@@ -114,7 +115,27 @@ static int total(const babel *g, int who) {
     return sum;
 }
 
-static void people_push(people_pile *pile, int card) { pile->card[pile->n++] = (uint8_t)card; }
+/* The card moves below trust the check that came before them; where a broken check would write past a
+ * stack or wrap a count (a card made from nothing), NEVER stops a Debug build there, and a release build
+ * drops the move instead of the memory beside it. */
+static void people_push(people_pile *pile, int card) {
+    if (NEVER(pile->n >= PEOPLE_CARDS)) return;
+    pile->card[pile->n++] = (uint8_t)card;
+}
+
+/* A card of `people` out of a hand; false (and nothing taken) when there is none. */
+static bool hand_take(uint8_t *hand, int people) {
+    if (NEVER(hand[people] == 0)) return false;
+    hand[people]--;
+    return true;
+}
+
+/* A temple card onto a site; false when the site is full (six levels, each higher). */
+static bool site_push(temple_site *site, int level) {
+    if (NEVER(site->n >= MAX_LEVEL)) return false;
+    site->level[site->n++] = (uint8_t)level;
+    return true;
+}
 
 static int people_pop(people_pile *pile) { return pile->card[--pile->n]; }
 
@@ -127,8 +148,6 @@ static int people_take_at(people_pile *pile, int i) {
 }
 
 static void temple_push(temple_pile *pile, int level) { pile->card[pile->n++] = (uint8_t)level; }
-
-static int temple_pop(temple_pile *pile) { return pile->card[--pile->n]; }
 
 static int temple_top(const temple_pile *pile) { return ((const uint8_t *)pile)[pile->n]; }
 
@@ -411,7 +430,7 @@ static bool travel_allowed(const babel *g, int people, reason *why) {
 
 static void travel(babel *g, int people) {
     babel_player *me = &g->player[g->active];
-    me->hand[people]--;
+    if (!hand_take(me->hand, people)) return;
     people_push(&g->discard, people);
     me->pawn = (uint8_t)people;
 }
@@ -432,7 +451,7 @@ static bool settle_allowed(const babel *g, int people, reason *why) {
 
 static void settle(babel *g, int people) {
     babel_player *me = &g->player[g->active];
-    me->hand[people]--;
+    if (!hand_take(me->hand, people)) return;
     people_push(&me->row[me->pawn], people);
 }
 
@@ -457,7 +476,8 @@ static void build(babel *g, int which) {
     babel_player *me = &g->player[g->active];
     temple_pile *reserve = &g->player[which == OWN ? g->active : 1 - g->active].reserve;
     temple_site *site = &me->temple[me->pawn];
-    site->level[site->n++] = (uint8_t)temple_pop(reserve);
+    if (NEVER(reserve->n == 0)) return;
+    if (site_push(site, temple_top(reserve))) reserve->n--;
 }
 
 /* ---- migrate: the top cards of own row at X onto own row at Y, once a turn ---- */
@@ -547,7 +567,8 @@ static void steal(babel *g) {
     babel_player *me = &g->player[g->active];
     temple_site *theirs = &g->player[1 - g->active].temple[me->pawn];
     temple_site *mine = &me->temple[me->pawn];
-    mine->level[mine->n++] = theirs->level[--theirs->n];
+    if (NEVER(theirs->n == 0)) return;
+    if (site_push(mine, site_top(theirs))) theirs->n--;
 }
 
 /* medes — expel Q: every Q card in the opponent's row here goes to the discard. */
@@ -642,7 +663,7 @@ static bool discard_allowed(const babel *g, int people, reason *why) {
 }
 
 static void discard_one(babel *g, int people) {
-    g->player[g->to_move].hand[people]--;
+    if (!hand_take(g->player[g->to_move].hand, people)) return;
     people_push(&g->discard, people);
     if (--g->halve_left == 0) {
         g->phase = PHASE_ACTIONS;
@@ -743,6 +764,7 @@ static NOT_INLINED void use_ability(babel *g, action_t a) {
 static void babel_apply(void *st, action_t a) {
     babel *g = st;
     int arg = act_arg(a);
+    if (NEVER(g->phase == PHASE_OVER)) return; /* check() refuses every action of an ended game */
     /* The end depends on the totals alone, and only a build or an ability on a temple changes one
      * (setup, a loaded table and a variant's move check after themselves): after anything else the
      * last check still holds. The draw at the end of a turn checks its own end. */
