@@ -1,11 +1,12 @@
-/* rules.h — what the rules and the host write refusals with, beyond the public interface: the short
- * `reason` name, deny, and the small checks every game's reader shares. Internal: not installed (the
- * public name of a reason is meeple_reason, <meeple/game.h>). */
+/* rules.h — what the games and the host are written with, beyond the public interface: the short
+ * `reason` name, deny, reading a parameter's value, and the small checks every game's reader shares.
+ * Internal: not installed (the public name of a reason is meeple_reason, <meeple/game.h>). */
 #ifndef MEEPLE_RULES_H
 #define MEEPLE_RULES_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <meeple/game.h>
 
@@ -28,6 +29,12 @@ bool deny_format(reason *why, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A parameter's value as the game reads it: `fallback` where the value leaves it to the game (not
+ * set, or a table that does not name this player count or this name). */
+int32_t param_int_or(const param_value *v, int32_t fallback);
+int32_t param_for_players(const param_value *v, int players, int32_t fallback);
+int32_t param_by_name(const param_value *v, int name, int item, int width, int32_t fallback);
 
 /* Whether each of the `n` bytes at `p` is 0 or 1. validate checks a state's bools this way before
  * anything reads them: a loaded state's bytes are anyone's, and reading a bool byte of 2 is undefined. */

@@ -67,12 +67,6 @@ typedef struct param_value {
     int32_t v[MEEPLE_PARAM_VALUES];
 } param_value;
 
-/* A parameter's value as the game reads it: `fallback` where the value leaves it to the game (not
- * set, or a table that does not name this player count or this name). */
-int32_t param_int_or(const param_value *v, int32_t fallback);
-int32_t param_for_players(const param_value *v, int players, int32_t fallback);
-int32_t param_by_name(const param_value *v, int name, int item, int width, int32_t fallback);
-
 /* ---- Variants' primitives: the only ways a house rule changes a state, so that no card is ever
  * created or lost. Zones and counters are named by their path in the state table
  * ("players[1].hand", "players[2].rows.medes", "discard", "players[1].gold"). ---- */
