@@ -764,7 +764,7 @@ static NOT_INLINED void use_ability(babel *g, action_t a) {
 static void babel_apply(void *st, action_t a) {
     babel *g = st;
     int arg = act_arg(a);
-    if (NEVER(g->phase == PHASE_OVER)) return; /* check() refuses every action of an ended game */
+    assert(g->phase != PHASE_OVER); /* check() refuses every action of an ended game */
     /* The end depends on the totals alone, and only a build or an ability on a temple changes one
      * (setup, a loaded table and a variant's move check after themselves): after anything else the
      * last check still holds. The draw at the end of a turn checks its own end. */

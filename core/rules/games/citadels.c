@@ -930,7 +930,7 @@ static bool citadels_check(const void *st, action_t a, reason *why) {
 static void citadels_apply(void *st, action_t a) {
     citadels *g = st;
     int x = act_x(a);
-    if (NEVER(g->phase == PHASE_OVER)) return; /* check() refuses every action of an ended game */
+    assert(g->phase != PHASE_OVER); /* check() refuses every action of an ended game */
     switch (act_kind(a)) {
     case ACT_CHOOSE: choose(g, x); break;
     case ACT_BURY: bury(g, x); break;
