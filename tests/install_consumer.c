@@ -1,10 +1,20 @@
 /* install_consumer.c — a program built against an installed meeple with `pkg-config meeple`: it plays
- * a seeded game of Babel to its end by the core's C interface alone, as a search engine in C would. */
+ * a seeded game of Babel to its end by the core's C interface alone, as a search engine in C would, with
+ * every public header included and the common names meeple uses inside left to it. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <meeple/game.h>
 #include <meeple/registry.h>
+#include <meeple/rng.h>
 #include <meeple/session.h>
+#include <meeple/tree.h>
+
+/* Names the public headers leave to the program: meeple's own of these are internal (core/rules/rules.h),
+ * and each of these would clash with a declaration or a macro of that name. */
+typedef const char *reason;
+static int deny(int x) { return x; }
+static const reason split_words = "mine", bytes_are_bools = "mine too";
 
 int main(void) {
     const game_def *def = game_find("babel");
@@ -25,6 +35,7 @@ int main(void) {
     int scores[MEEPLE_MAX_PLAYERS];
     def->scores(st, scores);
     if (decisions < 20) return 1; /* a real game, not one over before it began */
+    if (deny(0) || !split_words[0] || !bytes_are_bools[0]) return 1;
     printf("babel over after %llu decisions: %d to %d\n", decisions, scores[0], scores[1]);
     free(st);
     return 0;

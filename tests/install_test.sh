@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # install_test.sh BUILD SOURCE — `cmake --install` into a temporary prefix, then use what it installed as
 # a user would, from another directory and without the source tree: the binary finds bots and variants
-# by name, stock lua5.4 requires the module, the man page covers every command, bash completes, and a C
-# program builds against the core with pkg-config.
+# by name, stock lua5.4 requires the module, the man page covers every command, bash completes, and C
+# programs build against the core with pkg-config (docs/c-api.md's example among them).
 # MEEPLE_TEST_PRELOAD / MEEPLE_TEST_CFLAGS: the sanitizer runtime for lua5.4 and the flags to link a
 # sanitized core (set by tests/CMakeLists.txt in a -DMEEPLE_SANITIZE=ON build).
 set -euo pipefail
@@ -88,4 +88,20 @@ flags=$(pkg-config --cflags --libs meeple) || fail "pkg-config meeple"
 cc -std=c11 ${MEEPLE_TEST_CFLAGS:-} "$source/tests/install_consumer.c" $flags -o consumer || fail "building against the installed core"
 played=$(./consumer)
 grep -q "babel over after" <<<"$played" || fail "the C program did not play a game"
+
+echo "# docs/c-api.md's example, as the page shows it"
+# The C block after the page's marker line, so that the page and what is tested cannot drift apart.
+awk '/<!-- install_test.sh compiles and runs the next C block -->/ {marked = 1; next}
+     marked && /^```c$/ {inside = 1; next}
+     inside && /^```$/ {exit}
+     inside {print}' "$source/docs/c-api.md" >first_game.c
+[[ -s first_game.c ]] || fail "docs/c-api.md has no example after its marker"
+cc -std=c11 -Wall -Wextra -Werror -pedantic ${MEEPLE_TEST_CFLAGS:-} first_game.c $flags -o first_game || fail "building docs/c-api.md's example"
+example=$(./first_game) || fail "docs/c-api.md's example failed: $example"
+# What the page says it prints, line for line.
+shown=$(awk '/^What it prints/ {marked = 1; next} marked && /^```$/ {if (inside) exit; inside = 1; next} inside {print}' "$source/docs/c-api.md")
+[[ -n $shown && $example == "$shown" ]] || fail "docs/c-api.md's example printed
+$example
+where the page shows
+$shown"
 echo "install_test: ok"

@@ -20,6 +20,7 @@
 #include "check.h"
 #include <meeple/registry.h>
 #include <meeple/session.h>
+#include "rules/rules.h" /* split_words */
 
 typedef struct run_context {
     const game_def *def;

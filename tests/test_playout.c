@@ -8,6 +8,7 @@
 #include "bots/bot.h"
 #include "check.h"
 #include <meeple/session.h>
+#include "rules/rules.h"
 
 typedef struct endless {
     int64_t steps;

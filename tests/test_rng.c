@@ -50,11 +50,60 @@ static void same_seed_same_stream(void) {
     for (int i = 0; i < 1000; i++) CHECK(rng_next(&r1) == rng_next(&r2), "diverged at %d", i);
 }
 
+/* The seed a game's sample draws for its re-dealt state: the first draw is the high half, as the games
+ * drew it before the order was written down (the order of a |'s operands is the compiler's). */
+static void next64_takes_the_first_draw_high(void) {
+    rng r, copy;
+    rng_seed(&r, 99, 7);
+    copy = r;
+    uint64_t high = rng_next(&copy), low = rng_next(&copy);
+    uint64_t got = rng_next64(&r);
+    CHECK(got == (high << 32 | low) && memcmp(&r, &copy, sizeof r) == 0, "got 0x%016llx", (unsigned long long)got);
+}
+
+/* The Lua generators' math.random() (ctx.rng:random(), the module's rng): the same numbers for a seed
+ * as before they shared rng_float, the first draw giving the high bits. */
+static void float_draws_are_unchanged(void) {
+    static const double expected[4] = {0.63989155972031619, 0.40386663125731859, 0.68485712692835132,
+                                       0.21433299403012762};
+    rng r;
+    rng_seed(&r, 2024, 0xb07);
+    for (int i = 0; i < 4; i++) {
+        double got = rng_float(&r);
+        CHECK(got == expected[i], "draw %d: got %.17g, want %.17g", i, got, expected[i]);
+    }
+}
+
+/* math.random(m, n)'s: the same integers for a seed, the widest interval a 32-bit draw reaches, and an
+ * empty or too wide interval refused with nothing drawn. */
+static void interval_draws_are_unchanged(void) {
+    static const int64_t expected[6] = {1, 3, -1, -2, 1, 1};
+    rng r;
+    rng_seed(&r, 2024, 0xb07);
+    int64_t v;
+    for (int i = 0; i < 6; i++) {
+        CHECK(!rng_between(&r, -3, 3, &v) && v == expected[i], "draw %d: got %lld, want %lld", i,
+              (long long)v, (long long)expected[i]);
+    }
+    CHECK(!rng_between(&r, INT64_MIN, INT64_MIN + 0xfffffffeLL, &v) && v - INT64_MIN == 920553198,
+          "the widest interval: %lld", (long long)(v - INT64_MIN));
+    rng before = r;
+    v = 42;
+    const char *bad = rng_between(&r, 2, 1, &v);
+    CHECK(bad && strcmp(bad, "interval is empty") == 0 && v == 42, "2..1: %s", bad ? bad : "drawn");
+    bad = rng_between(&r, 0, 0xffffffffLL, &v);
+    CHECK(bad && strcmp(bad, "interval is too large") == 0 && v == 42, "0..2^32-1: %s", bad ? bad : "drawn");
+    CHECK(memcmp(&before, &r, sizeof r) == 0, "a refused interval drew nothing");
+}
+
 int main(void) {
     pcg32_matches_the_reference_sequence();
     below_stays_in_bounds_and_is_roughly_uniform();
     shuffle_is_a_permutation_and_depends_on_the_seed();
     same_seed_same_stream();
+    next64_takes_the_first_draw_high();
+    float_draws_are_unchanged();
+    interval_draws_are_unchanged();
     printf("test_rng: all passed\n");
     return 0;
 }

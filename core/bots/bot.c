@@ -561,8 +561,7 @@ static int rng_random(lua_State *L) {
     rng *r = luaL_checkudata(L, 1, "meeple.bot_rng");
     int nargs = lua_gettop(L) - 1;
     if (nargs == 0) {
-        uint64_t bits = ((uint64_t)rng_next(r) << 21) ^ (rng_next(r) >> 11);
-        lua_pushnumber(L, (lua_Number)(bits & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0));
+        lua_pushnumber(L, rng_float(r));
         return 1;
     }
     lua_Integer lo = 1, hi = luaL_checkinteger(L, 2);
@@ -570,10 +569,10 @@ static int rng_random(lua_State *L) {
         lo = hi;
         hi = luaL_checkinteger(L, 3);
     }
-    luaL_argcheck(L, lo <= hi, nargs >= 2 ? 3 : 2, "interval is empty");
-    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo;
-    luaL_argcheck(L, span < 0xffffffffu, nargs >= 2 ? 3 : 2, "interval is too large");
-    lua_pushinteger(L, lo + (lua_Integer)rng_below(r, (uint32_t)span + 1));
+    int64_t drawn;
+    const char *bad = rng_between(r, lo, hi, &drawn);
+    luaL_argcheck(L, !bad, nargs >= 2 ? 3 : 2, bad);
+    lua_pushinteger(L, drawn);
     return 1;
 }
 

@@ -2,6 +2,7 @@
 #include <meeple/registry.h>
 
 #include <string.h>
+#include <threads.h>
 
 #include "rules/games/babel.h"
 #include "rules/games/bohnanza.h"
@@ -22,13 +23,19 @@ const game_def *game_find(const char *name) {
     return NULL;
 }
 
-const char *game_names(void) {
-    static char names[256];
-    if (names[0]) return names;
+/* Made once, under call_once: matches in several threads may all ask for it in their messages. */
+static char names[256];
+static once_flag names_made = ONCE_FLAG_INIT;
+
+static void make_names(void) {
     for (int i = 0; i < meeple_game_count; i++) {
         if (i) strncat(names, ", ", sizeof names - strlen(names) - 1);
         strncat(names, meeple_games[i]->name, sizeof names - strlen(names) - 1);
     }
+}
+
+const char *game_names(void) {
+    call_once(&names_made, make_names);
     return names;
 }
 

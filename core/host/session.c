@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 
 #include <meeple/session.h>
+#include "rules/invariant.h"
+#include "rules/rules.h"
 #include "host/tree_json.h"
 
 #include <ctype.h>
@@ -285,14 +287,28 @@ static void make_shared_defaults(void) {
         params_defaults(meeple_games[g], shared_defaults[g]);
 }
 
-/* `def`'s shared defaults if `params` are exactly they, else NULL. */
-static const param_value *shared_params(const game_def *def, const param_value *params) {
+/* `def`'s shared defaults, or NULL when `def` is not a registered game (a test's own). */
+static const param_value *registered_defaults(const game_def *def) {
     call_once(&shared_defaults_made, make_shared_defaults);
     for (int g = 0; g < meeple_game_count && g < MAX_SHARED_GAMES; g++)
-        if (meeple_games[g] == def)
-            return memcmp(shared_defaults[g], params, sizeof *params * (size_t)def->num_params) == 0
-                       ? shared_defaults[g] : NULL;
+        if (meeple_games[g] == def) return shared_defaults[g];
     return NULL;
+}
+
+/* `def`'s shared defaults if `params` are exactly they, else NULL. */
+static const param_value *shared_params(const game_def *def, const param_value *params) {
+    const param_value *shared = registered_defaults(def);
+    return shared && memcmp(shared, params, sizeof *params * (size_t)def->num_params) == 0 ? shared : NULL;
+}
+
+/* What a caller's NULL parameters stand for (session.h): the game's defaults, shared for a registered
+ * game, else made in `room` (MEEPLE_MAX_PARAMS values). */
+static const param_value *params_or_defaults(const game_def *def, const param_value *params, param_value *room) {
+    if (params) return params;
+    const param_value *shared = registered_defaults(def);
+    if (shared) return shared;
+    params_defaults(def, room);
+    return room;
 }
 
 static session *session_alloc(const game_def *def, const param_value *params) {
@@ -318,8 +334,16 @@ static session *session_begin(const game_def *def, const param_value *params, ui
     return s;
 }
 
+/* A C caller's session_new(game_find(name), ...) with a name that is not a game. */
+static bool game_given(const game_def *def, reason *why) {
+    return def || deny(why, "no game given (game_find gives NULL for a name it does not know)");
+}
+
 session *session_new(const game_def *def, int players, const param_value *params, uint64_t seed,
                      reason *why) {
+    if (!game_given(def, why)) return NULL;
+    param_value defaults[MEEPLE_MAX_PARAMS];
+    params = params_or_defaults(def, params, defaults);
     if (players == 0) players = def->default_players;
     if (players < def->min_players || players > def->max_players) {
         deny(why, "%s is played by %d to %d players, not %d", def->title, def->min_players,
@@ -337,6 +361,9 @@ session *session_new(const game_def *def, int players, const param_value *params
 
 session *session_from_table(const game_def *def, tree_reader *r, const param_value *params,
                             uint64_t seed, reason *why) {
+    if (!game_given(def, why)) return NULL;
+    param_value defaults[MEEPLE_MAX_PARAMS];
+    params = params_or_defaults(def, params, defaults);
     session *s = session_begin(def, params, seed, why);
     if (!s) return NULL;
     s->from_table = true;
@@ -424,14 +451,25 @@ static bool history_push(session *s, action_t a, int player) {
     return true;
 }
 
+/* Records and applies an action check() accepted for `player`. A seat the game does not seat would go
+ * into the history (every host indexes seats by it), and a game over while someone is to move (or the
+ * reverse) would stop a host short or play past the end: a broken game, stopped in a Debug build. */
+static bool decide(session *s, action_t a, int player, reason *why) {
+    const game_def *def = s->def;
+    if (NEVER(player >= s->players))
+        return deny(why, "%s gave seat %d the move in a game of %d", def->title, player + 1, s->players);
+    if (!history_push(s, a, player)) return deny(why, "out of memory");
+    def->apply(s->now, a);
+    assert(def->is_over(s->now) == (def->to_move(s->now) < 0));
+    return true;
+}
+
 bool session_play(session *s, action_t a, reason *why) {
     const game_def *def = s->def;
     int player = def->to_move(s->now);
     if (player < 0) return deny(why, "the game is over");
     if (!def->check(s->now, a, why)) return false;
-    if (!history_push(s, a, player)) return deny(why, "out of memory");
-    def->apply(s->now, a);
-    return true;
+    return decide(s, a, player, why);
 }
 
 bool session_check_text(const session *s, const char *text, action_t *out, reason *why) {
@@ -453,9 +491,7 @@ bool session_check_text(const session *s, const char *text, action_t *out, reaso
 bool session_play_text(session *s, const char *text, reason *why) {
     action_t a;
     if (!session_check_text(s, text, &a, why)) return false;
-    if (!history_push(s, a, s->def->to_move(s->now))) return deny(why, "out of memory");
-    s->def->apply(s->now, a);
-    return true;
+    return decide(s, a, s->def->to_move(s->now), why);
 }
 
 /* The score of seat `p` once `a` is played at `st`, tried on `trial` (MEEPLE_MAX_STATE bytes). */

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include <meeple/game.h>
+#include "rules/rules.h"
 #include <meeple/tree.h>
 
 typedef void (*tree_source)(const game_def *def, const void *st, int seat, tree_writer *w);

@@ -180,7 +180,7 @@ static tree_kind lr_kind_at(lua_State *L, int idx) {
 }
 
 /* Records one step of the path; steps beyond the depth limit still push, so enter and leave pair up. */
-static void lr_step(lua_reader *lr, const char *key, int index) {
+static void lr_step(luatree_reader *lr, const char *key, int index) {
     if (lr->depth < MEEPLE_READER_DEPTH) {
         snprintf(lr->steps[lr->depth].key, sizeof lr->steps[0].key, "%s", key ? key : "");
         lr->steps[lr->depth].index = index;
@@ -189,7 +189,7 @@ static void lr_step(lua_reader *lr, const char *key, int index) {
 }
 
 static tree_kind lr_enter_key(tree_reader *r, const char *key) {
-    lua_reader *lr = (lua_reader *)r;
+    luatree_reader *lr = (luatree_reader *)r;
     lua_State *L = lr->L;
     luaL_checkstack(L, 2, "tree reader");
     if (lua_type(L, -1) == LUA_TTABLE) {
@@ -203,7 +203,7 @@ static tree_kind lr_enter_key(tree_reader *r, const char *key) {
 }
 
 static tree_kind lr_enter_index(tree_reader *r, int index) {
-    lua_reader *lr = (lua_reader *)r;
+    luatree_reader *lr = (luatree_reader *)r;
     lua_State *L = lr->L;
     luaL_checkstack(L, 2, "tree reader");
     if (lua_type(L, -1) == LUA_TTABLE) lua_rawgeti(L, -1, index);
@@ -213,23 +213,23 @@ static tree_kind lr_enter_index(tree_reader *r, int index) {
 }
 
 static void lr_leave(tree_reader *r) {
-    lua_reader *lr = (lua_reader *)r;
+    luatree_reader *lr = (luatree_reader *)r;
     if (lr->depth == 0) return; /* unbalanced leave: a bug in the game, but never below our root */
     lua_pop(lr->L, 1);
     lr->depth--;
 }
 
-static tree_kind lr_kind(tree_reader *r) { return lr_kind_at(((lua_reader *)r)->L, -1); }
+static tree_kind lr_kind(tree_reader *r) { return lr_kind_at(((luatree_reader *)r)->L, -1); }
 
 static int lr_length(tree_reader *r) {
-    lua_State *L = ((lua_reader *)r)->L;
+    lua_State *L = ((luatree_reader *)r)->L;
     if (lua_type(L, -1) != LUA_TTABLE) return 0;
     lua_Unsigned n = lua_rawlen(L, -1);
     return n > 1000000 ? 1000000 : (int)n; /* no game has a million cards; keep it an int */
 }
 
 static bool lr_get_int(tree_reader *r, int64_t *out) {
-    lua_State *L = ((lua_reader *)r)->L;
+    lua_State *L = ((luatree_reader *)r)->L;
     if (lua_type(L, -1) != LUA_TNUMBER) return false; /* "3" is a string, not a number */
     int isint;
     lua_Integer v = lua_tointegerx(L, -1, &isint);
@@ -238,11 +238,11 @@ static bool lr_get_int(tree_reader *r, int64_t *out) {
 }
 
 static const char *lr_get_str(tree_reader *r) {
-    lua_State *L = ((lua_reader *)r)->L;
+    lua_State *L = ((luatree_reader *)r)->L;
     return lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
 }
 
-static bool lr_get_bool(tree_reader *r) { return lua_toboolean(((lua_reader *)r)->L, -1); }
+static bool lr_get_bool(tree_reader *r) { return lua_toboolean(((luatree_reader *)r)->L, -1); }
 
 static bool lr_known(const char *key, const char *const *known) {
     for (; *known; known++)
@@ -252,7 +252,7 @@ static bool lr_known(const char *key, const char *const *known) {
 
 /* The smallest unknown key by byte order, so the message does not depend on the table's layout. */
 static const char *lr_unknown_key(tree_reader *r, const char *const *known) {
-    lua_reader *lr = (lua_reader *)r;
+    luatree_reader *lr = (luatree_reader *)r;
     lua_State *L = lr->L;
     if (lua_type(L, -1) != LUA_TTABLE) return NULL;
     bool found = false;
@@ -279,7 +279,7 @@ static const char *lr_unknown_key(tree_reader *r, const char *const *known) {
 }
 
 static const char *lr_path(tree_reader *r) {
-    lua_reader *lr = (lua_reader *)r;
+    luatree_reader *lr = (luatree_reader *)r;
     size_t len = 0;
     int n = lr->depth < MEEPLE_READER_DEPTH ? lr->depth : MEEPLE_READER_DEPTH;
     lr->path[0] = '\0';
@@ -294,7 +294,7 @@ static const char *lr_path(tree_reader *r) {
     return n ? lr->path : "table";
 }
 
-void lua_reader_init(lua_reader *lr, lua_State *L, int idx) {
+void luatree_reader_init(luatree_reader *lr, lua_State *L, int idx) {
     memset(lr, 0, sizeof *lr);
     lr->base = (tree_reader){lr_enter_key, lr_enter_index, lr_leave, lr_kind,   lr_length,
                              lr_get_int,   lr_get_str,     lr_get_bool, lr_unknown_key, lr_path};
@@ -305,7 +305,7 @@ void lua_reader_init(lua_reader *lr, lua_State *L, int idx) {
     lua_pushvalue(L, idx);
 }
 
-void lua_reader_done(lua_reader *lr) { lua_settop(lr->L, lr->top); }
+void luatree_reader_done(luatree_reader *lr) { lua_settop(lr->L, lr->top); }
 
 /* =====================================================================================================
  * Arguments: every check names the function and says what was expected and what came.
@@ -401,11 +401,11 @@ static void arg_params(lua_State *L, int idx, const game_def *def, param_value *
     params_defaults(def, out);
     if (lua_isnoneornil(L, idx)) return;
     if (!lua_istable(L, idx)) luaL_error(L, "%s: params must be a table, got %s", fn, describe(L, idx));
-    lua_reader lr;
+    luatree_reader lr;
     reason why = {{0}};
-    lua_reader_init(&lr, L, idx);
+    luatree_reader_init(&lr, L, idx);
     bool ok = params_read(def, &lr.base, out, &why);
-    lua_reader_done(&lr);
+    luatree_reader_done(&lr);
     if (!ok) luaL_error(L, "%s", why.text);
 }
 
@@ -730,8 +730,8 @@ static int s_sample(lua_State *L) {
 static int s_playout(lua_State *L) {
     session *s = arg_state(L, "playout");
     lua_Integer seed = arg_int(L, 2, "playout", "seed");
-    lua_Integer limit = arg_opt_int(L, 3, "playout", "n", -1);
-    if (limit < -1 || limit > INT_MAX)
+    lua_Integer limit = arg_opt_int(L, 3, "playout", "n", SESSION_PLAYOUT_TO_END);
+    if (limit < SESSION_PLAYOUT_TO_END || limit > INT_MAX)
         luaL_error(L, "playout: n must be a count of decisions, got %I (nil or -1: to the end; at most %d are played)",
                    limit, SESSION_PLAYOUT_MAX);
     lua_Number greedy = luaL_opt(L, lua_tonumber, 4, 0);
@@ -878,11 +878,11 @@ static const char *const new_options[] = {"seed", "players", "params", "variant"
 
 /* Refuses any option but `known`, naming the first unknown one (in byte order) and the valid ones. */
 static void check_options(lua_State *L, int idx, const char *fn, const char *const *known) {
-    lua_reader lr;
-    lua_reader_init(&lr, L, idx);
+    luatree_reader lr;
+    luatree_reader_init(&lr, L, idx);
     const char *bad = lr.base.unknown_key(&lr.base, known);
     if (!bad) {
-        lua_reader_done(&lr);
+        luatree_reader_done(&lr);
         return;
     }
     luaL_Buffer b;
@@ -1109,11 +1109,11 @@ static int m_from_table(lua_State *L) {
     push_raw_field(L, 1, "params");
     arg_params(L, 3, def, params, "from_table");
     push_state_fields(L, 1);
-    lua_reader lr;
+    luatree_reader lr;
     reason why = {{0}};
-    lua_reader_init(&lr, L, 4);
+    luatree_reader_init(&lr, L, 4);
     session *s = session_from_table(def, &lr.base, params, (uint64_t)seed, &why);
-    lua_reader_done(&lr);
+    luatree_reader_done(&lr);
     if (!s) return raise_refusal(L, &why);
     meeple_push_state(L, s);
     return 1;
@@ -1148,9 +1148,8 @@ static int m_load(lua_State *L) {
 static int rng_call(lua_State *L) {
     rng *r = lua_touserdata(L, lua_upvalueindex(1));
     int nargs = lua_gettop(L);
-    if (nargs == 0) { /* a float in [0, 1) from 53 random bits */
-        uint64_t bits = ((uint64_t)rng_next(r) << 21) ^ (rng_next(r) >> 11);
-        lua_pushnumber(L, (lua_Number)(bits & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0));
+    if (nargs == 0) {
+        lua_pushnumber(L, rng_float(r));
         return 1;
     }
     lua_Integer lo = 1, hi = arg_int(L, 1, "rng", "m");
@@ -1158,10 +1157,10 @@ static int rng_call(lua_State *L) {
         lo = hi;
         hi = arg_int(L, 2, "rng", "n");
     }
-    if (lo > hi) luaL_error(L, "rng: interval is empty (%I..%I)", lo, hi);
-    lua_Unsigned span = (lua_Unsigned)hi - (lua_Unsigned)lo;
-    if (span >= 0xffffffffu) luaL_error(L, "rng: interval is too large (%I..%I)", lo, hi);
-    lua_pushinteger(L, lo + (lua_Integer)rng_below(r, (uint32_t)span + 1));
+    int64_t drawn;
+    const char *bad = rng_between(r, lo, hi, &drawn);
+    if (bad) luaL_error(L, "rng: %s (%I..%I)", bad, lo, hi);
+    lua_pushinteger(L, drawn);
     return 1;
 }
 

@@ -7,7 +7,7 @@
 
 #include <lua.h>
 
-#include <meeple/game.h>
+#include "rules/rules.h" /* reason: the bindings and the bots over them refuse with one */
 #include <meeple/session.h>
 
 /* Pushes the module table (games, new, from_table, load) and registers the state metatable. */
@@ -49,10 +49,10 @@ void meeple_push_rng(lua_State *L, uint64_t seed);
 /* ---- A tree_reader over a Lua table, for session_from_table and params_read ---- */
 #define MEEPLE_READER_DEPTH 24
 
-typedef struct lua_reader {
+typedef struct luatree_reader {
     tree_reader base;
     lua_State *L;
-    int top;      /* the stack top before the reader pushed its root, restored by lua_reader_done */
+    int top;      /* the stack top before the reader pushed its root, restored by luatree_reader_done */
     int depth;    /* values entered and not yet left */
     struct {
         char key[48];
@@ -60,11 +60,11 @@ typedef struct lua_reader {
     } steps[MEEPLE_READER_DEPTH];
     char path[512];
     char unknown[64];
-} lua_reader;
+} luatree_reader;
 
 /* Starts reading the table at stack index `idx`; the reader keeps its own values on top of the stack. */
-void lua_reader_init(lua_reader *lr, lua_State *L, int idx);
+void luatree_reader_init(luatree_reader *lr, lua_State *L, int idx);
 /* Pops whatever the reader left on the stack. */
-void lua_reader_done(lua_reader *lr);
+void luatree_reader_done(luatree_reader *lr);
 
 #endif

@@ -1,5 +1,5 @@
 /* game.c — what every game shares: the reason formatter, splitting words, reading parameters. */
-#include <meeple/game.h>
+#include "rules/rules.h"
 
 #include <stdarg.h>
 #include <stdio.h>

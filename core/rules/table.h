@@ -3,7 +3,7 @@
 #ifndef MEEPLE_TABLE_H
 #define MEEPLE_TABLE_H
 
-#include <meeple/game.h>
+#include "rules/rules.h"
 
 /* The index of `word` in `names` (count entries), or -1. */
 int table_name_index(const char *word, const char *const *names, int count);

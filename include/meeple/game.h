@@ -27,35 +27,12 @@
 /* An action in a game's own compact encoding; only its game can read it. */
 typedef uint32_t action_t;
 
-/* Why something is not allowed: one sentence a player understands. Room for an unknown word's answer
- * with Rabohnzel's 32 action words; reasons live only on stacks and are formatted off the hot path. */
-typedef struct reason {
-    char text[320];
-} reason;
-
-/* Fills `why` (when not NULL) and returns false, so a rule reads `return deny(why, "...", ...)`.
- * Rule checks run with why == NULL while generating legal actions and in playouts: deny is a macro
- * that tests `why` first, so then neither the formatting nor the evaluation of its arguments (a count,
- * a name lookup) happens. `why` is evaluated twice: pass a plain variable. */
-#define deny(why, ...) (reason_wanted(why) ? deny_format((why), __VA_ARGS__) : false)
-
-/* A function, not `(why) != NULL`, so that `deny(&local, ...)` raises no "always true" warning. */
-static inline bool reason_wanted(const reason *why) { return why != NULL; }
-
-/* deny's slow half: formats the reason into `why` (never NULL) and returns false. */
-bool deny_format(reason *why, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* Whether each of the `n` bytes at `p` is 0 or 1. validate checks a state's bools this way before
- * anything reads them: a loaded state's bytes are anyone's, and reading a bool byte of 2 is undefined. */
-bool bytes_are_bools(const void *p, size_t n);
-
-/* Splits `text` in place on blanks into at most `max` words; returns their number, or -1 when there
- * are more. (strtok's hidden state is not safe for parallel matches.) */
-int split_words(char *text, char **words, int max);
+/* Why something is not allowed: one sentence a player understands (`text`, NUL-terminated, one line).
+ * Every call that can refuse takes a `meeple_reason *why`, which may be NULL when the caller does not
+ * want the sentence (then none is formatted). */
+typedef struct meeple_reason {
+    char text[320]; /* room for an unknown word's answer with Rabohnzel's 32 action words */
+} meeple_reason;
 
 /* ---- Parameters: each game documents its own, with defaults; variants set them. ---- */
 typedef enum {
@@ -90,12 +67,6 @@ typedef struct param_value {
     int32_t v[MEEPLE_PARAM_VALUES];
 } param_value;
 
-/* A parameter's value as the game reads it: `fallback` where the value leaves it to the game (not
- * set, or a table that does not name this player count or this name). */
-int32_t param_int_or(const param_value *v, int32_t fallback);
-int32_t param_for_players(const param_value *v, int players, int32_t fallback);
-int32_t param_by_name(const param_value *v, int name, int item, int width, int32_t fallback);
-
 /* ---- Variants' primitives: the only ways a house rule changes a state, so that no card is ever
  * created or lost. Zones and counters are named by their path in the state table
  * ("players[1].hand", "players[2].rows.medes", "discard", "players[1].gold"). ---- */
@@ -128,7 +99,7 @@ typedef struct game_def {
 
     /* Whether the parameters make a game at this player count (a deck big enough to deal from);
      * NULL when every value in range does. */
-    bool (*params_check)(const param_value *params, int players, reason *why);
+    bool (*params_check)(const param_value *params, int players, meeple_reason *why);
     /* Deals a new game. `params` has num_params entries, already validated against the defs and by
      * params_check. */
     void (*setup)(void *st, int players, const param_value *params, uint64_t seed);
@@ -147,7 +118,7 @@ typedef struct game_def {
     int (*legal)(const void *st, action_t *out);
     /* Whether `a` is legal now, and if not, why. The single authority on legality: legal() lists
      * exactly the actions this accepts, which the conformance test asserts. */
-    bool (*check)(const void *st, action_t a, reason *why);
+    bool (*check)(const void *st, action_t a, meeple_reason *why);
     /* Applies a legal action. Calling it with an action check() refuses is a bug in the caller. */
     void (*apply)(void *st, action_t a);
 
@@ -157,7 +128,7 @@ typedef struct game_def {
     /* Action text at the boundary: canonical strings as legal() lists them, and their parser.
      * parse_action knows the grammar; whether the action is legal is check()'s business. */
     void (*action_text)(const void *st, action_t a, char *out /* MEEPLE_ACTION_TEXT */);
-    bool (*parse_action)(const void *st, const char *text, action_t *out, reason *why);
+    bool (*parse_action)(const void *st, const char *text, action_t *out, meeple_reason *why);
     /* The text of `a` at `st` is a function of text_key(st, a) alone, and distinct keys have distinct
      * texts: hosts intern one string per key instead of formatting a text per decision. The key folds
      * in what of the position a text shows (Babel's "@2"). NULL: the text depends on `a` alone. The
@@ -183,20 +154,20 @@ typedef struct game_def {
     /* Builds a state from a (partial) table; what it does not name is dealt from the remaining
      * cards with `seed`. Refuses a table that cannot exist, with the reason. */
     bool (*read_table)(void *st, tree_reader *r, const param_value *params, uint64_t seed,
-                       reason *why);
+                       meeple_reason *why);
     /* The card catalogue of the game as this state plays it (its parameters applied): a map from
      * card name to its data ({count = 20, meter = {4, 6, 8, 10}}, {cost = 3, colour = "red"}). */
     void (*write_cards)(const void *st, tree_writer *w);
     /* Every invariant of a state that could exist: every card exactly once, stacks well-formed. */
-    bool (*validate)(const void *st, reason *why);
+    bool (*validate)(const void *st, meeple_reason *why);
     /* Re-deals, with `r`, everything `viewer` cannot see, keeping what they see unchanged. */
     void (*sample)(void *st, int viewer, rng *r);
 
     /* Moves cards between zones; refuses (changing nothing) a zone that does not exist, a card that
      * is not there, or a result the rules forbid outright (a temple that does not rise). */
-    bool (*move)(void *st, const char *from, const char *to, const card_move *m, reason *why);
+    bool (*move)(void *st, const char *from, const char *to, const card_move *m, meeple_reason *why);
     /* Adds delta to a counter (gold); refuses a counter that does not exist or would go negative. */
-    bool (*add)(void *st, const char *counter, int delta, reason *why);
+    bool (*add)(void *st, const char *counter, int delta, meeple_reason *why);
 
     /* How much a plain greedy player of this game wants the legal action `a` now (the higher the
      * better; s:playout's `greedy` share of decisions takes the best, ties broken at random), drawing

@@ -11,8 +11,17 @@ typedef struct rng {
 
 void rng_seed(rng *r, uint64_t seed, uint64_t stream);
 uint32_t rng_next(rng *r);
+/* 64 random bits from two draws, the first giving the high half (a new seed drawn from a generator). */
+uint64_t rng_next64(rng *r);
 /* A uniform integer in [0, bound); bound > 0. Unbiased (Lemire's multiply-and-reject). */
 uint32_t rng_below(rng *r, uint32_t bound);
+/* A uniform number in [0, 1) from 53 random bits, all a double holds (two draws: the first gives the
+ * high bits). math.random()'s contract, for the Lua sides' generators. */
+double rng_float(rng *r);
+/* A uniform integer in [lo, hi] into *out: math.random(m, n)'s contract. NULL, or what is wrong with
+ * the interval ("interval is empty", "interval is too large": more than 2^32 - 1 values) with nothing
+ * drawn and *out untouched. */
+const char *rng_between(rng *r, int64_t lo, int64_t hi, int64_t *out);
 /* Fisher–Yates shuffle of n bytes. */
 void rng_shuffle_bytes(rng *r, uint8_t *items, int n);
 

@@ -14,6 +14,9 @@ typedef struct history_entry {
     int player; /* 0-based seat that decided */
 } history_entry;
 
+/* A caller reads the fields above the block's (def, params, variant, seed, players, from_table, start,
+ * now, history, history_len) and changes a session only through the functions below: `now` is def's
+ * state, to pass to def->legal, def->scores and the others that read one. */
 typedef struct session {
     const game_def *def;
     const param_value *params; /* def->num_params values: in the session's block, or its game's defaults */
@@ -35,21 +38,25 @@ typedef struct session {
 } session;
 
 /* ---- Parameters ---- */
+/* The game's defaults into `out` (def->num_params values; MEEPLE_MAX_PARAMS is room for any game's). */
 void params_defaults(const game_def *def, param_value *out);
 int params_index(const game_def *def, const char *name);     /* -1 when unknown */
 /* Reads the map the reader is at ({end_total = 12, sumerians = "all"}) over `values`, which start as
  * the defaults. Unknown keys, wrong types, values out of range: false and the reason. */
-bool params_read(const game_def *def, tree_reader *r, param_value *values, reason *why);
+bool params_read(const game_def *def, tree_reader *r, param_value *values, meeple_reason *why);
 /* "hand_start = 3 5"-style text of one parameter's value, for saves and messages. */
 void params_value_text(const game_def *def, int index, const param_value *v, char *out, size_t n);
 
 /* ---- Lifetime ---- */
-/* players 0 means the game's default count. NULL and the reason when the count is out of range. */
+/* players 0 means the game's default count; params NULL means the game's defaults (else def->num_params
+ * values, as params_defaults and params_read make them, which the session copies: the caller keeps its
+ * own). NULL and the reason when `def` is NULL, the count is out of range or the parameters make no game
+ * at this count. Free the session with session_free. */
 session *session_new(const game_def *def, int players, const param_value *params, uint64_t seed,
-                     reason *why);
-/* From a (partial) state table; the reader is at the table's root. */
+                     meeple_reason *why);
+/* From a (partial) state table; the reader is at the table's root. params as for session_new. */
 session *session_from_table(const game_def *def, tree_reader *r, const param_value *params,
-                            uint64_t seed, reason *why);
+                            uint64_t seed, meeple_reason *why);
 session *session_clone(const session *s);
 /* A clone in memory the caller gives (session_clone_size(s) bytes, aligned for any type): the
  * session, both states and the history in that one block, as a search bot clones by the million.
@@ -70,13 +77,14 @@ void session_rebase(session *s);
 
 /* ---- Decisions ---- */
 /* Checks and applies; an illegal action leaves everything as it was and says why. */
-bool session_play(session *s, action_t a, reason *why);
+bool session_play(session *s, action_t a, meeple_reason *why);
 /* Whether an action's text (exactly as legal() prints it) is legal now; `out` (if not NULL) gets the
  * action. */
-bool session_check_text(const session *s, const char *text, action_t *out, reason *why);
+bool session_check_text(const session *s, const char *text, action_t *out, meeple_reason *why);
 /* Checks and applies an action's text. */
-bool session_play_text(session *s, const char *text, reason *why);
-/* Plays up to `limit` decisions (to the end when limit < 0), and never more than SESSION_PLAYOUT_MAX:
+bool session_play_text(session *s, const char *text, meeple_reason *why);
+/* Plays up to `limit` decisions: 0 plays none, SESSION_PLAYOUT_TO_END (any negative limit) plays until
+ * the game is over (as Lua's s:playout(seed) without a count), and never more than SESSION_PLAYOUT_MAX:
  * the search bots' playout, kept in C because it is their inner loop. A `greedy` share (0..1) of the
  * decisions follow the game's playout policy (else the action that most raises the mover's score); the
  * rest are uniformly random. Returns how many were played, or -1 when out of memory, with the
@@ -85,6 +93,8 @@ int session_playout(session *s, rng *r, int limit, double greedy);
 /* The legal actions (into `out`, MEEPLE_MAX_ACTIONS long), the ones the playout policy wants most
  * first: what a search tries first at a new node. Returns the count (0 when the game is over). */
 int session_ranked(const session *s, rng *r, action_t *out);
+/* session_playout's limit for "until the game is over". */
+#define SESSION_PLAYOUT_TO_END (-1)
 /* No game lasts this many decisions, but a policy that goes round in circles (a greedy Babel deal can)
  * would play forever: a playout stops here, the game not over. */
 #define SESSION_PLAYOUT_MAX 1000000
@@ -96,6 +106,6 @@ int session_undo(session *s, int n);
  * then one action per line. Caller frees. */
 char *session_save(const session *s);
 /* Rebuilds a session from save text; a damaged text gives the reason (with its line), never a crash. */
-session *session_load(const char *text, reason *why);
+session *session_load(const char *text, meeple_reason *why);
 
 #endif

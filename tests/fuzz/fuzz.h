@@ -10,6 +10,7 @@
 #include <lua.h>
 
 #include <meeple/session.h>
+#include "rules/rules.h"
 
 /* libFuzzer's entry point, which every target defines (standalone.c calls it without libFuzzer). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

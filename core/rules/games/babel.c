@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/invariant.h"
+#include "rules/rules.h"
 #include "rules/table.h"
 
 /* Keeps a rare path out of a hot function that calls it once: inlined, its variables would cost the
@@ -21,6 +23,10 @@
 #endif
 
 /* ==================================================================== components */
+
+/* The stream of a Babel state's own generator (PCG32's sequence): setup, a table's deal and a re-deal
+ * (sample) seed it alike, so that a seed deals the same cards however the state was made. */
+#define BABEL_RNG_STREAM 0xba6e1
 
 enum { MEDES, SUMERIANS, HITTITES, PERSIANS, ASSYRIANS, NUM_PEOPLES };
 enum { QUARRY = NUM_PEOPLES }; /* where a pawn stands before its first travel */
@@ -109,7 +115,27 @@ static int total(const babel *g, int who) {
     return sum;
 }
 
-static void people_push(people_pile *pile, int card) { pile->card[pile->n++] = (uint8_t)card; }
+/* The card moves below trust the check that came before them; where a broken check would write past a
+ * stack or wrap a count (a card made from nothing), NEVER stops a Debug build there, and a release build
+ * drops the move instead of the memory beside it. */
+static void people_push(people_pile *pile, int card) {
+    if (NEVER(pile->n >= PEOPLE_CARDS)) return;
+    pile->card[pile->n++] = (uint8_t)card;
+}
+
+/* A card of `people` out of a hand; false (and nothing taken) when there is none. */
+static bool hand_take(uint8_t *hand, int people) {
+    if (NEVER(hand[people] == 0)) return false;
+    hand[people]--;
+    return true;
+}
+
+/* A temple card onto a site; false when the site is full (six levels, each higher). */
+static bool site_push(temple_site *site, int level) {
+    if (NEVER(site->n >= MAX_LEVEL)) return false;
+    site->level[site->n++] = (uint8_t)level;
+    return true;
+}
 
 static int people_pop(people_pile *pile) { return pile->card[--pile->n]; }
 
@@ -122,8 +148,6 @@ static int people_take_at(people_pile *pile, int i) {
 }
 
 static void temple_push(temple_pile *pile, int level) { pile->card[pile->n++] = (uint8_t)level; }
-
-static int temple_pop(temple_pile *pile) { return pile->card[--pile->n]; }
 
 static int temple_top(const temple_pile *pile) { return ((const uint8_t *)pile)[pile->n]; }
 
@@ -246,7 +270,7 @@ static void babel_setup(void *st, int players, const param_value *params, uint64
     babel *g = st;
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
-    rng_seed(&g->rng, seed, 0xba6e1);
+    rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
     temple_pile *temples = &g->temple_deck;
     for (int level = 1; level <= MAX_LEVEL; level++) {
         memset(temples->card + temples->n, level, (size_t)temple_copies[level]);
@@ -406,7 +430,7 @@ static bool travel_allowed(const babel *g, int people, reason *why) {
 
 static void travel(babel *g, int people) {
     babel_player *me = &g->player[g->active];
-    me->hand[people]--;
+    if (!hand_take(me->hand, people)) return;
     people_push(&g->discard, people);
     me->pawn = (uint8_t)people;
 }
@@ -427,7 +451,7 @@ static bool settle_allowed(const babel *g, int people, reason *why) {
 
 static void settle(babel *g, int people) {
     babel_player *me = &g->player[g->active];
-    me->hand[people]--;
+    if (!hand_take(me->hand, people)) return;
     people_push(&me->row[me->pawn], people);
 }
 
@@ -452,7 +476,8 @@ static void build(babel *g, int which) {
     babel_player *me = &g->player[g->active];
     temple_pile *reserve = &g->player[which == OWN ? g->active : 1 - g->active].reserve;
     temple_site *site = &me->temple[me->pawn];
-    site->level[site->n++] = (uint8_t)temple_pop(reserve);
+    if (NEVER(reserve->n == 0)) return;
+    if (site_push(site, temple_top(reserve))) reserve->n--;
 }
 
 /* ---- migrate: the top cards of own row at X onto own row at Y, once a turn ---- */
@@ -542,7 +567,8 @@ static void steal(babel *g) {
     babel_player *me = &g->player[g->active];
     temple_site *theirs = &g->player[1 - g->active].temple[me->pawn];
     temple_site *mine = &me->temple[me->pawn];
-    mine->level[mine->n++] = theirs->level[--theirs->n];
+    if (NEVER(theirs->n == 0)) return;
+    if (site_push(mine, site_top(theirs))) theirs->n--;
 }
 
 /* medes — expel Q: every Q card in the opponent's row here goes to the discard. */
@@ -637,7 +663,7 @@ static bool discard_allowed(const babel *g, int people, reason *why) {
 }
 
 static void discard_one(babel *g, int people) {
-    g->player[g->to_move].hand[people]--;
+    if (!hand_take(g->player[g->to_move].hand, people)) return;
     people_push(&g->discard, people);
     if (--g->halve_left == 0) {
         g->phase = PHASE_ACTIONS;
@@ -738,6 +764,7 @@ static NOT_INLINED void use_ability(babel *g, action_t a) {
 static void babel_apply(void *st, action_t a) {
     babel *g = st;
     int arg = act_arg(a);
+    assert(g->phase != PHASE_OVER); /* check() refuses every action of an ended game */
     /* The end depends on the totals alone, and only a build or an ability on a temple changes one
      * (setup, a loaded table and a variant's move check after themselves): after anything else the
      * last check still holds. The draw at the end of a turn checks its own end. */
@@ -1491,7 +1518,7 @@ static bool babel_read_table(void *st, tree_reader *r, const param_value *params
     babel *g = st;
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
-    rng_seed(&g->rng, seed, 0xba6e1);
+    rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
     table_cards cards = {.hand_wanted = {-1, -1}, .people_deck_wanted = -2, .temple_deck_wanted = -2};
     for (int p = 0; p < NUM_PEOPLES; p++) cards.people_left[p] = CARDS_PER_PEOPLE;
     memcpy(cards.temples_left, temple_copies, sizeof temple_copies);
@@ -1590,8 +1617,8 @@ static void babel_sample(void *st, int viewer, rng *r) {
     for (int c = 0; c < hand; c++) other->hand[pool[c]]++;
     memcpy(g->people_deck.card, pool + hand, (size_t)(n - hand));
     rng_shuffle_bytes(r, g->temple_deck.card, g->temple_deck.n - g->temple_known);
-    uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
-    rng_seed(&g->rng, seed, 0xba6e1);
+    uint64_t seed = rng_next64(r);
+    rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
 }
 
 /* ==================================================================== variants' primitives */

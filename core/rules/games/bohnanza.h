@@ -3,7 +3,7 @@
 #ifndef MEEPLE_BOHNANZA_H
 #define MEEPLE_BOHNANZA_H
 
-#include <meeple/game.h>
+#include "rules/rules.h"
 
 extern const game_def bohnanza_game;
 

@@ -10,9 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/invariant.h"
+#include "rules/rules.h"
 #include "rules/table.h"
 
 /* ==================================================================== components */
+
+/* The stream of a Citadels state's own generator (PCG32's sequence): setup, a table's deal and a re-deal
+ * (sample) seed it alike, so that a seed deals the same cards however the state was made. */
+#define CITADELS_RNG_STREAM 0xc17ade15
 
 enum { ASSASSIN, THIEF, MAGICIAN, KING, BISHOP, MERCHANT, ARCHITECT, WARLORD, NUM_CHARACTERS };
 enum { YELLOW, BLUE, GREEN, RED, PURPLE, NUM_COLOURS, NO_COLOUR = NUM_COLOURS };
@@ -168,8 +174,15 @@ static void hand_add(cit_player *p, int d) {
     p->hand_types |= type_bit(d);
 }
 
-static void hand_take(cit_player *p, int d) {
+/* The card moves below trust the check that came before them; where a broken check would wrap a count
+ * (a card, or 65,535 gold, made from nothing) or write past a stack, NEVER stops a Debug build there,
+ * and a release build leaves the state as it was instead. */
+
+/* A card of `d` out of the hand; false (and nothing taken) when there is none. */
+static bool hand_take(cit_player *p, int d) {
+    if (NEVER(p->hand[d] == 0)) return false;
     if (!--p->hand[d]) p->hand_types &= ~type_bit(d);
+    return true;
 }
 
 static void city_add(cit_player *p, int d) {
@@ -213,6 +226,7 @@ static void deck_draw_into_hand(citadels *g, cit_player *p, int count) {
 /* Puts cards[0..k) under the deck one by one, so the last ends at the bottom; one move of the deck
  * for them all. */
 static void deck_put_under_each(citadels *g, const uint8_t *cards, int k) {
+    if (NEVER(g->deck.n + k > NUM_DISTRICTS)) return;
     memmove(g->deck.card + k, g->deck.card, g->deck.n);
     for (int i = 0; i < k; i++) g->deck.card[k - 1 - i] = cards[i];
     g->deck.n = (uint8_t)(g->deck.n + k);
@@ -399,7 +413,7 @@ static void citadels_setup(void *st, int players, const param_value *params, uin
     g->players = (uint8_t)players;
     g->first_complete = NOBODY;
     g->grave_card = g->grave_owner = NONE;
-    rng_seed(&g->rng, seed, 0xc17ade15);
+    rng_seed(&g->rng, seed, CITADELS_RNG_STREAM);
     for (int d = 0; d < NUM_TYPES; d++)
         for (int c = 0; c < districts[d].copies; c++) g->deck.card[g->deck.n++] = (uint8_t)d;
     rng_shuffle_bytes(&g->rng, g->deck.card, g->deck.n);
@@ -581,7 +595,8 @@ static bool build_allowed(const citadels *g, int d, reason *why) {
 
 OUT_OF_LINE static void build(citadels *g, int d) {
     cit_player *p = mover(g);
-    hand_take(p, d);
+    /* Never two of a name in a city: so a city never outgrows its NUM_TYPES slots either. */
+    if (NEVER(p->gold < districts[d].cost || owns(p, d)) || !hand_take(p, d)) return;
     p->gold -= districts[d].cost;
     city_add(p, d);
     g->builds_left--;
@@ -653,7 +668,7 @@ static bool replace_allowed(const citadels *g, int d, reason *why) {
 }
 
 static void mark_for_replacing(citadels *g, int d) {
-    hand_take(mover(g), d);
+    if (!hand_take(mover(g), d)) return;
     g->marked[d]++;
     g->power_used = true;
     g->sub = SUB_REPLACE;
@@ -709,6 +724,8 @@ static int graveyard_owner(const citadels *g) {
 
 OUT_OF_LINE static void destroy(citadels *g, int seat, int d) {
     cit_player *target = &g->player[seat];
+    /* city_remove looks for the district until it finds it. */
+    if (NEVER(!owns(target, d) || mover(g)->gold < destroy_cost(g, seat, d))) return;
     mover(g)->gold -= (uint16_t)destroy_cost(g, seat, d);
     city_remove(target, d);
     g->power_used = true;
@@ -728,7 +745,7 @@ OUT_OF_LINE static void destroy(citadels *g, int seat, int d) {
 
 OUT_OF_LINE static void graveyard_answer(citadels *g, bool buy) {
     cit_player *owner = &g->player[g->grave_owner];
-    if (buy) {
+    if (buy && ALWAYS(owner->gold >= 1)) {
         owner->gold -= 1;
         hand_add(owner, g->grave_card);
     } else {
@@ -749,7 +766,7 @@ static bool lab_allowed(const citadels *g, int d, reason *why) {
 }
 
 OUT_OF_LINE static void use_lab(citadels *g, int d) {
-    hand_take(mover(g), d);
+    if (!hand_take(mover(g), d)) return;
     deck_put_under(g, d);
     gain_gold(mover(g), 1);
     g->lab_used = true;
@@ -764,6 +781,7 @@ static bool smithy_allowed(const citadels *g, reason *why) {
 }
 
 OUT_OF_LINE static void use_smithy(citadels *g) {
+    if (NEVER(mover(g)->gold < 2)) return;
     mover(g)->gold -= 2;
     deck_draw_into_hand(g, mover(g), 3);
     g->smithy_used = true;
@@ -912,6 +930,7 @@ static bool citadels_check(const void *st, action_t a, reason *why) {
 static void citadels_apply(void *st, action_t a) {
     citadels *g = st;
     int x = act_x(a);
+    assert(g->phase != PHASE_OVER); /* check() refuses every action of an ended game */
     switch (act_kind(a)) {
     case ACT_CHOOSE: choose(g, x); break;
     case ACT_BURY: bury(g, x); break;
@@ -1736,7 +1755,7 @@ static bool citadels_read_table(void *st, tree_reader *r, const param_value *par
     citadels *g = st;
     memset(g, 0, sizeof *g);
     g->rules = rules_from_params(params);
-    rng_seed(&g->rng, seed, 0xc17ade15);
+    rng_seed(&g->rng, seed, CITADELS_RNG_STREAM);
     memset(g->holder, NOBODY, sizeof g->holder);
     g->grave_card = g->grave_owner = NONE;
     table_cards cards = {.characters_left = 0xff, .deck_wanted = -2, .aside_down_wanted = -2,
@@ -2060,8 +2079,8 @@ static void citadels_sample(void *st, int viewer, rng *r) {
     citadels *g = st;
     sample_districts(g, viewer, r);
     sample_characters(g, viewer, r);
-    uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
-    rng_seed(&g->rng, seed, 0xc17ade15);
+    uint64_t seed = rng_next64(r);
+    rng_seed(&g->rng, seed, CITADELS_RNG_STREAM);
 }
 
 /* ==================================================================== variants' primitives */
