@@ -9,7 +9,7 @@
 #ifndef MEEPLE_BEANS_H
 #define MEEPLE_BEANS_H
 
-#include <meeple/game.h>
+#include "rules/rules.h"
 
 #define BEAN_MAX_TYPES 11
 #define BEAN_MAX_CARDS 160

@@ -3,7 +3,7 @@
 #ifndef MEEPLE_BOHNANZA_H
 #define MEEPLE_BOHNANZA_H
 
-#include "rules/rules.h"
+#include <meeple/game.h>
 
 extern const game_def bohnanza_game;
 
