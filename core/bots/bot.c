@@ -14,6 +14,8 @@
 #include "sandbox/extproc.h"
 #include "sandbox/limits.h"
 
+_Static_assert(BOT_HOOK_STEP == LIMITS_HOOK_STEP, "bot.h's hook step is the limits engine's");
+
 struct bot {
     const bot_ops *ops;
     void *self;              /* the kind's own bot */

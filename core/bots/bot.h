@@ -26,30 +26,12 @@
 
 #include <meeple/game.h>
 
-#include "bots/bot_ops.h" /* bot_fault */
-
-/* What a bot may spend on one call; ctx.budget shows it to the bot. */
-typedef struct bot_limits {
-    double ms;                /* wall-clock milliseconds */
-    long long instructions;   /* Lua VM instructions (counted in steps of BOT_HOOK_STEP) */
-    size_t memory;            /* bytes: the bot's Lua heap plus the game states it holds */
-    size_t program_memory;    /* bytes of address space each process of an external bot may map; 0: no cap */
-} bot_limits;
+#include "bots/bot_ops.h" /* bot_limits, bot_code, bot_fault */
 
 #define BOT_DEFAULT_MS 1000.0
 #define BOT_DEFAULT_INSTRUCTIONS 1000000000LL
 #define BOT_DEFAULT_MEMORY ((size_t)128 << 20)
 #define BOT_HOOK_STEP 1000    /* the instruction hook fires every this many instructions (LIMITS_HOOK_STEP) */
-
-/* A bot file, read once: its text, its name and where its `require`s come from. */
-typedef struct bot_code {
-    char path[1024];
-    char name[64];       /* the table's `name`, else the file's name without .lua */
-    char lib_dir[1024];  /* bots/lib for `require`, "" when none was found */
-    char *text;          /* NULL for an external bot */
-    size_t len;
-    bool external;       /* `path` is an exec: command or a program file */
-} bot_code;
 
 /* Whether a bot argument is an external bot's command (exec:PROGRAM [ARGS]): it names no file and is
  * taken as it is. */

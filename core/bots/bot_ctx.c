@@ -4,7 +4,7 @@
  * ctx.rng and math.random come from generators derived one-way from the game's seed and the seat;
  * samples are fresh states re-dealt from the seat's view; the history holds what the seat saw of each
  * decision (game_def.public_text), turned into Lua tables only once the bot reads it. */
-#include "bots/luabot.h"
+#include "bots/luabot_parts.h"
 
 #include <string.h>
 

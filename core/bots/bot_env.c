@@ -11,7 +11,7 @@
  * time. */
 #define _XOPEN_SOURCE 700 /* flockfile */
 
-#include "bots/luabot.h"
+#include "bots/luabot_parts.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -285,11 +285,6 @@ static void wrap(lua_State *L, int lib, const char *name, lua_CFunction fn, cons
     if (lib_name) lua_pushfstring(L, "%s.%s", lib_name, name);
     lua_pushcclosure(L, fn, lib_name ? 2 : 1);
     lua_setfield(L, lib, name);
-}
-
-void luabot_lock_metatable(lua_State *L, int idx) {
-    lua_pushboolean(L, 0);
-    lua_setfield(L, idx < 0 ? idx - 1 : idx, "__metatable");
 }
 
 static const char *const allowed_globals[] = {

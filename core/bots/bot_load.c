@@ -74,8 +74,8 @@ static bot_code *try_code(bot_code *code, const bot_limits *budget, char *err, s
         bot_code_free(code);
         return NULL;
     }
-    if (luabot_fault(b)) {
-        snprintf(err, errn, "bot file '%s': %s", code->path, b->lim.reason);
+    if (luabot_ops.fault(b)) {
+        snprintf(err, errn, "bot file '%s': %s", code->path, luabot_ops.reason(b));
         luabot_ops.free(b);
         bot_code_free(code);
         return NULL;

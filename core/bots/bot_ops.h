@@ -1,5 +1,6 @@
-/* bot_ops.h — what the bot runtime (bot.h) asks of each kind of bot: Lua bots (luabot.h) and external
- * programs (extbot.h) each fill one bot_ops, so the runtime never asks which kind it runs. */
+/* bot_ops.h — what the bot runtime (bot.h) shares with each kind of bot: a bot's code, its limits, why
+ * it is done, and the operations the runtime asks of it. Lua bots (luabot.h) and external programs
+ * (extbot.h) each fill one bot_ops, so the runtime never asks which kind it runs. */
 #ifndef MEEPLE_BOT_OPS_H
 #define MEEPLE_BOT_OPS_H
 
@@ -8,6 +9,24 @@
 #include <stdint.h>
 
 #include <meeple/game.h>
+
+/* What a bot may spend on one call; ctx.budget shows it to the bot. */
+typedef struct bot_limits {
+    double ms;                /* wall-clock milliseconds */
+    long long instructions;   /* Lua VM instructions (counted in steps of BOT_HOOK_STEP, bot.h) */
+    size_t memory;            /* bytes: the bot's Lua heap plus the game states it holds */
+    size_t program_memory;    /* bytes of address space each process of an external bot may map; 0: no cap */
+} bot_limits;
+
+/* A bot file, read once: its text, its name and where its `require`s come from. */
+typedef struct bot_code {
+    char path[1024];
+    char name[64];       /* the table's `name`, else the file's name without .lua */
+    char lib_dir[1024];  /* bots/lib for `require`, "" when none was found */
+    char *text;          /* NULL for an external bot */
+    size_t len;
+    bool external;       /* `path` is an exec: command or a program file */
+} bot_code;
 
 /* Why a bot is done. */
 typedef enum bot_fault {

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 
 #include "bots/luabot.h"
+#include "bots/luabot_parts.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -321,7 +322,7 @@ static void lb_end(void *self, const int *scores, const int *winners, int nwinne
     (void)self, (void)scores, (void)winners, (void)nwinners;
 }
 
-static bot_fault lb_fault(const void *self) { return luabot_fault(self); }
+static bot_fault lb_fault(const void *self) { return (bot_fault)((const luabot *)self)->lim.fault; }
 static const char *lb_reason(const void *self) { return ((const luabot *)self)->lim.reason; }
 
 static size_t lb_memory(const void *self, size_t *peak) {
