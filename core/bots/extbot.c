@@ -320,6 +320,7 @@ static bool start(extbot *x) {
     return x->proc != NULL;
 }
 
+/* A new game: the program started (or unparked) and sent `hello`. */
 static bool ext_begin(void *self, const void *st, int seat, uint64_t seed) {
     extbot *x = self;
     json_decref(x->seen);
@@ -369,6 +370,7 @@ static int read_answer(extbot *x, const char (*texts)[MEEPLE_ACTION_TEXT], int n
     return k;
 }
 
+/* Kept for the next decide's `seen`. */
 static void ext_saw(void *self, int player, const char *text) {
     extbot *x = self;
     if (x->fault || !x->proc) return;
@@ -381,6 +383,8 @@ static void ext_saw(void *self, int player, const char *text) {
     json_array_append_new(x->seen, entry); /* out of memory: that entry is lost, nothing else */
 }
 
+/* Sends `decide` (the view of `st`, the legal texts[0..n)) and reads the answer's index; -1 when the
+ * bot is done (it answered late, garbage or not at all, or exited; the process is gone). */
 static int choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     if (x->fault) return -1;
     if (!x->proc) {
@@ -421,6 +425,7 @@ static int ext_decide(void *self, const bot_decision *d) {
     return choose(x, d->st, d->acts ? (const char(*)[MEEPLE_ACTION_TEXT])x->texts : d->texts, d->n);
 }
 
+/* Sends `game_over`; "ready" back parks the program for the next game, anything else stops it. */
 static void ext_end(void *self, const int *scores, const int *winners, int nwinners) {
     extbot *x = self;
     if (x->fault || !x->proc) return;
