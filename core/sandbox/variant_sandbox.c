@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,8 +188,10 @@ static void put_on(lua_State *L, variant_limits *v) {
     long long room = (long long)VARIANT_HEAP - heap_bytes(L);
     size_t cap = room < (long long)VARIANT_MEMORY ? (room > 0 ? (size_t)room : 0) : VARIANT_MEMORY;
     swap_methods(L, lim);
-    /* The heap counts every byte the allocator holds: what the call adds is counted from here. */
-    lim->used = (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB);
+    /* What the call adds is counted from the heap's size now (every byte the allocator holds), or,
+     * where Lua tells none (-1, in a finalizer), from a base no free can take below zero. */
+    int kib = lua_gc(L, LUA_GCCOUNT), bytes = lua_gc(L, LUA_GCCOUNTB);
+    lim->used = kib < 0 || bytes < 0 ? SIZE_MAX / 2 : (size_t)kib * 1024 + (size_t)bytes;
     lim->memory = lim->used + cap;
     lim->refused = false;
     lim->fault = 0;
