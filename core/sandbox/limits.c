@@ -162,8 +162,11 @@ size_t limits_memory_left(const limits *lim) {
 
 /* ---- Priced C calls ---- */
 
+/* Charges a C call's instructions; a price too large for a count is charged as overrunning any. */
+static void add_steps(limits *lim, double steps) { lim->steps += steps > 1e15 ? (long long)1e15 : (long long)steps; }
+
 void limits_charge_steps(lua_State *L, limits *lim, double steps) {
-    lim->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
+    add_steps(lim, steps);
     limits_check(lim);
     if (lim->fault) limits_raise(L, lim);
 }
@@ -186,7 +189,7 @@ void limits_price(lua_State *L, limits *lim, const char *what, double steps, dou
         }
     }
     if (lim->fault) limits_raise(L, lim);
-    lim->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
+    add_steps(lim, steps);
 }
 
 static limits *limits_of_meter(guard_meter *m) { return (limits *)(void *)((char *)m - offsetof(limits, meter)); }
