@@ -18,8 +18,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,7 +42,7 @@ typedef struct variant_limits {
     int old_mask, old_count;
 } variant_limits;
 
-static const char limits_key = 'l';
+static const char variant_key = 'l'; /* this state's variant_limits */
 static const char methods_key = 'm'; /* the guarded string table for string methods */
 static const char swapped_key = 's'; /* {string metatable, its own __index} during a limited call */
 
@@ -62,7 +62,7 @@ static int variant_words(const limits *lim, limits_kind kind, char *out, size_t 
  * stays valid: userdata never move). */
 static variant_limits *limits_here(lua_State *L) {
     variant_limits *v;
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &limits_key) == LUA_TUSERDATA) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &variant_key) == LUA_TUSERDATA) {
         v = lua_touserdata(L, -1);
     } else {
         lua_pop(L, 1);
@@ -73,7 +73,7 @@ static variant_limits *limits_here(lua_State *L) {
         limits_init(&v->lim, VARIANT_INSTRUCTIONS, VARIANT_MS, 0, variant_words);
         limits_attach(L, &v->lim);
         lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &limits_key);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &variant_key);
     }
     lua_pop(L, 1);
     return v;
