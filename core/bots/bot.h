@@ -12,7 +12,11 @@
  *
  * A bot may also be external (extbot.h): a program named `exec:PROGRAM [ARGS]` or an executable file,
  * run as a child process per game that speaks the line protocol of docs/protocol.md. The same calls
- * run it; its limits are the wall-clock time per decision and the answer's length. */
+ * run it; its limits are the wall-clock time per decision and the answer's length.
+ *
+ * The runtime (bot.c) runs either kind through its operations (bot_ops.h): Lua bots are luabot.c, over
+ * the sandbox's builtins (bot_env.c), ctx (bot_ctx.c) and the limits engine (sandbox/limits.h); bot
+ * files are read by bot_load.c. */
 #ifndef MEEPLE_BOT_H
 #define MEEPLE_BOT_H
 
@@ -22,38 +26,12 @@
 
 #include <meeple/game.h>
 
-/* What a bot may spend on one call; ctx.budget shows it to the bot. */
-typedef struct bot_limits {
-    double ms;                /* wall-clock milliseconds */
-    long long instructions;   /* Lua VM instructions (counted in steps of BOT_HOOK_STEP) */
-    size_t memory;            /* bytes: the bot's Lua heap plus the game states it holds */
-    size_t program_memory;    /* bytes of address space each process of an external bot may map; 0: no cap */
-} bot_limits;
+#include "bots/bot_ops.h" /* bot_limits, bot_code, bot_fault */
 
 #define BOT_DEFAULT_MS 1000.0
 #define BOT_DEFAULT_INSTRUCTIONS 1000000000LL
 #define BOT_DEFAULT_MEMORY ((size_t)128 << 20)
-#define BOT_HOOK_STEP 1000    /* the instruction hook fires every this many instructions */
-
-/* Why a bot is done. */
-typedef enum bot_fault {
-    BOT_OK = 0,
-    BOT_ERROR,          /* it raised an error (or its file did, or init) */
-    BOT_ANSWER,         /* choose returned something that is not one of `legal` */
-    BOT_INSTRUCTIONS,   /* instruction budget */
-    BOT_TIME,           /* wall-clock limit */
-    BOT_MEMORY          /* memory cap */
-} bot_fault;
-
-/* A bot file, read once: its text, its name and where its `require`s come from. */
-typedef struct bot_code {
-    char path[1024];
-    char name[64];       /* the table's `name`, else the file's name without .lua */
-    char lib_dir[1024];  /* bots/lib for `require`, "" when none was found */
-    char *text;          /* NULL for an external bot */
-    size_t len;
-    bool external;       /* `path` is an exec: command or a program file */
-} bot_code;
+#define BOT_HOOK_STEP 1000    /* the instruction hook fires every this many instructions (LIMITS_HOOK_STEP) */
 
 /* Whether a bot argument is an external bot's command (exec:PROGRAM [ARGS]): it names no file and is
  * taken as it is. */

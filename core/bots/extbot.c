@@ -40,6 +40,7 @@ struct extbot {
 
     bot_fault fault;
     char reason[512];
+    char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT]; /* the legal actions' texts, when given as actions */
 };
 
 /* =====================================================================================================
@@ -319,7 +320,9 @@ static bool start(extbot *x) {
     return x->proc != NULL;
 }
 
-bool extbot_begin(extbot *x, const void *st, int seat, uint64_t seed) {
+/* A new game: the program started (or unparked) and sent `hello`. */
+static bool ext_begin(void *self, const void *st, int seat, uint64_t seed) {
+    extbot *x = self;
     json_decref(x->seen);
     x->seen = NULL;
     if (x->fault || !start(x)) return false;
@@ -367,7 +370,9 @@ static int read_answer(extbot *x, const char (*texts)[MEEPLE_ACTION_TEXT], int n
     return k;
 }
 
-void extbot_saw(extbot *x, int player, const char *text) {
+/* Kept for the next decide's `seen`. */
+static void ext_saw(void *self, int player, const char *text) {
+    extbot *x = self;
     if (x->fault || !x->proc) return;
     if (!x->seen) x->seen = json_array();
     json_t *entry = json_object();
@@ -378,7 +383,9 @@ void extbot_saw(extbot *x, int player, const char *text) {
     json_array_append_new(x->seen, entry); /* out of memory: that entry is lost, nothing else */
 }
 
-int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
+/* Sends `decide` (the view of `st`, the legal texts[0..n)) and reads the answer's index; -1 when the
+ * bot is done (it answered late, garbage or not at all, or exited; the process is gone). */
+static int choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     if (x->fault) return -1;
     if (!x->proc) {
         set_fault(x, BOT_ERROR, "error: asked to choose before a game began (bot_begin)");
@@ -411,7 +418,16 @@ int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_T
     return read_answer(x, texts, n);
 }
 
-void extbot_end(extbot *x, const int *scores, const int *winners, int nwinners) {
+/* The answer is read for a probe too: the program writes one all the same. */
+static int ext_decide(void *self, const bot_decision *d) {
+    extbot *x = self;
+    for (int i = 0; d->acts && i < d->n; i++) x->def->action_text(d->st, d->acts[i], x->texts[i]);
+    return choose(x, d->st, d->acts ? (const char(*)[MEEPLE_ACTION_TEXT])x->texts : d->texts, d->n);
+}
+
+/* Sends `game_over`; "ready" back parks the program for the next game, anything else stops it. */
+static void ext_end(void *self, const int *scores, const int *winners, int nwinners) {
+    extbot *x = self;
     if (x->fault || !x->proc) return;
     json_t *over = message("game_over");
     if (over) {
@@ -433,12 +449,25 @@ void extbot_end(extbot *x, const int *scores, const int *winners, int nwinners) 
     x->proc = NULL;
 }
 
-bot_fault extbot_fault(const extbot *x) { return x->fault; }
-const char *extbot_reason(const extbot *x) { return x->reason; }
+static bot_fault ext_fault(const void *self) { return ((const extbot *)self)->fault; }
+static const char *ext_reason(const void *self) { return ((const extbot *)self)->reason; }
 
-void extbot_free(extbot *x) {
+/* An external bot's memory is its own process's, out of the host's count. */
+static size_t ext_memory(const void *self, size_t *peak) {
+    (void)self;
+    if (peak) *peak = 0;
+    return 0;
+}
+
+static void ext_free(void *self) {
+    extbot *x = self;
     if (!x) return;
     json_decref(x->seen);
     extproc_stop(x->proc, EXTBOT_EXIT_MS);
     free(x);
 }
+
+const bot_ops extbot_ops = {
+    .begin = ext_begin, .decide = ext_decide, .saw = ext_saw, .end = ext_end,
+    .fault = ext_fault, .reason = ext_reason, .memory = ext_memory, .free = ext_free,
+};

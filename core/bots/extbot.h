@@ -1,8 +1,8 @@
 /* extbot.h — external bots: a program, in any language, run as a child process that speaks the line
  * protocol of docs/protocol.md (JSON objects one a line on its stdin, one answer a line on its stdout).
  *
- * bot.c puts an external bot behind the bot interface (bot_new, bot_begin, bot_choose, ...), so the
- * commands run one like a Lua bot. A process is started at extbot_begin, in a process
+ * An external bot is one kind of bot behind the runtime's operations (bot_ops.h), so the commands run
+ * one like a Lua bot. A process is started when a game begins, in a process
  * group of its own (extproc.h); killed (the whole group) and reaped when it faults or when the game ends,
  * unless it answered game_over with "ready": then it is kept for the next game of the same bot in the
  * same thread (one process per seat and worker). Its limits: EXTBOT_START_MS to start, then the bot's
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bots/bot.h"
+#include "bots/bot_ops.h"
 #include <meeple/game.h>
 
 #define EXTBOT_PROTOCOL 1
@@ -36,32 +36,19 @@ bool extbot_check(const char *arg, char *name, size_t namen, char *err, size_t e
 
 typedef struct extbot extbot;
 
-/* The bot for one seat: nothing runs until extbot_begin; each of its processes may map `memory` bytes. NULL only when out of memory. `echo`: the
- * program's stderr is copied to ours, each line prefixed with `name`; else it is read and dropped. */
+/* The bot for one seat: nothing runs until its game begins; each of its processes may map `memory`
+ * bytes. NULL only when out of memory. `echo`: the program's stderr is copied to ours, each line
+ * prefixed with `name`; else it is read and dropped. */
 extbot *extbot_new(const char *arg, const char *name, const game_def *def, const param_value *params, double ms,
                    size_t memory, bool echo);
 
-/* Starts the program for a new game at `st` as `seat` (0-based) and sends `hello` (a program still running
- * from an earlier game is ended first). False when it cannot (extbot_reason says why). */
-bool extbot_begin(extbot *x, const void *st, int seat, uint64_t seed);
-
-/* A decision by `player` (0-based) about to be played, as this seat sees it (its public text): sent with
- * the next `decide` as `seen`. */
-void extbot_saw(extbot *x, int player, const char *text);
-
-/* Sends `decide` (the view of `st`, the legal texts[0..n)) and reads the answer: the index chosen, or -1
- * when the bot is done (it answered late, garbage or not at all, or exited; the process is gone). */
-int extbot_choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_TEXT], int n);
-
-/* Sends `game_over` (scores per seat, winners 0-based) and waits EXTBOT_EXIT_MS at most for "ready": then
- * the program is kept for the next game; else its stdin is closed, it has EXTBOT_EXIT_MS to exit, and
- * what is left of its group is killed. Nothing when the bot is done already. */
-void extbot_end(extbot *x, const int *scores, const int *winners, int nwinners);
-
-bot_fault extbot_fault(const extbot *x);
-const char *extbot_reason(const extbot *x);
-
-/* Ends the program if it still runs (stdin closed, a moment to exit, then killed) and frees. */
-void extbot_free(extbot *x);
+/* Its operations (self: an extbot). begin starts the program for a new game (a program still running
+ * from an earlier game is ended first) and sends `hello`; decide sends `decide` (the view, the legal
+ * texts) and reads the answer: an answer late, garbage or missing, or the program's exit, is a fault
+ * and the process is gone; saw keeps a decision for the next decide's `seen`; end sends `game_over`
+ * and waits EXTBOT_EXIT_MS at most for "ready": then the program is kept for the next game, else its
+ * stdin is closed, it has EXTBOT_EXIT_MS to exit, and what is left of its group is killed; free ends
+ * the program if it still runs. */
+extern const bot_ops extbot_ops;
 
 #endif

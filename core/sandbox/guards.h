@@ -4,9 +4,9 @@
  * instruction, so a count hook cannot stop it: one call can outlast any limit. A guard stands in for
  * such a function: it works out what the call can cost from its arguments (instructions, an upper
  * bound on its wall-clock time, the bytes it may write), asks the sandbox's meter for them, and only
- * then calls Lua's own function. The meter belongs to whoever runs the code under limits (a bot, a
- * variant's hook call): it charges the instructions and refuses, by raising its own error, a call
- * whose worst case cannot finish in the time left. */
+ * then calls Lua's own function. The meter is the limits engine's (limits.h), for whoever runs the
+ * code under limits (a bot, a variant's hook call): it charges the instructions and refuses, by
+ * raising the limit's error, a call whose worst case cannot finish in the time left. */
 #ifndef MEEPLE_GUARDS_H
 #define MEEPLE_GUARDS_H
 

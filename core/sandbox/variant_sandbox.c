@@ -1,145 +1,82 @@
 /* variant_sandbox.c — limits for a variant's hooks inside the caller's lua_State (variant_sandbox.h).
  *
  * A bot has a lua_State of its own; a variant cannot: its hooks work on the caller's states. So the
- * limits are put on for the length of one hook call and taken off after, leaving the caller's own
- * hook (the shell's Ctrl-C) and allocator as they were:
- *   - a count hook adds up instructions and reads the clock; once a limit breaks it fires at every
- *     instruction, so no pcall inside the variant can swallow the error and carry on;
- *   - the state's allocator is wrapped to refuse growth past the cap (frees always pass). Memory
- *     allocated under the wrapper is the same allocator's, so it may be freed after the unwrapping;
+ * limits engine (limits.h) is put on for the length of one hook call and taken off after, leaving the
+ * caller's own hook (the shell's Ctrl-C) and allocator as they were:
+ *   - the engine's count hook replaces the caller's for the call;
+ *   - the state's allocator is wrapped by the engine's, which hands on to it (frees always pass).
+ *     Memory allocated under the wrapper is the same allocator's, so it may be freed after the
+ *     unwrapping;
  *   - C library calls that could run long without an instruction (a pattern, string.rep) are priced
- *     before they run by the guards (guards.h) over the limits' meter: the variant's environment gets
+ *     before they run by the guards (guards.h) over the engine's meter: the variant's environment gets
  *     guarded copies (raw.guarded_libs), and string methods ("s:find") reach a guarded string table
  *     too, swapped in as the string metatable's __index for the length of the call. */
-#define _XOPEN_SOURCE 700 /* clock_gettime, O_CLOEXEC */
+#define _XOPEN_SOURCE 700 /* O_CLOEXEC */
 
 #include "sandbox/variant_sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <lauxlib.h>
 #include <lualib.h>
 
 #include "sandbox/guards.h"
+#include "sandbox/limits.h"
 
 #include "host/text.h"
 
-#define HOOK_STEP 1000
-
-typedef struct limits {
+/* This lua_State's variant limits: the engine's, and what a limited call puts back after. */
+typedef struct variant_limits {
+    limits lim;
     int depth;             /* limited calls running; only the outermost puts the limits on */
-    long long steps;
-    double deadline;       /* monotonic ms */
-    long long grown;       /* bytes allocated less bytes freed since the outermost call began */
-    long long cap;         /* what this call may add: VARIANT_MEMORY, less if the heap is near its bound */
-    bool refused;          /* an allocation was refused for the cap */
-    char broken[192];      /* why the call is stopped, or "" */
     char label[128];       /* what runs now ("variant X, hook Y"), for the reason; "" when unnamed */
-    lua_Alloc alloc;       /* the state's own allocator, while wrapped */
-    void *alloc_ud;
     lua_Hook old_hook;     /* the caller's hook, put back after */
     int old_mask, old_count;
-    guard_meter meter;     /* prices the guarded C calls against these limits */
-} limits;
+} variant_limits;
 
-static const char limits_key = 'l';
+static const char variant_key = 'l'; /* this state's variant_limits */
 static const char methods_key = 'm'; /* the guarded string table for string methods */
 static const char swapped_key = 's'; /* {string metatable, its own __index} during a limited call */
 
-static void meter_price(lua_State *L, guard_meter *self, const char *what, double steps, double worst_ns);
-static size_t meter_memory_left(lua_State *L, guard_meter *self);
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+static int variant_words(const limits *lim, limits_kind kind, char *out, size_t n) {
+    (void)lim;
+    if (kind == LIMITS_MEMORY)
+        snprintf(out, n, "exceeded the memory limit (%zu MiB per call into the variant, %zu MiB in all)",
+                 VARIANT_MEMORY >> 20, VARIANT_HEAP >> 20);
+    else if (kind == LIMITS_INSTRUCTIONS)
+        snprintf(out, n, "exceeded the instruction limit (%lld per call into the variant)", VARIANT_INSTRUCTIONS);
+    else
+        snprintf(out, n, "exceeded the time limit (%.0f ms per call into the variant)", VARIANT_MS);
+    return 1;
 }
 
 /* This lua_State's limits, made once and kept in the registry (so the allocator's pointer to them
  * stays valid: userdata never move). */
-static limits *limits_of(lua_State *L) {
-    limits *lim;
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &limits_key) == LUA_TUSERDATA) {
-        lim = lua_touserdata(L, -1);
+static variant_limits *limits_here(lua_State *L) {
+    variant_limits *v;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &variant_key) == LUA_TUSERDATA) {
+        v = lua_touserdata(L, -1);
     } else {
         lua_pop(L, 1);
-        lim = lua_newuserdatauv(L, sizeof *lim, 0);
-        memset(lim, 0, sizeof *lim);
-        lim->meter = (guard_meter){.price = meter_price, .memory_left = meter_memory_left};
+        /* A state limited already (a bot's) keeps its own limits: a variant's would lift them. */
+        if (limits_of(L)) luaL_error(L, "a variant cannot run inside a bot's sandbox");
+        v = lua_newuserdatauv(L, sizeof *v, 0);
+        memset(v, 0, sizeof *v);
+        limits_init(&v->lim, VARIANT_INSTRUCTIONS, VARIANT_MS, 0, variant_words);
+        limits_attach(L, &v->lim);
         lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &limits_key);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &variant_key);
     }
     lua_pop(L, 1);
-    return lim;
-}
-
-static void check_limits(limits *lim) {
-    if (lim->broken[0]) return;
-    if (lim->refused)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the memory limit (%zu MiB per call into the variant, %zu MiB "
-                 "in all)", VARIANT_MEMORY >> 20, VARIANT_HEAP >> 20);
-    else if (lim->steps > VARIANT_INSTRUCTIONS)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per call into the variant)",
-                 VARIANT_INSTRUCTIONS);
-    else if (now_ms() > lim->deadline)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per call into the variant)", VARIANT_MS);
-}
-
-static void count_hook(lua_State *L, lua_Debug *ar);
-
-/* Raises why the call is stopped, with the hook re-armed to every instruction so that no pcall in
- * the variant can carry on past it. */
-static void raise_broken(lua_State *L, limits *lim) {
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "%s", lim->broken);
-}
-
-static void count_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    limits *lim = limits_of(L);
-    lim->steps += HOOK_STEP;
-    check_limits(lim);
-    if (lim->broken[0]) raise_broken(L, lim);
-}
-
-/* ---- The meter for guarded C calls ---- */
-
-static limits *limits_of_meter(guard_meter *m) { return (limits *)(void *)((char *)m - offsetof(limits, meter)); }
-
-/* Outside a limited call the caller's own code runs, unlimited: nothing to price. Inside, the call's
- * instructions are charged, and a call that cannot finish before the deadline is refused first. */
-static void meter_price(lua_State *L, guard_meter *self, const char *what, double steps, double worst_ns) {
-    limits *lim = limits_of_meter(self);
-    if (lim->depth == 0) return;
-    if (!lim->broken[0] && (double)lim->steps + steps > (double)VARIANT_INSTRUCTIONS)
-        snprintf(lim->broken, sizeof lim->broken, "exceeded the instruction limit (%lld per call into the variant): %s "
-                 "would cost %.0f instructions", VARIANT_INSTRUCTIONS, what, steps);
-    if (!lim->broken[0] && worst_ns > GUARD_NS_NEGLIGIBLE) {
-        double left = lim->deadline - now_ms();
-        if (worst_ns * 1e-6 > left)
-            snprintf(lim->broken, sizeof lim->broken, "exceeded the time limit (%.0f ms per call into the variant): %s "
-                     "could take too long for the %.0f ms left", VARIANT_MS, what, left > 0 ? left : 0);
-    }
-    if (lim->broken[0]) raise_broken(L, lim);
-    lim->steps += steps > 1e15 ? (long long)1e15 : (long long)steps;
-}
-
-static size_t meter_memory_left(lua_State *L, guard_meter *self) {
-    (void)L;
-    limits *lim = limits_of_meter(self);
-    if (lim->depth == 0) return SIZE_MAX;
-    long long left = lim->cap - lim->grown; /* more than the cap once the call freed */
-    return left > 0 ? (size_t)left : 0;
+    return v;
 }
 
 /* Pushes a copy of the table at `idx` without the field `skip` (may be NULL). */
@@ -169,7 +106,7 @@ static void copy_lib(lua_State *L, int libs, const char *name, const char *skip)
 }
 
 int variant_guarded_libs(lua_State *L) {
-    limits *lim = limits_of(L);
+    limits *lim = &limits_here(L)->lim;
     lua_newtable(L);
     int libs = lua_gettop(L);
     copy_lib(L, libs, LUA_STRLIBNAME, "dump");
@@ -235,18 +172,6 @@ static void unswap_methods(lua_State *L) {
     lua_pop(L, 1);
 }
 
-static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    limits *lim = ud;
-    size_t old = ptr ? osize : 0;
-    if (nsize > old && lim->grown + (long long)(nsize - old) > lim->cap) {
-        lim->refused = true;
-        return NULL;
-    }
-    void *p = lim->alloc(lim->alloc_ud, ptr, osize, nsize);
-    if (p || nsize == 0) lim->grown += (long long)nsize - (long long)old;
-    return p;
-}
-
 /* The heap in bytes, after a full collection when it is large: what the variant kept from earlier
  * calls (in its upvalues) is then all that stands between it and the bound. */
 static long long heap_bytes(lua_State *L) {
@@ -256,56 +181,61 @@ static long long heap_bytes(lua_State *L) {
     return (long long)lua_gc(L, LUA_GCCOUNT) * 1024 + lua_gc(L, LUA_GCCOUNTB);
 }
 
-static void put_on(lua_State *L, limits *lim) {
+static void put_on(lua_State *L, variant_limits *v) {
+    limits *lim = &v->lim;
     /* A call may add VARIANT_MEMORY, and never take the state's heap past VARIANT_HEAP: memory kept
      * across calls counts too. */
     long long room = (long long)VARIANT_HEAP - heap_bytes(L);
-    lim->cap = room < (long long)VARIANT_MEMORY ? (room > 0 ? room : 0) : (long long)VARIANT_MEMORY;
+    size_t cap = room < (long long)VARIANT_MEMORY ? (room > 0 ? (size_t)room : 0) : VARIANT_MEMORY;
     swap_methods(L, lim);
-    lim->steps = lim->grown = 0;
+    /* What the call adds is counted from the heap's size now (every byte the allocator holds), or,
+     * where Lua tells none (-1, in a finalizer), from a base no free can take below zero. */
+    int kib = lua_gc(L, LUA_GCCOUNT), bytes = lua_gc(L, LUA_GCCOUNTB);
+    lim->used = kib < 0 || bytes < 0 ? SIZE_MAX / 2 : (size_t)kib * 1024 + (size_t)bytes;
+    lim->memory = lim->used + cap;
     lim->refused = false;
-    lim->broken[0] = '\0';
-    lim->deadline = now_ms() + VARIANT_MS;
-    lim->old_hook = lua_gethook(L);
-    lim->old_mask = lua_gethookmask(L);
-    lim->old_count = lua_gethookcount(L);
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
-    lim->alloc = lua_getallocf(L, &lim->alloc_ud);
-    lua_setallocf(L, capped_alloc, lim);
+    lim->fault = 0;
+    lim->reason[0] = '\0';
+    limits_begin_call(lim);
+    v->old_hook = lua_gethook(L);
+    v->old_mask = lua_gethookmask(L);
+    v->old_count = lua_gethookcount(L);
+    lua_sethook(L, limits_hook, LUA_MASKCOUNT, LIMITS_HOOK_STEP);
+    lim->base = lua_getallocf(L, &lim->base_ud);
+    lua_setallocf(L, limits_alloc, lim);
 }
 
-static void take_off(lua_State *L, limits *lim) {
-    lua_setallocf(L, lim->alloc, lim->alloc_ud);
-    lua_sethook(L, lim->old_hook, lim->old_mask, lim->old_count);
+static void take_off(lua_State *L, variant_limits *v) {
+    lua_setallocf(L, v->lim.base, v->lim.base_ud);
+    lua_sethook(L, v->old_hook, v->old_mask, v->old_count);
     unswap_methods(L);
 }
 
 int variant_limited(lua_State *L) {
     const char *label = luaL_optstring(L, 1, "");
     luaL_checktype(L, 2, LUA_TFUNCTION);
-    limits *lim = limits_of(L);
-    char outer[sizeof lim->label]; /* put back on a normal return; an error leaves the innermost */
-    memcpy(outer, lim->label, sizeof outer);
-    if (*label) snprintf(lim->label, sizeof lim->label, "%s", label);
+    variant_limits *v = limits_here(L);
+    char outer[sizeof v->label]; /* put back on a normal return; an error leaves the innermost */
+    memcpy(outer, v->label, sizeof outer);
+    if (*label) snprintf(v->label, sizeof v->label, "%s", label);
     lua_remove(L, 1);
     int nargs = lua_gettop(L) - 1;
-    if (lim->depth > 0) { /* inside a limited call already: its budget, its error handling */
+    if (v->depth > 0) { /* inside a limited call already: its budget, its error handling */
         lua_call(L, nargs, LUA_MULTRET);
-        memcpy(lim->label, outer, sizeof outer);
+        memcpy(v->label, outer, sizeof outer);
         return lua_gettop(L);
     }
-    put_on(L, lim);
-    lim->depth = 1;
+    put_on(L, v);
+    v->depth = 1;
     int status = lua_pcall(L, nargs, LUA_MULTRET, 0);
-    lim->depth = 0;
-    /* A long C call (a pattern, a sort) runs between the hook's counts: the clock once more. */
-    check_limits(lim);
-    take_off(L, lim);
+    v->depth = 0;
+    limits_end_call(&v->lim);
+    take_off(L, v);
     /* Once a limit broke, no Lua code could add the hook's name to the reason: it is added here. */
-    char where[sizeof lim->label];
-    memcpy(where, lim->label, sizeof where);
-    lim->label[0] = '\0';
-    if (lim->broken[0]) return luaL_error(L, "%s%s%s", where, where[0] ? ": " : "", lim->broken);
+    char where[sizeof v->label];
+    memcpy(where, v->label, sizeof where);
+    v->label[0] = '\0';
+    if (v->lim.fault) return luaL_error(L, "%s%s%s", where, where[0] ? ": " : "", v->lim.reason);
     if (status != LUA_OK) return lua_error(L);
     return lua_gettop(L);
 }
