@@ -1162,7 +1162,28 @@ static PyObject *m_load(PyObject *mod, PyObject *arg) {
     return wrap(s);
 }
 
+/* info(game): what a program needs to know of a game before playing it (player counts, parameters). */
+static PyObject *m_info(PyObject *mod, PyObject *arg) {
+    (void)mod;
+    const game_def *def = arg_game(arg, "info");
+    if (!def) return NULL;
+    PyObject *params = PyDict_New();
+    for (int i = 0; params && i < def->num_params; i++) {
+        PyObject *doc = PyUnicode_FromString(def->params[i].doc ? def->params[i].doc : "");
+        if (!doc || PyDict_SetItemString(params, def->params[i].name, doc) < 0) Py_CLEAR(params);
+        Py_XDECREF(doc);
+    }
+    if (!params) return NULL;
+    return Py_BuildValue("{s:s,s:s,s:i,s:i,s:i,s:O,s:s,s:N}", "name", def->name, "title", def->title,
+                         "min_players", def->min_players, "max_players", def->max_players, "default_players",
+                         def->default_players, "hidden_information",
+                         def->information == INFORMATION_HIDDEN ? Py_True : Py_False, "rules",
+                         def->rules ? def->rules : "", "params", params);
+}
+
 static PyMethodDef module_methods[] = {
+    {"info", m_info, METH_O,
+     "info(game) -> {name, title, min_players, max_players, default_players, hidden_information, rules, params}"},
     {"games", m_games, METH_NOARGS, "games() -> the games' names"},
     {"new", (PyCFunction)(void (*)(void))m_new, METH_VARARGS | METH_KEYWORDS,
      "new(game, players=None, seed=1, params=None) -> State"},

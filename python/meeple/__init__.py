@@ -9,9 +9,10 @@ canonical strings legal() lists, and every refusal carries the one-line reason a
         s.play(s.legal()[0])
     print(s.scores(), s.winners())
 """
-from meeple._meeple import (Error, IllegalAction, SEED_MAX, State, cards, from_table, games, load, new,
+from meeple._meeple import (Error, IllegalAction, SEED_MAX, State, cards, from_table, games, info, load,
+                            new,
                             version)
-from meeple import env
+from meeple import actions, env
 
-__all__ = ["Error", "IllegalAction", "SEED_MAX", "State", "cards", "env", "from_table", "games", "load", "new",
+__all__ = ["Error", "IllegalAction", "SEED_MAX", "State", "actions", "cards", "env", "from_table", "games", "info", "load", "new",
            "version"]
