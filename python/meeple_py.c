@@ -191,18 +191,26 @@ static bool cache_grow(text_cache *c) {
     return true;
 }
 
+/* The interned text of key `key`, borrowed, or NULL when the cache has none. */
+static PyObject *cached_text(const text_cache *c, uint32_t key) {
+    size_t i = c->cap ? slot_of(key, c->cap) : 0;
+    while (c->cap && c->texts[i]) {
+        if (c->keys[i] == key) return c->texts[i];
+        i = (i + 1) & (c->cap - 1);
+    }
+    return NULL;
+}
+
 /* A new reference to the text of `a` at `st`, or NULL with an exception set. */
 static PyObject *action_text(const game_def *def, const void *st, action_t a) {
     text_cache *c = cache_of(def);
     uint32_t key = def->text_key ? def->text_key(st, a) : a;
-    size_t i = c->cap ? slot_of(key, c->cap) : 0;
-    while (c->cap && c->texts[i]) {
-        if (c->keys[i] == key) {
-            Py_INCREF(c->texts[i]);
-            return c->texts[i];
-        }
-        i = (i + 1) & (c->cap - 1);
+    PyObject *known = cached_text(c, key);
+    if (known) {
+        Py_INCREF(known);
+        return known;
     }
+    size_t i;
     char text[MEEPLE_ACTION_TEXT];
     def->action_text(st, a, text);
     PyObject *s = PyUnicode_FromString(text);
@@ -784,12 +792,24 @@ static PyObject *State_check(PyObject *self, PyObject *arg) {
     return Py_BuildValue("(Os)", Py_False, why.text);
 }
 
+/* Whether `arg` is the very string legal() handed out for the action its text parses to: then it is
+ * that action's canonical text, and session_play_text's check of it (formatting the text again) can
+ * be skipped. The hot path of a program that plays what legal() lists. */
+static bool is_listed_text(const session *s, PyObject *arg, const char *text, action_t *a) {
+    const game_def *def = s->def;
+    if (def->to_move(s->now) < 0 || !def->parse_action(s->now, text, a, NULL)) return false;
+    return cached_text(cache_of(def), def->text_key ? def->text_key(s->now, *a) : *a) == arg;
+}
+
 static PyObject *State_play(PyObject *self, PyObject *arg) {
     reason why;
     why.text[0] = '\0';
     const char *text = arg_action(arg, "play", &why);
     if (!text) return PyErr_Occurred() ? NULL : raise_reason(IllegalAction, &why);
-    if (!session_play_text(S(self), text, &why)) return raise_reason(IllegalAction, &why);
+    session *s = S(self);
+    action_t a;
+    bool played = is_listed_text(s, arg, text, &a) ? session_play(s, a, &why) : session_play_text(s, text, &why);
+    if (!played) return raise_reason(IllegalAction, &why);
     Py_RETURN_NONE;
 }
 

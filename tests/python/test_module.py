@@ -49,6 +49,18 @@ def test_check_gives_the_reason_and_play_raises_it_changing_nothing():
     assert s.check(s.legal()[0]) == (True, None)
 
 
+def test_play_takes_a_copy_of_a_listed_text_as_the_listed_one():
+    listed, copied = meeple.new("bohnanza", seed=4), meeple.new("bohnanza", seed=4)
+    for _ in range(30):
+        text = listed.legal()[-1]
+        listed.play(text)
+        copied.play("".join(list(text)))  # an equal string, not the object legal() handed out
+    assert listed.save() == copied.save()
+    with pytest.raises(meeple.IllegalAction) as err:
+        copied.play("plant 01")
+    assert one_line(err) == "'plant 01' is not how the action is written: did you mean 'plant 1'?"
+
+
 def test_an_action_with_a_nul_byte_is_refused_not_cut():
     s = meeple.new("babel", seed=1)
     text = s.legal()[0] + "\0x"
