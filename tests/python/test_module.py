@@ -57,7 +57,7 @@ def test_play_takes_a_copy_of_a_listed_text_as_the_listed_one():
         copied.play("".join(list(text)))  # an equal string, not the object legal() handed out
     assert listed.save() == copied.save()
     with pytest.raises(meeple.IllegalAction) as err:
-        copied.play("plant 01")
+        meeple.new("bohnanza", seed=4).play("plant 01")
     assert one_line(err) == "'plant 01' is not how the action is written: did you mean 'plant 1'?"
 
 
