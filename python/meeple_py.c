@@ -620,7 +620,7 @@ static bool arg_params(PyObject *v, const game_def *def, param_value *out, const
     pr_init(&pr, v);
     bool ok = params_read(def, &pr.base, out, &why);
     pr_done(&pr);
-    if (!ok) PyErr_Format(PyExc_ValueError, "%s: %s", fn, why.text);
+    if (!ok) PyErr_SetString(PyExc_ValueError, why.text); /* the reason alone, as from Lua */
     return ok;
 }
 
