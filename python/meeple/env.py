@@ -21,13 +21,14 @@ except ImportError:  # the mask is then a plain list
 
 
 class Env:
-    """A game of `game` for `players` seats, dealt from `seed` (each reset() without a seed deals the
-    next: seed, seed + 1, ...)."""
+    """A game of `game` for `players` seats, dealt from `seed`: each reset() without a seed deals the next
+    game, from seed + 1, seed + 2, ..."""
 
     def __init__(self, game, players=None, seed=1, params=None):
         state = _core.new(game, players=players, seed=seed, params=params)  # the core checks every argument
         self.game = game
-        self._players, self._params, self._next_seed = state.num_players(), params, seed
+        self._players, self._params = state.num_players(), params
+        self._next_seed = 1 if seed is None else seed
         self.index = action_index(game)
         self.possible_agents = ["player_%d" % p for p in range(1, self._players + 1)]
         self.metadata = {"name": "meeple_" + game, "is_parallelizable": False}
@@ -39,9 +40,11 @@ class Env:
     # ---- the AEC loop ----
 
     def reset(self, seed=None, options=None):
-        """A new game: dealt from `seed`, or from the next of the env's seeds."""
+        """A new game, dealt from `seed` (the later resets without a seed go on from seed + 1), or from
+        the env's next seed."""
         if seed is None:
-            seed, self._next_seed = self._next_seed, self._next_seed + 1
+            seed = self._next_seed
+        self._next_seed = seed + 1 if isinstance(seed, int) else seed
         self.game_state = _core.new(self.game, players=self._players, seed=seed, params=self._params)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}

@@ -99,8 +99,11 @@ def test_reset_deals_the_same_game_for_the_same_seed_and_the_next_one_without():
     first = env.state()
     env.reset()
     assert env.state() != first
+    second = env.state()
     env.reset(seed=10)
     assert env.state() == first
+    env.reset()
+    assert env.state() == second
     assert Env("citadels", players=4, seed=10).reset() is None
 
 
