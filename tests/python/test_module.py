@@ -151,6 +151,13 @@ def test_from_table_builds_a_state_and_refuses_an_impossible_one():
     assert "nonsense" in one_line(err)
 
 
+@pytest.mark.parametrize("game", ["babel", "citadels", "bohnanza", "rabohnzel"])
+def test_a_view_read_back_as_a_table_shows_the_same(game):
+    s = meeple.new(game, seed=3)
+    s.playout(20, seed=2)
+    assert meeple.from_table(dict(s.view(1), seed=5)).view(1) == s.view(1)
+
+
 def test_params_change_the_game_and_bad_ones_are_refused():
     s = meeple.new("babel", params={"hand_start": [3, 5]})
     assert len(s.table()["players"][0]["hand"]) == 3 + 3  # hand_start plus the first turn's draw
