@@ -382,7 +382,8 @@ static PyObject *pw_finish(py_writer *pw, const game_def *def, const char *what)
     }
     Py_CLEAR(pw->root);
     if (!PyErr_Occurred())
-        PyErr_Format(Error, "%s of '%s': %s (a bug in the game)", what, def->name, pw->problem ? pw->problem : "failed");
+        PyErr_Format(Error, "%s of '%s': %s (a bug in the game)", what, def->name,
+                     pw->problem ? pw->problem : "failed");
     return NULL;
 }
 
@@ -1243,7 +1244,8 @@ PyMODINIT_FUNC PyInit__meeple(void) {
     Error = PyErr_NewExceptionWithDoc("meeple.Error", "What the core refused, with its one-line reason.", NULL, NULL);
     if (!Error || PyModule_AddObjectRef(m, "Error", Error) < 0) goto fail;
     IllegalAction = PyErr_NewExceptionWithDoc("meeple.IllegalAction",
-                                              "An action the rules refuse now; the message is the reason.", Error, NULL);
+                                              "An action the rules refuse now; the message is the reason.",
+                                              Error, NULL);
     if (!IllegalAction || PyModule_AddObjectRef(m, "IllegalAction", IllegalAction) < 0) goto fail;
     if (PyModule_AddObjectRef(m, "State", (PyObject *)&StateType) < 0) goto fail;
     if (PyModule_AddStringConstant(m, "version", MEEPLE_VERSION) < 0) goto fail;
