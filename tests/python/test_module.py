@@ -112,6 +112,15 @@ def test_sample_keeps_the_view_and_starts_a_history_of_its_own():
     assert s.sample(2).table() == s.sample(2, 1).table()
 
 
+@pytest.mark.parametrize("game", ["babel", "citadels", "bohnanza", "rabohnzel"])
+def test_a_samples_save_loads_as_the_same_position(game):
+    s = meeple.new(game, seed=6)
+    s.playout(25, seed=3)
+    t = s.sample(s.to_move(), 8)
+    u = meeple.load(t.save())
+    assert u.table() == t.table() and u.legal() == t.legal()
+
+
 def test_playout_plays_n_decisions_or_to_the_end():
     s = meeple.new("bohnanza", seed=1)
     assert s.playout(5, seed=1) == 5 and len(s.history()) == 5
