@@ -136,3 +136,18 @@ def test_the_mask_is_zeros_and_ones_over_the_whole_index():
     env.reset()
     mask = env.action_mask()
     assert set(mask) <= {0, 1} and len(mask) == env.num_actions()
+
+
+def test_the_mask_is_a_numpy_array_where_numpy_is(monkeypatch):
+    class FakeNumpy:
+        int8 = "int8"
+
+        @staticmethod
+        def array(values, dtype):
+            return ("array", dtype, tuple(values))
+
+    monkeypatch.setattr(meeple.env, "_numpy", FakeNumpy)
+    env = Env("babel", seed=1)
+    env.reset()
+    kind, dtype, values = env.action_mask()
+    assert (kind, dtype) == ("array", "int8") and sum(values) == len(env.legal_actions())
