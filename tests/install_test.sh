@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # install_test.sh BUILD SOURCE — `cmake --install` into a temporary prefix, then use what it installed as
 # a user would, from another directory and without the source tree: the binary finds bots and variants
-# by name, stock lua5.4 requires the module, the man page covers every command, bash completes, and C
-# programs build against the core with pkg-config (docs/c-api.md's example among them).
+# by name, stock lua5.4 requires the module, python3 imports meeple, the man page covers every command,
+# bash completes, and C programs build against the core with pkg-config (docs/c-api.md's example among
+# them).
+# MEEPLE_TEST_PYTHON: the python3 the Python module was built for (none: no module to check).
 # MEEPLE_TEST_PRELOAD / MEEPLE_TEST_CFLAGS: the sanitizer runtime for lua5.4 and the flags to link a
 # sanitized core (set by tests/CMakeLists.txt in a -DMEEPLE_SANITIZE=ON build).
 set -euo pipefail
@@ -50,6 +52,26 @@ LD_PRELOAD="${MEEPLE_TEST_PRELOAD:-}" LUA_CPATH="$prefix/lib/lua/5.4/?.so" lua5.
   assert(s:variant() == 'short')
   assert(#meeple.games() >= 4)
 " || fail "require \"meeple\" from lua5.4"
+
+echo "# the Python module, where Debian's python3 finds it under the prefix"
+pymod=$(find "$prefix" -name '_meeple*.so' | head -1)
+if [[ -n $pymod ]]; then
+  pydir=$(dirname "$(dirname "$pymod")")
+  [[ $pydir == "$prefix"/lib/python3.*/*-packages ]] || fail "the Python package is at $pydir, not under lib/python3.X"
+  LD_PRELOAD="${MEEPLE_TEST_PRELOAD:-}" PYTHONPATH="$pydir" PYTHONDONTWRITEBYTECODE=1 "${MEEPLE_TEST_PYTHON:-python3}" -c "
+import meeple
+assert meeple.version == '$version', meeple.version
+s = meeple.new('babel', seed=1)
+while not s.is_over():
+    s.play(s.legal()[0])
+assert s.winners(), s.scores()
+env = meeple.env.Env('citadels', players=4, seed=2)
+env.reset()
+env.step(env.legal_actions()[0])
+" || fail "import meeple from python3"
+elif [[ -n ${MEEPLE_TEST_PYTHON:-} ]]; then
+  fail "no Python module installed, though the build made one"
+fi
 
 echo "# the man page"
 page="$prefix/share/man/man1/meeple.1"
