@@ -76,7 +76,7 @@ static void *bad_arg(PyObject *type, const char *fn, const char *what, const cha
     return NULL;
 }
 
-static void *raise_reason(PyObject *type, const reason *why) {
+static void *raise_reason(PyObject *type, const meeple_reason *why) {
     PyErr_SetString(type, why->text[0] ? why->text : "refused without a reason");
     return NULL;
 }
@@ -617,7 +617,7 @@ static bool arg_params(PyObject *v, const game_def *def, param_value *out, const
     if (!v || v == Py_None) return true;
     if (!PyDict_Check(v)) return bad_arg(PyExc_TypeError, fn, "params", "a dict", v), false;
     py_reader pr;
-    reason why = {{0}};
+    meeple_reason why = {{0}};
     pr_init(&pr, v);
     bool ok = params_read(def, &pr.base, out, &why);
     pr_done(&pr);
@@ -688,14 +688,15 @@ static int arg_seat(PyObject *v, const session *s, const char *fn) {
 
 /* An action's text: NULL and the reason when it holds a NUL byte, which the C side would cut there
  * ("plant 1\0x" would be checked, and played, as "plant 1"); NULL and an exception when no string. */
-static const char *arg_action(PyObject *v, const char *fn, reason *why) {
+static const char *arg_action(PyObject *v, const char *fn, meeple_reason *why) {
     if (!PyUnicode_Check(v)) return bad_arg(PyExc_TypeError, fn, "action", "a string", v);
     Py_ssize_t len;
     const char *text = PyUnicode_AsUTF8AndSize(v, &len);
     if (!text) return NULL;
     size_t real = strlen(text);
     if (real != (size_t)len) {
-        deny_format(why, "an action is text without NUL bytes: this one holds one at byte %zu", real + 1);
+        snprintf(why->text, sizeof why->text, "an action is text without NUL bytes: this one holds one at byte %zu",
+                 real + 1);
         return NULL;
     }
     return text;
@@ -785,7 +786,7 @@ static PyObject *State_ranked(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *State_check(PyObject *self, PyObject *arg) {
-    reason why;
+    meeple_reason why;
     why.text[0] = '\0';
     const char *text = arg_action(arg, "check", &why);
     if (!text && PyErr_Occurred()) return NULL;
@@ -803,7 +804,7 @@ static bool is_listed_text(const session *s, PyObject *arg, const char *text, ac
 }
 
 static PyObject *State_play(PyObject *self, PyObject *arg) {
-    reason why;
+    meeple_reason why;
     why.text[0] = '\0';
     const char *text = arg_action(arg, "play", &why);
     if (!text) return PyErr_Occurred() ? NULL : raise_reason(IllegalAction, &why);
@@ -861,7 +862,7 @@ static PyObject *State_public_text(PyObject *self, PyObject *args) {
     PyObject *action, *seat_arg;
     if (!PyArg_ParseTuple(args, "OO:public_text", &action, &seat_arg)) return NULL;
     session *s = S(self);
-    reason why;
+    meeple_reason why;
     why.text[0] = '\0';
     const char *text = arg_action(action, "public_text", &why);
     if (!text && PyErr_Occurred()) return NULL;
@@ -931,7 +932,7 @@ static PyObject *State_playout(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"n", "seed", "greedy", NULL};
     PyObject *n_arg = NULL, *seed_arg = NULL, *greedy_arg = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOO:playout", kwlist, &n_arg, &seed_arg, &greedy_arg)) return NULL;
-    long long limit = -1;
+    long long limit = SESSION_PLAYOUT_TO_END;
     uint64_t seed;
     double greedy = 0;
     if (n_arg && n_arg != Py_None) {
@@ -1098,7 +1099,7 @@ static PyObject *m_new(PyObject *mod, PyObject *args, PyObject *kw) {
     param_value params[MEEPLE_MAX_PARAMS];
     if (players < 0 || !arg_opt_seed(seed_arg, "new", &seed) || !arg_params(params_arg, def, params, "new"))
         return NULL;
-    reason why = {{0}};
+    meeple_reason why = {{0}};
     session *s = session_new(def, players, params, seed, &why);
     if (!s) return raise_reason(Error, &why);
     return wrap(s);
@@ -1148,7 +1149,7 @@ static PyObject *m_from_table(PyObject *mod, PyObject *t) {
     param_value params[MEEPLE_MAX_PARAMS];
     if (!arg_opt_seed(host[0], "from_table", &seed) || !arg_params(host[1], def, params, "from_table")) goto fail;
     py_reader pr;
-    reason why = {{0}};
+    meeple_reason why = {{0}};
     pr_init(&pr, fields);
     session *s = session_from_table(def, &pr.base, params, seed, &why);
     pr_done(&pr);
@@ -1177,7 +1178,7 @@ static PyObject *m_load(PyObject *mod, PyObject *arg) {
         return PyErr_Format(Error, "load: a save is text without NUL bytes: this one holds one at byte %zu",
                             strlen(text) + 1);
     if (names_variant(text)) return PyErr_Format(Error, variants_refused, "load");
-    reason why = {{0}};
+    meeple_reason why = {{0}};
     session *s = session_load(text, &why);
     if (!s) return raise_reason(Error, &why);
     return wrap(s);
