@@ -408,22 +408,18 @@ static PyObject *cards_table(const game_def *def, const void *st) {
  * (not bools, not floats).
  * ===================================================================================================== */
 
-#define READER_DEPTH 24
 #define READER_STACK 64
 
 typedef struct py_reader {
     tree_reader base;
-    int depth;                       /* values entered and not yet left */
+    tree_path path;                  /* its depth: values entered and not yet left */
     PyObject *value[READER_STACK + 1]; /* value[0] the root; value[depth] the one entered last; owned */
-    struct {
-        char key[48];
-        int index; /* 0 when the step is a key */
-    } steps[READER_DEPTH];
-    char path[512];
     char unknown[64];
 } py_reader;
 
-static PyObject *pr_top(py_reader *pr) { return pr->depth <= READER_STACK ? pr->value[pr->depth] : NULL; }
+static PyObject *pr_top(py_reader *pr) {
+    return pr->path.depth <= READER_STACK ? pr->value[pr->path.depth] : NULL;
+}
 
 static tree_kind kind_of(PyObject *v) {
     if (!v || v == Py_None) return TREE_ABSENT;
@@ -440,14 +436,10 @@ static tree_kind kind_of(PyObject *v) {
 }
 
 static void pr_push(py_reader *pr, PyObject *v, const char *key, int index) {
-    if (pr->depth < READER_DEPTH) {
-        snprintf(pr->steps[pr->depth].key, sizeof pr->steps[0].key, "%s", key ? key : "");
-        pr->steps[pr->depth].index = index;
-    }
-    pr->depth++;
-    if (pr->depth <= READER_STACK) {
+    tree_path_enter(&pr->path, key, index);
+    if (pr->path.depth <= READER_STACK) {
         Py_XINCREF(v);
-        pr->value[pr->depth] = v;
+        pr->value[pr->path.depth] = v;
     }
 }
 
@@ -489,9 +481,9 @@ static tree_kind pr_enter_index(tree_reader *r, int index) {
 
 static void pr_leave(tree_reader *r) {
     py_reader *pr = (py_reader *)r;
-    if (pr->depth == 0) return; /* an unbalanced leave: a bug in the game, but never below our root */
-    if (pr->depth <= READER_STACK) Py_CLEAR(pr->value[pr->depth]);
-    pr->depth--;
+    if (pr->path.depth == 0) return; /* an unbalanced leave: a bug in the game, but never below our root */
+    if (pr->path.depth <= READER_STACK) Py_CLEAR(pr->value[pr->path.depth]);
+    tree_path_leave(&pr->path);
 }
 
 static tree_kind pr_kind(tree_reader *r) { return kind_of(pr_top((py_reader *)r)); }
@@ -534,12 +526,6 @@ static const char *pr_get_str(tree_reader *r) {
 
 static bool pr_get_bool(tree_reader *r) { return pr_top((py_reader *)r) == Py_True; }
 
-static bool known_key(const char *key, const char *const *known) {
-    for (; *known; known++)
-        if (strcmp(key, *known) == 0) return true;
-    return false;
-}
-
 /* The smallest unknown key by byte order, so the message does not depend on the dict's order. */
 static const char *pr_unknown_key(tree_reader *r, const char *const *known) {
     py_reader *pr = (py_reader *)r;
@@ -550,7 +536,7 @@ static const char *pr_unknown_key(tree_reader *r, const char *const *known) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(cur);
         for (Py_ssize_t i = 1; i <= n; i++) {
             snprintf(text, sizeof text, "[%zd]", i);
-            if (known_key(text, known)) continue;
+            if (tree_key_known(text, known)) continue;
             if (!found || strcmp(text, pr->unknown) < 0) memcpy(pr->unknown, text, sizeof text);
             found = true;
         }
@@ -567,12 +553,12 @@ static const char *pr_unknown_key(tree_reader *r, const char *const *known) {
                 PyErr_Clear();
                 snprintf(text, sizeof text, "[a key that is not UTF-8]");
             } else {
-                if (strlen(key) == (size_t)len && known_key(key, known)) continue;
+                if (strlen(key) == (size_t)len && tree_key_known(key, known)) continue;
                 clean_copy(text, sizeof text, key, (size_t)len);
             }
         } else if (kind_of(k) == TREE_NUM) {
             snprintf(text, sizeof text, "[%lld]", PyLong_AsLongLong(k));
-            if (known_key(text, known)) continue;
+            if (tree_key_known(text, known)) continue;
         } else {
             snprintf(text, sizeof text, "[a %.30s key]", Py_TYPE(k)->tp_name);
         }
@@ -582,21 +568,7 @@ static const char *pr_unknown_key(tree_reader *r, const char *const *known) {
     return found ? pr->unknown : NULL;
 }
 
-static const char *pr_path(tree_reader *r) {
-    py_reader *pr = (py_reader *)r;
-    size_t len = 0;
-    int n = pr->depth < READER_DEPTH ? pr->depth : READER_DEPTH;
-    pr->path[0] = '\0';
-    for (int i = 0; i < n && len < sizeof pr->path - 1; i++) {
-        size_t room = sizeof pr->path - len;
-        int w;
-        if (pr->steps[i].index) w = snprintf(pr->path + len, room, "[%d]", pr->steps[i].index);
-        else w = snprintf(pr->path + len, room, "%s%s", i ? "." : "", pr->steps[i].key);
-        if (w < 0) break;
-        len += (size_t)w < room ? (size_t)w : room - 1;
-    }
-    return n ? pr->path : "table";
-}
+static const char *pr_path(tree_reader *r) { return tree_path_text(&((py_reader *)r)->path, "table"); }
 
 static void pr_init(py_reader *pr, PyObject *root) {
     memset(pr, 0, sizeof *pr);
@@ -607,7 +579,7 @@ static void pr_init(py_reader *pr, PyObject *root) {
 }
 
 static void pr_done(py_reader *pr) {
-    while (pr->depth > 0) pr_leave(&pr->base);
+    while (pr->path.depth > 0) pr_leave(&pr->base);
     Py_CLEAR(pr->value[0]);
 }
 

@@ -1,5 +1,5 @@
 /* bench.c — `meeple bench`: random playouts in C, state clones, and the cost of a decision through Lua. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty, getrusage */
+#define _POSIX_C_SOURCE 200809L /* isatty, getrusage */
 
 #include <math.h>
 #include <stdint.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <lauxlib.h>
@@ -15,6 +14,7 @@
 #include <lua.h>
 
 #include "bots/bot.h"
+#include "host/timing.h"
 #include "cli.h"
 #include "host/paths.h"
 #include <meeple/registry.h>
@@ -56,12 +56,6 @@ typedef struct bench_run {
     long long games, decisions;
     double seconds;
 } bench_run;
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ==================================================================================== arguments */
 
@@ -158,13 +152,13 @@ static bool bench_play(const bench_args *a, long long games, chooser *c, void *s
                        bool shown) {
     bool tty = shown && isatty(STDERR_FILENO), ok = true;
     *out = (bench_run){0};
-    double t0 = now_seconds();
+    double t0 = (timing_now_ms() / 1e3);
     for (long long g = 0; ok && g < games; g++) {
         ok = bench_game(a, c, st, g, &out->decisions);
         if (ok) progress(a, g + 1, tty);
     }
     out->games = games;
-    out->seconds = now_seconds() - t0;
+    out->seconds = (timing_now_ms() / 1e3) - t0;
     return ok;
 }
 
@@ -213,14 +207,14 @@ static double bench_clone(const game_def *def, const void *st, bool *ok) {
     }
     unsigned char *volatile slot;
     volatile unsigned sink = 0;
-    double t0 = now_seconds();
+    double t0 = (timing_now_ms() / 1e3);
     for (long long i = 0; i < clones; i++) {
         slot = bufs[i & 1];
         unsigned char *dst = slot;
         memcpy(dst, st, size);
         sink += dst[(size_t)i % size];
     }
-    double seconds = now_seconds() - t0;
+    double seconds = (timing_now_ms() / 1e3) - t0;
     (void)sink;
     *ok = memcmp(bufs[0], st, size) == 0 && memcmp(bufs[1], st, size) == 0;
     if (!*ok) fprintf(stderr, "meeple bench: a clone differs from its original\n");
@@ -343,9 +337,9 @@ static double time_lua_loop(lua_State *L, int api, const char *loop, int pos, lo
         if (lua_getfield(L, api, loop) != LUA_TFUNCTION) return 0;
         lua_pushvalue(L, pos);
         lua_pushinteger(L, LUA_API_CALLS);
-        double t0 = now_seconds();
+        double t0 = (timing_now_ms() / 1e3);
         if (lua_pcall(L, 2, 0, 0) != LUA_OK) return 0;
-        ns[r] = (now_seconds() - t0) * 1e9 / LUA_API_CALLS;
+        ns[r] = ((timing_now_ms() / 1e3) - t0) * 1e9 / LUA_API_CALLS;
         lua_gc(L, LUA_GCCOLLECT, 0); /* each round starts with the same heap */
     }
     qsort(ns, (size_t)rounds, sizeof ns[0], compare_doubles);
@@ -581,7 +575,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
         lua_pushinteger(L, (lua_Integer)a->players);
         lua_pushinteger(L, (lua_Integer)a->seed);
         lua_pushinteger(L, (lua_Integer)games);
-        double t0 = now_seconds();
+        double t0 = (timing_now_ms() / 1e3);
         if (lua_pcall(L, 5, 1, msgh) != LUA_OK) {
             if (pass == 0) status = cli_bad_args("bench", "%s", lua_tostring(L, -1));
             else {
@@ -590,7 +584,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
             }
             break;
         }
-        if (pass > 0) runs[pass - 1] = (bench_run){games, (long long)lua_tointeger(L, -1), now_seconds() - t0};
+        if (pass > 0) runs[pass - 1] = (bench_run){games, (long long)lua_tointeger(L, -1), (timing_now_ms() / 1e3) - t0};
         lua_pop(L, 1);
     }
     lua_close(L);

@@ -7,11 +7,10 @@
  * (a fixed default would let a bot that knows it work out every deal) — and it is printed.
  * --json writes the same numbers as one object; --html the report's plots (scripts/report.lua) for
  * both rule sets side by side. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 
 #include <math.h>
 #include <poll.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include <lua.h>
 
 #include "cli.h"
+#include "host/timing.h"
 #include "host/shortest_json.h"
 #include <meeple/registry.h>
 #include "report.h"
@@ -157,12 +157,6 @@ typedef struct halfway {
     bool tty, shown;
 } halfway;
 
-static double seconds_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void show_progress(halfway *h) {
     if (!h->tty) return;
     FILE *f = fopen(h->log, "rb");
@@ -175,7 +169,7 @@ static void show_progress(halfway *h) {
         }
     }
     if (f) fclose(f);
-    double spent = seconds_now() - h->started;
+    double spent = (timing_now_ms() / 1e3) - h->started;
     char left[48] = "";
     if (h->done > 0 && h->done < h->total)
         snprintf(left, sizeof left, ", about %.0f s left", spent / (double)h->done * (double)(h->total - h->done));
@@ -260,7 +254,7 @@ static int run_match(const compare_args *a, const char *variant, const char *log
         _exit(127);
     }
     close(err[1]);
-    halfway h = {.label = variant ? variant : "base rules", .log = log, .total = a->games, .started = seconds_now(),
+    halfway h = {.label = variant ? variant : "base rules", .log = log, .total = a->games, .started = (timing_now_ms() / 1e3),
                  .tty = isatty(STDERR_FILENO)};
     relay_output(err[0], &h);
     close(err[0]);

@@ -10,7 +10,7 @@
  * and whichever shard (--shard K/N: the deals d with (d-1) mod N = K-1, for a cluster; `meeple merge`
  * joins the shards' logs). Results are logged and counted in game order, as each game and all before it
  * are done; --sprt decides on each completed deal in that order, so its stop does not depend on --jobs. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty, fileno, sigaction */
+#define _POSIX_C_SOURCE 200809L /* isatty, fileno, sigaction */
 
 #include <math.h>
 #include <pthread.h>
@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -28,6 +27,7 @@
 #include <lua.h>
 
 #include "bots/bot.h"
+#include "host/timing.h"
 #include "cli.h"
 #include "lua/lmeeple.h"
 #include "host/matchlog.h"
@@ -76,7 +76,7 @@ typedef struct match {
     game_result **done;                        /* finished, not yet counted, by slot - first */
     FILE *log;
     bool stop, tty;
-    double started;                            /* now_ms() when play began, for the time left */
+    double started;                            /* timing_now_ms() when play began, for the time left */
     char error[1600];
 } match;
 
@@ -87,12 +87,6 @@ static volatile sig_atomic_t match_signal;
 static void on_signal(int sig) {
     match_signal = sig;
     bot_interrupt(true);
-}
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 /* A shard plays whole deals: slot j is game j mod B of its (j div B)-th deal, deal shard + (j div B) * shards. */
@@ -598,9 +592,9 @@ static bool play_decisions(const match *m, referee *rf, bot **bots, game_result 
             return false;
         }
         if (match_signal) return r->abandoned = true, false;
-        double t0 = now_ms();
+        double t0 = timing_now_ms();
         int k = op->choose(rf, bots[p], n);
-        count_decision(&r->g, p, now_ms() - t0);
+        count_decision(&r->g, p, timing_now_ms() - t0);
         if (k < 0) {
             r->g.forfeit = p;
             break;
@@ -676,7 +670,7 @@ static void progress(match *m, bool last) {
         char left[48] = "";
         if (played > 0 && done < total)
             snprintf(left, sizeof left, ", about %.0f s left",
-                     (now_ms() - m->started) / 1e3 / (double)played * (double)(total - done));
+                     (timing_now_ms() - m->started) / 1e3 / (double)played * (double)(total - done));
         fprintf(stderr, "\r\033[Kmatch %s: [%.*s%*s] %lld/%lld games%s", m->a->def->name, filled,
                 "##############################", width - filled, "", done, total, left);
     }
@@ -1084,7 +1078,7 @@ static int run(match *m) {
         return 1;
     }
     m->tty = isatty(STDERR_FILENO);
-    m->started = now_ms();
+    m->started = timing_now_ms();
     m->stop = m->tally.sprt.result >= 0; /* a resumed log that already decided plays nothing more */
     struct sigaction old[2];
     catch_signals(true, old);

@@ -23,6 +23,7 @@
 #include <lualib.h>
 
 #include "bots/bot.h"
+#include "host/timing.h"
 #include "check.h"
 #include "sandbox/extproc.h"
 #include "lua/lmeeple.h"
@@ -66,7 +67,7 @@ static const char *fake(const char *name, const char *body) {
     "(sh -c 'read -r p _ < /proc/self/stat; echo $p >&3; exec sleep 1000 3>&-' 3>&1 >&4 &) | head -n 1 >> " \
     "\"$(dirname \"$0\")/pids\""
 
-static double now_ms(void) { return extproc_now_ms(); }
+static double now_ms(void) { return timing_now_ms(); }
 
 /* Every pid a fake bot recorded (the bots and their children) is gone: no process, no zombie. */
 static void check_no_process_left(const char *what) {

@@ -5,6 +5,7 @@
  * samples are fresh states re-dealt from the seat's view; the history holds what the seat saw of each
  * decision (game_def.public_text), turned into Lua tables only once the bot reads it. */
 #include "bots/luabot_parts.h"
+#include "host/timing.h"
 
 #include <string.h>
 
@@ -100,7 +101,7 @@ static int ctx_sample(lua_State *L) {
 
 /* ctx.clock(): milliseconds since this call (choose or init) began. */
 static int ctx_clock(lua_State *L) {
-    lua_pushnumber(L, limits_now_ms() - luabot_of(L)->lim.start);
+    lua_pushnumber(L, timing_now_ms() - luabot_of(L)->lim.start);
     return 1;
 }
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bots/extbot.h"
+#include "host/timing.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -344,7 +345,7 @@ static bool ext_begin(void *self, const void *st, int seat, uint64_t seed) {
         json_object_set_new(hello, "seed", json_integer((json_int_t)own));
         json_object_set_new(hello, "cards", tree_json(cards_source, x->def, st, seat));
     }
-    return send(x, hello, false, extproc_now_ms() + EXTBOT_START_MS, "hello");
+    return send(x, hello, false, timing_now_ms() + EXTBOT_START_MS, "hello");
 }
 
 /* The answer line's index among texts (trimmed: a number from 1, or a text exactly), or -1 with the
@@ -391,7 +392,7 @@ static int choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_T
         set_fault(x, BOT_ERROR, "error: asked to choose before a game began (bot_begin)");
         return -1;
     }
-    double now = extproc_now_ms(), deadline = now + x->ms;
+    double now = timing_now_ms(), deadline = now + x->ms;
     double first = extproc_started(x->proc) + EXTBOT_START_MS + x->ms;
     if (x->decisions++ == 0 && first > deadline) deadline = first;
     json_t *decide = message("decide");
@@ -439,7 +440,7 @@ static void ext_end(void *self, const int *scores, const int *winners, int nwinn
     size_t len = 0;
     char *line = message_line(over, &len);
     bool ready = false;
-    if (line && extproc_exchange(x->proc, line, len, true, extproc_now_ms() + EXTBOT_EXIT_MS) == EXTPROC_DONE) {
+    if (line && extproc_exchange(x->proc, line, len, true, timing_now_ms() + EXTBOT_EXIT_MS) == EXTPROC_DONE) {
         char *answer = extproc_take_line(x->proc, &len);
         ready = strcmp(answer, "ready") == 0 || strcmp(answer, "ready\r") == 0;
     }

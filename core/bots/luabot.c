@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 
 #include "bots/luabot.h"
+#include "host/timing.h"
 #include "bots/luabot_parts.h"
 
 #include <stdarg.h>
@@ -151,7 +152,7 @@ luabot *luabot_new(const bot_code *code, const game_def *def, const param_value 
     lua_pushnil(L);
     lua_pushcfunction(L, luabot_setup);
     set_call(b, LUABOT_CALL_LOAD);
-    b->lim.start = limits_now_ms();
+    b->lim.start = timing_now_ms();
     b->lim.deadline = b->lim.start + b->lim.ms;
     if (lua_pcall(L, 0, LUABOT_SLOTS - LUABOT_SLOT_VIEW_MT + 1, 0) != LUA_OK) {
         if (!b->lim.fault) set_fault(b, BOT_ERROR, "the sandbox could not be set up: %s", lua_tostring(L, -1));

@@ -179,15 +179,6 @@ static tree_kind lr_kind_at(lua_State *L, int idx) {
     }
 }
 
-/* Records one step of the path; steps beyond the depth limit still push, so enter and leave pair up. */
-static void lr_step(luatree_reader *lr, const char *key, int index) {
-    if (lr->depth < MEEPLE_READER_DEPTH) {
-        snprintf(lr->steps[lr->depth].key, sizeof lr->steps[0].key, "%s", key ? key : "");
-        lr->steps[lr->depth].index = index;
-    }
-    lr->depth++;
-}
-
 static tree_kind lr_enter_key(tree_reader *r, const char *key) {
     luatree_reader *lr = (luatree_reader *)r;
     lua_State *L = lr->L;
@@ -198,7 +189,7 @@ static tree_kind lr_enter_key(tree_reader *r, const char *key) {
     } else {
         lua_pushnil(L);
     }
-    lr_step(lr, key, 0);
+    tree_path_enter(&lr->path, key, 0);
     return lr_kind_at(L, -1);
 }
 
@@ -208,15 +199,15 @@ static tree_kind lr_enter_index(tree_reader *r, int index) {
     luaL_checkstack(L, 2, "tree reader");
     if (lua_type(L, -1) == LUA_TTABLE) lua_rawgeti(L, -1, index);
     else lua_pushnil(L);
-    lr_step(lr, NULL, index);
+    tree_path_enter(&lr->path, NULL, index);
     return lr_kind_at(L, -1);
 }
 
 static void lr_leave(tree_reader *r) {
     luatree_reader *lr = (luatree_reader *)r;
-    if (lr->depth == 0) return; /* unbalanced leave: a bug in the game, but never below our root */
+    if (lr->path.depth == 0) return; /* unbalanced leave: a bug in the game, but never below our root */
     lua_pop(lr->L, 1);
-    lr->depth--;
+    tree_path_leave(&lr->path);
 }
 
 static tree_kind lr_kind(tree_reader *r) { return lr_kind_at(((luatree_reader *)r)->L, -1); }
@@ -244,12 +235,6 @@ static const char *lr_get_str(tree_reader *r) {
 
 static bool lr_get_bool(tree_reader *r) { return lua_toboolean(((luatree_reader *)r)->L, -1); }
 
-static bool lr_known(const char *key, const char *const *known) {
-    for (; *known; known++)
-        if (strcmp(key, *known) == 0) return true;
-    return false;
-}
-
 /* The smallest unknown key by byte order, so the message does not depend on the table's layout. */
 static const char *lr_unknown_key(tree_reader *r, const char *const *known) {
     luatree_reader *lr = (luatree_reader *)r;
@@ -263,11 +248,11 @@ static const char *lr_unknown_key(tree_reader *r, const char *const *known) {
         if (lua_type(L, -2) == LUA_TSTRING) {
             size_t len;
             const char *key = lua_tolstring(L, -2, &len);
-            if (lr_known(key, known)) { lua_pop(L, 1); continue; }
+            if (tree_key_known(key, known)) { lua_pop(L, 1); continue; }
             clean_copy(text, sizeof text, key, len);
         } else if (lua_isinteger(L, -2)) {
             snprintf(text, sizeof text, "[%lld]", (long long)lua_tointeger(L, -2));
-            if (lr_known(text, known)) { lua_pop(L, 1); continue; }
+            if (tree_key_known(text, known)) { lua_pop(L, 1); continue; }
         } else {
             snprintf(text, sizeof text, "[a %s key]", luaL_typename(L, -2));
         }
@@ -278,21 +263,7 @@ static const char *lr_unknown_key(tree_reader *r, const char *const *known) {
     return found ? lr->unknown : NULL;
 }
 
-static const char *lr_path(tree_reader *r) {
-    luatree_reader *lr = (luatree_reader *)r;
-    size_t len = 0;
-    int n = lr->depth < MEEPLE_READER_DEPTH ? lr->depth : MEEPLE_READER_DEPTH;
-    lr->path[0] = '\0';
-    for (int i = 0; i < n && len < sizeof lr->path - 1; i++) {
-        size_t room = sizeof lr->path - len;
-        int w;
-        if (lr->steps[i].index) w = snprintf(lr->path + len, room, "[%d]", lr->steps[i].index);
-        else w = snprintf(lr->path + len, room, "%s%s", i ? "." : "", lr->steps[i].key);
-        if (w < 0) break;
-        len += (size_t)w < room ? (size_t)w : room - 1;
-    }
-    return n ? lr->path : "table";
-}
+static const char *lr_path(tree_reader *r) { return tree_path_text(&((luatree_reader *)r)->path, "table"); }
 
 void luatree_reader_init(luatree_reader *lr, lua_State *L, int idx) {
     memset(lr, 0, sizeof *lr);
@@ -301,7 +272,7 @@ void luatree_reader_init(luatree_reader *lr, lua_State *L, int idx) {
     lr->L = L;
     idx = lua_absindex(L, idx);
     lr->top = lua_gettop(L);
-    luaL_checkstack(L, MEEPLE_READER_DEPTH + 4, "tree reader");
+    luaL_checkstack(L, TREE_PATH_DEPTH + 4, "tree reader");
     lua_pushvalue(L, idx);
 }
 

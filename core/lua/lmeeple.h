@@ -47,18 +47,11 @@ void meeple_set_charge(lua_State *L, meeple_charge_fn fn, void *ud);
 void meeple_push_rng(lua_State *L, uint64_t seed);
 
 /* ---- A tree_reader over a Lua table, for session_from_table and params_read ---- */
-#define MEEPLE_READER_DEPTH 24
-
 typedef struct luatree_reader {
     tree_reader base;
     lua_State *L;
-    int top;      /* the stack top before the reader pushed its root, restored by luatree_reader_done */
-    int depth;    /* values entered and not yet left */
-    struct {
-        char key[48];
-        int index; /* 0 when the step is a key */
-    } steps[MEEPLE_READER_DEPTH];
-    char path[512];
+    int top;        /* the stack top before the reader pushed its root, restored by luatree_reader_done */
+    tree_path path; /* its depth: values entered and not yet left */
     char unknown[64];
 } luatree_reader;
 

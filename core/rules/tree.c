@@ -106,3 +106,38 @@ void text_writer_free(text_writer *t) {
     free(t->buf);
     memset(t, 0, sizeof *t);
 }
+
+/* =================================================================================== reader paths */
+
+void tree_path_enter(tree_path *p, const char *key, int index) {
+    if (p->depth >= 0 && p->depth < TREE_PATH_DEPTH) { /* deeper steps still count, so leaves pair up */
+        snprintf(p->steps[p->depth].key, sizeof p->steps[0].key, "%s", key ? key : "");
+        p->steps[p->depth].index = index;
+    }
+    p->depth++;
+}
+
+void tree_path_leave(tree_path *p) {
+    if (p->depth > 0) p->depth--;
+}
+
+const char *tree_path_text(tree_path *p, const char *root) {
+    size_t len = 0;
+    int n = p->depth < TREE_PATH_DEPTH ? p->depth : TREE_PATH_DEPTH;
+    p->text[0] = '\0';
+    for (int i = 0; i < n && len < sizeof p->text - 1; i++) {
+        size_t room = sizeof p->text - len;
+        int w;
+        if (p->steps[i].index) w = snprintf(p->text + len, room, "[%d]", p->steps[i].index);
+        else w = snprintf(p->text + len, room, "%s%s", i ? "." : "", p->steps[i].key);
+        if (w < 0) break;
+        len += (size_t)w < room ? (size_t)w : room - 1;
+    }
+    return n ? p->text : root;
+}
+
+bool tree_key_known(const char *key, const char *const *known) {
+    for (; *known; known++)
+        if (strcmp(key, *known) == 0) return true;
+    return false;
+}

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE /* pipe2, prctl, clone3, close_range */
 
 #include "sandbox/extproc.h"
+#include "host/timing.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -65,12 +66,6 @@ struct extproc {
     char tail[TAIL_MAX], cur[TAIL_MAX];  /* stderr: the last whole line, the line being read */
     size_t cur_len;
 };
-
-double extproc_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static void pause_ms(void) {
     struct timespec pause = {0, 1000000};
@@ -177,8 +172,8 @@ static bool write_file(const char *dir, const char *file, const char *text) {
 /* Kills everything in the bot group `dir` and removes it (bounded: a process may be stuck in the kernel). */
 static void group_end(const char *dir) {
     write_file(dir, "cgroup.kill", "1");
-    double until = extproc_now_ms() + 1000;
-    while (rmdir(dir) != 0 && errno == EBUSY && extproc_now_ms() < until) {
+    double until = timing_now_ms() + 1000;
+    while (rmdir(dir) != 0 && errno == EBUSY && timing_now_ms() < until) {
         pid_t pids[64];
         int k = group_pids(dir, pids, 64);
         for (int i = 0; i < k; i++) kill(pids[i], SIGKILL);
@@ -478,7 +473,7 @@ extproc *extproc_start(char *const argv[], const char *key, const char *name, bo
     fcntl(p->out, F_SETFL, O_NONBLOCK);
     fcntl(p->err, F_SETFL, O_NONBLOCK);
     if (p->status_fd >= 0) fcntl(p->status_fd, F_SETFL, O_NONBLOCK);
-    p->started = extproc_now_ms();
+    p->started = timing_now_ms();
     snprintf(p->key, sizeof p->key, "%s", key);
     snprintf(p->name, sizeof p->name, "%s", name);
     p->echo = echo;
@@ -501,8 +496,8 @@ static void kill_and_reap(extproc *p) {
     for (int i = 0; i < LEADERS_MAX; i++)
         if (leaders[i] == pid) leaders[i] = 0;
     pthread_mutex_unlock(&box.lock);
-    double until = extproc_now_ms() + 1000;
-    while (extproc_now_ms() < until) {
+    double until = timing_now_ms() + 1000;
+    while (timing_now_ms() < until) {
         if (waitpid(-pid, NULL, WNOHANG) > 0) continue;
         if (kill(-pid, 0) != 0) break; /* no member left */
         kill(-pid, SIGKILL);
@@ -516,7 +511,7 @@ void extproc_stop(extproc *p, double grace_ms) {
     if (!p) return;
     close_fd(&p->in);
     /* Waits for its stdout to close (it exited), dropping what it writes meanwhile. */
-    double until = extproc_now_ms() + grace_ms;
+    double until = timing_now_ms() + grace_ms;
     extproc_result r = EXTPROC_DONE;
     while (grace_ms > 0 && r == EXTPROC_DONE) {
         p->got = p->taken = 0;
@@ -609,7 +604,7 @@ extproc_result extproc_exchange(extproc *p, const char *out, size_t n, bool want
         if (want_line && p->got > EXTPROC_LINE_MAX) return EXTPROC_LONG;
         if (writing && p->in < 0) return EXTPROC_CLOSED;
         if (interrupted) return EXTPROC_STOPPED;
-        double left = deadline - extproc_now_ms();
+        double left = deadline - timing_now_ms();
         if (left <= 0) return EXTPROC_LATE;
         struct pollfd fds[3] = {{writing ? p->in : -1, POLLOUT, 0}, {want_line ? p->out : -1, POLLIN, 0},
                                 {p->err, POLLIN, 0}};
@@ -651,8 +646,8 @@ char *extproc_take_line(extproc *p, size_t *len) {
 
 void extproc_describe_end(extproc *p, const char *when, char *out, size_t n) {
     siginfo_t info;
-    double until = extproc_now_ms() + 100; /* it closed its output: its exit should follow */
-    while (!exited(p, &info) && extproc_now_ms() < until) pause_ms();
+    double until = timing_now_ms() + 100; /* it closed its output: its exit should follow */
+    while (!exited(p, &info) && timing_now_ms() < until) pause_ms();
     if (info.si_pid == 0) snprintf(out, n, "closed its %s %s", p->input_refused ? "input" : "output", when);
     else if (info.si_code == CLD_EXITED) snprintf(out, n, "exited with status %d %s", info.si_status, when);
     else {
@@ -694,9 +689,9 @@ static void lot_clear(void *data) {
     lot *l = data;
     if (!l) return;
     for (int i = 0; i < l->n; i++) close_fd(&l->parked[i]->in);
-    double until = extproc_now_ms() + LOT_GRACE_MS;
+    double until = timing_now_ms() + LOT_GRACE_MS;
     for (int i = 0; i < l->n; i++) {
-        double left = until - extproc_now_ms();
+        double left = until - timing_now_ms();
         extproc_stop(l->parked[i], left > 0 ? left : 0);
     }
     free(l);

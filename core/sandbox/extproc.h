@@ -37,7 +37,7 @@ typedef enum {
 } extproc_result;
 
 /* Writes out[0..n) and, when `want_line`, waits until a whole line has been read; gives up at `deadline`
- * (extproc_now_ms's clock). */
+ * (timing_now_ms's clock). */
 extproc_result extproc_exchange(extproc *p, const char *out, size_t n, bool want_line, double deadline);
 
 /* The next line read (after EXTPROC_DONE with want_line), its newline removed, valid until the next
@@ -48,7 +48,7 @@ char *extproc_take_line(extproc *p, size_t *len);
  * (SIGSEGV) WHEN", "closed its output WHEN" (still running); then its last stderr line. */
 void extproc_describe_end(extproc *p, const char *when, char *out, size_t n);
 
-/* When it started (extproc_now_ms's clock). */
+/* When it started (timing_now_ms's clock). */
 double extproc_started(const extproc *p);
 
 /* Closes its stdin, gives it `grace_ms` to exit (what it writes is dropped), then kills its group,
@@ -70,8 +70,5 @@ const char *extproc_containment(void);
  * them wait again (off). Async-signal-safe: a signal handler calls it. */
 void extproc_interrupt(bool on);
 bool extproc_interrupted(void);
-
-/* The monotonic clock, in milliseconds. */
-double extproc_now_ms(void);
 
 #endif

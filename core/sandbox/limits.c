@@ -1,8 +1,7 @@
 /* limits.c — the limits engine (limits.h): the count hook, the capped allocator, the meter of priced
  * C calls and the reason a broken limit gives, for bots and variants alike. */
-#define _XOPEN_SOURCE 700 /* clock_gettime */
-
 #include "sandbox/limits.h"
+#include "host/timing.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -10,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <lauxlib.h>
 
@@ -19,12 +17,6 @@
 
 static const char limits_key = 'L';
 static volatile sig_atomic_t stop_asked;
-
-double limits_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 void limits_interrupt(bool on) { stop_asked = on; }
 
@@ -52,7 +44,7 @@ void limits_check(limits *lim) {
     if (lim->stoppable && stop_asked) trip(lim, LIMITS_STOPPED, "");
     else if (lim->refused) trip(lim, LIMITS_MEMORY, "");
     else if (lim->steps > lim->instructions) trip(lim, LIMITS_INSTRUCTIONS, "");
-    else if (limits_now_ms() > lim->deadline) trip(lim, LIMITS_TIME, "");
+    else if (timing_now_ms() > lim->deadline) trip(lim, LIMITS_TIME, "");
 }
 
 int limits_raise(lua_State *L, limits *lim) {
@@ -88,7 +80,7 @@ void limits_hook(lua_State *L, lua_Debug *ar) {
 
 void limits_begin_call(limits *lim) {
     lim->steps = 0;
-    lim->start = limits_now_ms();
+    lim->start = timing_now_ms();
     lim->deadline = lim->start + lim->ms;
     lim->in_call = true;
 }
@@ -128,7 +120,7 @@ void *limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
      * a big growth reads the clock, and once the call is over time or done growth is refused, so each
      * further such instruction fails at once until the hook raises the reason. */
     if (nsize > old && lim->in_call &&
-        (lim->fault || (nsize - old >= BIG_ALLOCATION && limits_now_ms() > lim->deadline))) {
+        (lim->fault || (nsize - old >= BIG_ALLOCATION && timing_now_ms() > lim->deadline))) {
         limits_check(lim);
         return NULL;
     }
@@ -181,7 +173,7 @@ void limits_price(lua_State *L, limits *lim, const char *what, double steps, dou
         trip(lim, LIMITS_INSTRUCTIONS, detail);
     }
     if (!lim->fault && worst_ns > GUARD_NS_NEGLIGIBLE) {
-        double left = lim->deadline - limits_now_ms();
+        double left = lim->deadline - timing_now_ms();
         if (worst_ns * 1e-6 > left) {
             snprintf(detail, sizeof detail, ": %s could take too long for the %.0f ms left", what,
                      left > 0 ? left : 0);

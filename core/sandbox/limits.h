@@ -65,9 +65,6 @@ struct limits {
     guard_meter meter;       /* prices the guarded C calls (guards.h) against this call */
 };
 
-/* Milliseconds on the monotonic clock. */
-double limits_now_ms(void);
-
 /* Sets lim up with the owner's budget and words; the rest zero. */
 void limits_init(limits *lim, long long instructions, double ms, size_t memory, limits_words_fn *words);
 

@@ -75,4 +75,24 @@ struct tree_reader {
     const char *(*path)(tree_reader *r);
 };
 
+/* ---- For writing a tree_reader: the path it is at, for messages ("players[2].rows.medes") ---- */
+#define TREE_PATH_DEPTH 24
+
+typedef struct tree_path {
+    int depth; /* values entered and not yet left (it goes on counting past TREE_PATH_DEPTH) */
+    struct {
+        char key[48];
+        int index; /* 0 when the step is a key */
+    } steps[TREE_PATH_DEPTH];
+    char text[512];
+} tree_path;
+
+/* One step in (a key, or a 1-based index with key NULL), and one back out: every enter a leave. */
+void tree_path_enter(tree_path *p, const char *key, int index);
+void tree_path_leave(tree_path *p);
+/* The path as text, kept in `p` ("players[2].rows.medes"; `root` where nothing is entered). */
+const char *tree_path_text(tree_path *p, const char *root);
+/* Whether `key` is one of `known` (NULL-terminated), as a reader's unknown_key asks of each key. */
+bool tree_key_known(const char *key, const char *const *known);
+
 #endif
