@@ -2,7 +2,7 @@
 -- both fit), leaps and steals, tears down the leader's tall temples, halves a full hand, and otherwise
 -- tries each action on a guess of the hidden cards and keeps the one that leaves it best placed: temple
 -- points first, then rows grown toward their next level, triples ready, and no card spent for nothing.
--- Babel's playout policy (core/games/babel.c) plays as this bot does, and tests/spec/policies_spec.lua
+-- Babel's playout policy (core/rules/games/babel.c) plays as this bot does, and tests/spec/policies_spec.lua
 -- holds the two together: a change to one is a change to the other. (A copy under another name is free.)
 local rules = require "rules"
 

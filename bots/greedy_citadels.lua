@@ -2,7 +2,7 @@
 -- most this round, takes gold while it has something to build and cards when it has not, builds the
 -- dearest district it can afford (a new colour first), collects income after building, robs and kills
 -- where the money and the threat are, and lets the warlord knock a cheap district out of the leader's city.
--- Citadels' playout policy (core/games/citadels.c) plays as this bot does, and tests/spec/policies_spec.lua
+-- Citadels' playout policy (core/rules/games/citadels.c) plays as this bot does, and tests/spec/policies_spec.lua
 -- holds the two together: a change to one is a change to the other. (A copy under another name is free.)
 local rules = require "rules"
 

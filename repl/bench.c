@@ -225,7 +225,7 @@ static double bench_clone(const game_def *def, const void *st, bool *ok) {
 
 /* ========================================================================= decisions through Lua */
 
-/* Bots driven the way a match drives them (core/bot.h): one sandboxed bot per seat, a new game begun
+/* Bots driven the way a match drives them (core/bots/bot.h): one sandboxed bot per seat, a new game begun
  * on each for every game. With `probe`, the bots' answers are ignored and the choice is made in C
  * with the pure C baseline's generator, so the games are the same as the baseline's and the
  * difference in time is the host's overhead alone. */

@@ -1,4 +1,4 @@
-/* shell_bot.c — shell_bot.h over the host's bot runtime (core/bot.h): the bot file is read once, and
+/* shell_bot.c — shell_bot.h over the host's bot runtime (core/bots/bot.h): the bot file is read once, and
  * each seat it plays gets a sandboxed bot of its own, begun when it first decides in a game. A bot
  * that fails is dropped, so the next decision asked of it starts it afresh. */
 #include "shell_bot.h"

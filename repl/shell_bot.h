@@ -1,6 +1,6 @@
 /* shell_bot.h — a bot file playing decisions for the shell (`:bot`, `:auto`) and for `meeple play`:
  * load the file, then ask it for the decision now in a session, for whichever seat is to move. Over the
- * host's sandboxed bot runtime (core/bot.h), which gives each seat a bot of its own. */
+ * host's sandboxed bot runtime (core/bots/bot.h), which gives each seat a bot of its own. */
 #ifndef MEEPLE_SHELL_BOT_H
 #define MEEPLE_SHELL_BOT_H
 

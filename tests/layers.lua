@@ -3,7 +3,8 @@
 -- defines, no headers include each other in a cycle, and every folder says what it is for.
 --
 -- Layers, lowest first: rules < host < sandbox < lua < bots < repl. The public headers
--- (include/meeple/) belong to the layer that implements them. What is found by include lines alone
+-- (include/meeple/) belong to the layer that implements them; the Python module (python/) is a program
+-- outside the core and includes the public headers alone. What is found by include lines alone
 -- (a header that only declares) and what only the linker sees (a call through a forward declaration)
 -- are both checked: the first from the sources, the second from the library's symbol table (nm).
 local source, library = arg[1], arg[2]
@@ -38,11 +39,12 @@ local function layer_of(rel)
   if top == "core" then return rank[second] and second end
   if top == "repl" then return "repl" end
   if top == "include" then return public_layer[rel:match("([^/]+)$")] or "missing" end
+  if top == "python" then return "public" end
 end
 
 -- Every C file of the layers, relative to the source root.
 local files = {}
-for _, rel in ipairs(lines_of("cd '" .. source .. "' && find core include repl -name '*.[ch]' | LC_ALL=C sort")) do
+for _, rel in ipairs(lines_of("cd '" .. source .. "' && find core include repl python -name '*.[ch]' | LC_ALL=C sort")) do
   files[#files + 1] = rel
 end
 assert(#files > 20, "found only " .. #files .. " C files under " .. source)
@@ -75,7 +77,9 @@ for _, rel in ipairs(files) do
     if target then
       table.insert(includes[rel], target)
       local there = layer_of(target)
-      if layer and rank[layer] and there and rank[there] and rank[there] > rank[layer] then
+      if layer == "public" and not target:match("^include/meeple/") then
+        problem("%s includes %s: a program outside the core uses the public headers alone", rel, target)
+      elseif layer and rank[layer] and there and rank[there] and rank[there] > rank[layer] then
         problem("%s (%s) includes %s (%s, a higher layer)", rel, layer, target, there)
       end
     end

@@ -1,4 +1,4 @@
-/* test_action_texts.c — the interned action texts (core/action_texts.h) on a made-up game whose text
+/* test_action_texts.c — the interned action texts (core/lua/action_texts.h) on a made-up game whose text
  * of action `a` is "act A" (and "act A @P" where the position shows, as Babel's "@N" does): each list
  * holds the texts in order as Lua strings, the same action gives the very same string from one call
  * to the next, a text's key folds in what the position shows, and an answer is found by its text

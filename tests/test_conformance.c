@@ -116,7 +116,7 @@ static void check_agrees_with_legal(const run_context *c, void *st, const action
 }
 
 /* Every text key (game.h text_key) met in a game's runs, with its text, both ways: hosts intern one
- * string per key (core/action_texts.h), so a key must always mean the same text and a text one key. */
+ * string per key (core/lua/action_texts.h), so a key must always mean the same text and a text one key. */
 #define TEXT_SLOTS (1 << 17) /* a power of two; filled at most half */
 typedef struct text_keys {
     const game_def *def;

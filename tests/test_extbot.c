@@ -1,4 +1,4 @@
-/* test_extbot.c — external bots (core/extbot.h) from C, with fake bots written as /bin/sh scripts: a
+/* test_extbot.c — external bots (core/bots/extbot.h) from C, with fake bots written as /bin/sh scripts: a
  * correct one plays its games (in one process, when it answers game_over with "ready"); one that
  * answers late, garbage, an illegal action, a number out of range, an endless line or an empty line,
  * that exits or crashes mid-game, or that forks children, forfeits with its reason, within its time,

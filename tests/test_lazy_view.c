@@ -1,4 +1,4 @@
-/* test_lazy_view.c — the lazy view (core/lazy_view.h) against the same view built whole: a made-up
+/* test_lazy_view.c — the lazy view (core/lua/lazy_view.h) against the same view built whole: a made-up
  * game whose view is larger than the recorder's stack buffer (so the second recording pass runs),
  * with maps, lists, nested lists, long and short lists of scalars, empty containers and booleans, and
  * top-level values written both after asking (tw_key) and without. Fields read one by one must be the

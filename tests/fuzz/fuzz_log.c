@@ -1,4 +1,4 @@
-/* fuzz_log.c — match logs (JSON lines) through the reader meeple uses for them (repl/matchlog.c, over
+/* fuzz_log.c — match logs (JSON lines) through the reader meeple uses for them (core/host/matchlog.c, over
  * jansson): each line read and checked as `meeple merge` and `match --resume` read it; a record the
  * reader accepts must hold what it promises (seats, winners, forfeit in range, `by` as long as
  * `actions`), and its game is replayed from the seed and the position reached exercised.
