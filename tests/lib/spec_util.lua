@@ -5,6 +5,12 @@ local M = {}
 M.exe = os.getenv("MEEPLE_EXE") or "build/meeple"
 M.root = os.getenv("MEEPLE_ROOT") or "."
 
+-- The soak (`ctest -L soak`, which CI runs) sets MEEPLE_SOAK: a long loop then runs its full count,
+-- and otherwise a quick count of the same checks. A test whose count comes from here carries the tag
+-- #soak in its name, so that the soak entry (busted --tags=soak) runs it alone (tests/CMakeLists.txt).
+M.soak = (os.getenv("MEEPLE_SOAK") or "") ~= ""
+function M.soak_count(quick, full) return M.soak and full or quick end
+
 -- A word for /bin/sh, quoted whatever it holds.
 function M.quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 

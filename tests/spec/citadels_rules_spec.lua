@@ -1548,8 +1548,9 @@ describe("citadels hidden information", function()
   local SAFE = { choose = true, bury = true, gold = true, income = true, build = true, kill = true,
     rob = true, ["end"] = true }
 
+  -- Games a player count: one in the quick suite, four in the soak (#soak: ctest -L soak).
   local function leak_games(n)
-    for seed = 1, 4 do
+    for seed = 1, util.soak_count(1, 4) do
       local s = meeple.new("citadels", { players = n, seed = seed })
       local rnd = lcg(seed * 31 + n)
       local known, round_seen, public = {}, {}, {}
@@ -1622,7 +1623,7 @@ describe("citadels hidden information", function()
   end
 
   for n = 2, 7 do
-    it(("views show nothing hidden during random games (%d players)"):format(n), function()
+    it(("views show nothing hidden during random games (%d players) #soak"):format(n), function()
       leak_games(n)
     end)
   end

@@ -4,7 +4,11 @@
 -- agree with the original. (The C conformance test covers the rules' invariants decision by decision.)
 local meeple = require "meeple"
 
-local deep_equal = require("spec_util").deep_equal
+local util = require "spec_util"
+local deep_equal = util.deep_equal
+
+-- Seeded games a check plays: a few in the quick suite, the full count in the soak (#soak: ctest -L soak).
+local soak_count = util.soak_count
 
 -- Plays a seeded random game, calling visit(s) before every decision and at the end.
 local function random_game(game, seed, visit)
@@ -49,11 +53,11 @@ end
 
 for _, game in ipairs(meeple.games()) do
   describe(game .. " conformance", function()
-    it("plays complete games at every player count", function()
+    it("plays complete games at every player count #soak", function()
       local counts = player_counts(game)
       assert.is_true(#counts >= 1)
       for _, n in ipairs(counts) do
-        for seed = 1, 25 do
+        for seed = 1, soak_count(5, 25) do
           local s = meeple.new(game, { seed = seed, players = n })
           local decisions = 0
           while not s:is_over() do
@@ -69,8 +73,8 @@ for _, game in ipairs(meeple.games()) do
       end
     end)
 
-    it("every state table rebuilds the same state table", function()
-      for seed = 1, 20 do
+    it("every state table rebuilds the same state table #soak", function()
+      for seed = 1, soak_count(4, 20) do
         random_game(game, seed, function(s)
           local t = s:table()
           assert.is_true(deep_equal(t, meeple.from_table(t):table()), "seed " .. seed .. ", turn " .. s:turn())
@@ -78,8 +82,8 @@ for _, game in ipairs(meeple.games()) do
       end
     end)
 
-    it("a view rebuilds a game that shows the same view", function()
-      for seed = 1, 20 do
+    it("a view rebuilds a game that shows the same view #soak", function()
+      for seed = 1, soak_count(4, 20) do
         random_game(game, seed, function(s)
           for p = 1, s:num_players() do
             local view = s:view(p)
@@ -89,8 +93,8 @@ for _, game in ipairs(meeple.games()) do
       end
     end)
 
-    it("a sample keeps the view and is a full state", function()
-      for seed = 1, 10 do
+    it("a sample keeps the view and is a full state #soak", function()
+      for seed = 1, soak_count(2, 10) do
         random_game(game, seed, function(s)
           for p = 1, s:num_players() do
             local sampled = s:sample(p, seed)
@@ -103,8 +107,8 @@ for _, game in ipairs(meeple.games()) do
 
     -- What every seat's view holds alike is public: cards shown to all (an offered or stolen hand card,
     -- a revealed spell), sizes, the open zones. A sample for any player keeps all of it.
-    it("samples respect every shown card: what all views share stays in a sample", function()
-      for seed = 1, 3 do
+    it("samples respect every shown card: what all views share stays in a sample #soak", function()
+      for seed = 1, soak_count(1, 3) do
         local step = 0
         random_game(game, seed, function(s)
           step = step + 1

@@ -31,14 +31,18 @@ local function report_json(args)
 end
 
 describe("meeple report", function()
-  local log1, log2
+  local log1, log2, search
   setup(function()
     log1 = match("match babel greedy_babel random --games 12 --seed 3")
-    log2 = match("match babel random ismcts --games 4 --seed 4")
+    -- The shipped search bot, with a fixed amount of work a decision instead of its 100 ms: the same
+    -- games each run, in a second rather than 25.
+    search = write('return require("ismcts").bot { name = "ismcts", iterations = 200 }', ".lua")
+    log2 = match("match babel random " .. quote(search) .. " --games 4 --seed 4")
   end)
   teardown(function()
     os.remove(log1)
     os.remove(log2)
+    os.remove(search)
   end)
 
   it("prints per bot results with intervals, win rate by seat and ratings over several logs", function()

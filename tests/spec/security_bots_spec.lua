@@ -278,8 +278,12 @@ describe("the guarded functions answer as Lua's own", function()
 end)
 
 describe("the next ones: a second hostile review", function()
-  it("coroutines closed inside each other thousands deep end in an error, not a crash", function()
-    local reason, line, out, code = play(bot [[
+  -- The bot builds and closes its chain (0.1 s) in its first decisions, and in every one in the soak.
+  local chained_decisions = util.soak_count(3, math.maxinteger)
+  it("coroutines closed inside each other thousands deep end in an error, not a crash #soak", function()
+    local reason, line, out, code = play("local chains = 0\n" .. bot(([[
+      chains = chains + 1
+      if chains > %d then return legal[1] end
       local coro = false
       for i = 1, 20000 do
         local previous = coro
@@ -291,7 +295,7 @@ describe("the next ones: a second hostile review", function()
         coroutine.resume(coro)
       end
       coroutine.close(coro) -- the chain is cut 64 closes deep; the errors stay inside the handlers
-    ]], "--ms 5000")
+    ]]):format(chained_decisions)), "--ms 5000")
     assert.equal(0, code, out)
     assert.truthy(line:find('"index":1', 1, true), out)
     assert.equal("", reason, "the bot plays on: " .. reason)

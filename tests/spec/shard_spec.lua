@@ -223,10 +223,13 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
       checked)
   end)
 
-  it("SIGINT stops a match cleanly: finished games logged, the table printed, status 130, resumable", function()
+  -- The match's games: 16 deals in the quick suite, 66 in the soak (#soak: ctest -L soak); the resumed
+  -- log must be the whole match's either way.
+  local games = util.soak_count(96, 396)
+  it("SIGINT stops a match cleanly: finished games logged, the table printed, status 130, resumable #soak", function()
     local log, whole = os.tmpname(), os.tmpname()
-    local args = "match bohnanza greedy_bohnanza random random --games 396 --seed 5 --jobs 2 "
-    -- The signal goes as soon as a first game is logged: a fixed sleep let a fast machine finish all 396.
+    local args = "match bohnanza greedy_bohnanza random random --games " .. games .. " --seed 5 --jobs 2 "
+    -- The signal goes as soon as a first game is logged: a fixed sleep let a fast machine finish them all.
     local script = ("%s %s --log %s >%s.out 2>%s.err & pid=$!; i=0; "
       .. "while [ ! -s %s ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; kill -INT $pid; wait $pid; echo $?")
       :format(quote(exe), args, quote(log), quote(log), quote(log), quote(log))
@@ -236,9 +239,9 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
     os.remove(log .. ".err")
     assert.equal(130, status, err)
     local played = #lines(read(log))
-    assert.truthy(played > 0 and played < 396, "interrupted after " .. played .. " games")
+    assert.truthy(played > 0 and played < games, "interrupted after " .. played .. " games")
     assert.truthy(out:find("bohnanza: " .. played .. " games, " .. played // 6 .. " deal", 1, true), out)
-    assert.truthy(out:find("Interrupted after " .. played .. " of 396 games", 1, true), out)
+    assert.truthy(out:find("Interrupted after " .. played .. " of " .. games .. " games", 1, true), out)
     -- The results count whole deals only: an unfinished deal's games would tilt the rates to its seats.
     local whole_games, left = played // 6 * 6, played % 6
     assert.equal(whole_games, tonumber(out:match("\ngreedy_bohnanza +(%d+)")), out)
@@ -252,7 +255,8 @@ describe("meeple match --json, --jobs 0, forfeits, signals", function()
     assert.truthy(err:find("stopped by a signal", 1, true), err)
     local resumed, code = meeple(args .. "--log " .. quote(log) .. " --resume")
     assert.equal(0, code, resumed)
-    assert.truthy(resumed:find("396 games, 66 deals of 6, balanced seating, seed 5 (" .. played .. " from the log)", 1, true),
+    assert.truthy(resumed:find(games .. " games, " .. games // 6 .. " deals of 6, balanced seating, seed 5 (" .. played
+      .. " from the log)", 1, true),
       resumed)
     meeple(args .. "--log " .. quote(whole))
     assert.equal(untimed(read(whole)), untimed(read(log)))
