@@ -19,9 +19,8 @@
 #include <meeple/session.h>
 #include <meeple/tree.h>
 
-/* The generator streams the Lua module seeds with: the same seed samples, plays out and ranks alike
- * from Python and from Lua (the conformance test compares them). */
-#define SAMPLE_STREAM 0x5a3d1e
+/* The generator streams the Lua module seeds with: the same seed samples (session_sample, shared),
+ * plays out and ranks alike from Python and from Lua (the conformance test compares them). */
 #define PLAYOUT_STREAM 0x91a7
 #define RANKED_STREAM 0x7a4c
 
@@ -892,10 +891,7 @@ static PyObject *State_sample(PyObject *self, PyObject *args, PyObject *kw) {
     if (p < 0 || !arg_opt_seed(seed_arg, "sample", &seed)) return NULL;
     StateObject *c = copy(s, false);
     if (!c) return NULL;
-    rng r;
-    rng_seed(&r, seed, SAMPLE_STREAM);
-    s->def->sample(c->s->now, p, &r);
-    session_rebase(c->s);
+    session_sample(c->s, p, seed);
     return (PyObject *)c;
 }
 

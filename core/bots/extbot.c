@@ -39,6 +39,10 @@ struct extbot {
     long long decisions;      /* in this game */
     json_t *seen;             /* the decisions since the last decide, as this seat saw them, or NULL */
 
+    session *samples;         /* a state of this game to re-deal samples in, NULL until asked for one */
+    long sample_bytes;        /* save texts sent in this decision */
+    int sample_requests;      /* requests in this decision */
+
     bot_fault fault;
     char reason[512];
     char texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT]; /* the legal actions' texts, when given as actions */
@@ -340,6 +344,9 @@ static bool ext_begin(void *self, const void *st, int seat, uint64_t seed) {
         json_object_set_new(hello, "ms", json_integer((json_int_t)x->ms));
         json_object_set_new(hello, "start_ms", json_integer((json_int_t)EXTBOT_START_MS));
         json_object_set_new(hello, "line_max", json_integer(EXTPROC_LINE_MAX));
+        json_object_set_new(hello, "sample_max", json_integer(EXTBOT_SAMPLE_MAX));
+        json_object_set_new(hello, "sample_bytes", json_integer(EXTBOT_SAMPLE_BYTES));
+        json_object_set_new(hello, "sample_requests", json_integer(EXTBOT_SAMPLE_REQUESTS));
         /* Like ctx.rng: derived one-way, so it tells nothing of the deal or of another seat's. */
         uint64_t own = rng_derive(seed, (uint64_t)seat * 2 + 1) & ((UINT64_C(1) << 53) - 1);
         json_object_set_new(hello, "seed", json_integer((json_int_t)own));
@@ -350,11 +357,7 @@ static bool ext_begin(void *self, const void *st, int seat, uint64_t seed) {
 
 /* The answer line's index among texts (trimmed: a number from 1, or a text exactly), or -1 with the
  * fault set. */
-static int read_answer(extbot *x, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
-    size_t len;
-    char *s = extproc_take_line(x->proc, &len);
-    while (len && (*s == ' ' || *s == '\t')) s++, len--;
-    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r')) s[--len] = '\0';
+static int read_answer(extbot *x, const char *s, size_t len, const char (*texts)[MEEPLE_ACTION_TEXT], int n) {
     int k = -1;
     char quoted[64];
     quote_cut(quoted, sizeof quoted, s, len);
@@ -369,6 +372,97 @@ static int read_answer(extbot *x, const char (*texts)[MEEPLE_ACTION_TEXT], int n
     if (k < 0 && len == 0) set_fault(x, BOT_ANSWER, "answered an empty line");
     else if (k < 0) set_fault(x, BOT_ANSWER, "chose '%s', which is not a legal action", quoted);
     return k;
+}
+
+/* The answer line, trimmed of spaces, tabs and a \r around it (valid until the next exchange). */
+static char *take_trimmed(extbot *x, size_t *len) {
+    char *s = extproc_take_line(x->proc, len);
+    while (*len && (*s == ' ' || *s == '\t')) s++, (*len)--;
+    while (*len && (s[*len - 1] == ' ' || s[*len - 1] == '\t' || s[*len - 1] == '\r')) s[--*len] = '\0';
+    return s;
+}
+
+/* =====================================================================================================
+ * Samples: a bot's request for positions consistent with its view
+ * ===================================================================================================== */
+
+/* The request's n and seed, or false with the fault set. */
+static bool read_request(extbot *x, const char *line, size_t len, int *n, uint64_t *seed) {
+    char quoted[64];
+    quote_cut(quoted, sizeof quoted, line, len);
+    json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, NULL);
+    json_t *type = json_object_get(req, "type"), *jn = json_object_get(req, "n"), *js = json_object_get(req, "seed");
+    bool ok = false;
+    if (!json_is_object(req) || !json_is_string(type))
+        set_fault(x, BOT_ANSWER, "answered '%s', which is neither a legal action nor a request", quoted);
+    else if (strcmp(json_string_value(type), "sample") != 0)
+        set_fault(x, BOT_ANSWER, "made a request of type '%.40s': the only request is \"sample\"",
+                  json_string_value(type));
+    else if (!json_is_integer(jn) || json_integer_value(jn) < 1 || json_integer_value(jn) > EXTBOT_SAMPLE_MAX)
+        set_fault(x, BOT_ANSWER, "asked for samples with n not a whole number from 1 to %d (sample_max): '%s'",
+                  EXTBOT_SAMPLE_MAX, quoted);
+    else if (!json_is_integer(js) || json_integer_value(js) < 0 || json_integer_value(js) > MEEPLE_SEED_MAX)
+        set_fault(x, BOT_ANSWER, "asked for samples with seed not a whole number from 0 to 2^53-1: '%s'", quoted);
+    else if (++x->sample_requests > EXTBOT_SAMPLE_REQUESTS)
+        set_fault(x, BOT_ANSWER, "made more than %d sample requests in one decision (sample_requests)",
+                  EXTBOT_SAMPLE_REQUESTS);
+    else {
+        *n = (int)json_integer_value(jn);
+        *seed = (uint64_t)json_integer_value(js);
+        ok = true;
+    }
+    json_decref(req);
+    return ok;
+}
+
+/* The `samples` reply to a request: n positions of `st` with what this seat cannot see re-dealt, as
+ * save texts, sample i from (seed, i) alone; NULL with the fault set. The re-dealing state holds the
+ * true one only meanwhile. */
+static json_t *samples_reply(extbot *x, const void *st, const char *line, size_t len) {
+    int n;
+    uint64_t seed;
+    if (!read_request(x, line, len, &n, &seed)) return NULL;
+    if (!x->samples || x->samples->players != x->players) {
+        meeple_reason why = {{0}};
+        session_free(x->samples);
+        x->samples = session_new(x->def, x->players, x->params, 1, &why);
+        if (!x->samples) {
+            set_fault(x, BOT_ERROR, "the host could not make a state for samples: %s", why.text);
+            return NULL;
+        }
+    }
+    session *t = x->samples;
+    size_t size = x->def->state_size;
+    json_t *saves = json_array();
+    for (int i = 0; saves && i < n; i++) {
+        memcpy(t->now, st, size);
+        memcpy(t->start, st, size);
+        t->history_len = 0;
+        session_sample(t, x->seat, rng_derive(seed, (uint64_t)i) & (uint64_t)MEEPLE_SEED_MAX);
+        char *text = session_save(t);
+        if (!text || json_array_append_new(saves, json_string(text)) != 0) {
+            json_decref(saves);
+            saves = NULL;
+        }
+        x->sample_bytes += text ? (long)strlen(text) : 0;
+        free(text);
+    }
+    memset(t->now, 0, size);
+    memset(t->start, 0, size);
+    if (!saves) {
+        set_fault(x, BOT_MEMORY, "the host ran out of memory writing samples");
+        return NULL;
+    }
+    if (x->sample_bytes > EXTBOT_SAMPLE_BYTES) {
+        json_decref(saves);
+        set_fault(x, BOT_ANSWER, "asked for more than %ld bytes of samples in one decision (sample_bytes)",
+                  EXTBOT_SAMPLE_BYTES);
+        return NULL;
+    }
+    json_t *reply = message("samples");
+    if (reply) json_object_set_new(reply, "saves", saves);
+    else json_decref(saves);
+    return reply;
 }
 
 /* Kept for the next decide's `seen`. */
@@ -416,7 +510,17 @@ static int choose(extbot *x, const void *st, const char (*texts)[MEEPLE_ACTION_T
     char what[48];
     snprintf(what, sizeof what, "decision %lld", x->decisions);
     if (!send(x, decide, true, deadline, what)) return -1;
-    return read_answer(x, texts, n);
+    /* Requests until the action, all within the decision's time: the deadline does not move. */
+    x->sample_bytes = 0;
+    x->sample_requests = 0;
+    size_t len;
+    char *line = take_trimmed(x, &len);
+    while (len && line[0] == '{') {
+        json_t *reply = samples_reply(x, st, line, len);
+        if (!reply || !send(x, reply, true, deadline, what)) return -1;
+        line = take_trimmed(x, &len);
+    }
+    return read_answer(x, line, len, texts, n);
 }
 
 /* The answer is read for a probe too: the program writes one all the same. */
@@ -464,6 +568,7 @@ static void ext_free(void *self) {
     extbot *x = self;
     if (!x) return;
     json_decref(x->seen);
+    session_free(x->samples);
     extproc_stop(x->proc, EXTBOT_EXIT_MS);
     free(x);
 }

@@ -22,6 +22,11 @@
 #define EXTBOT_START_MS 5000.0  /* added to the first decision's limit: interpreters take time to start */
 #define EXTBOT_EXIT_MS 500.0    /* after game_over, for the program to answer "ready" or exit by itself */
 #define EXTBOT_ARGS_MAX 64      /* words in an exec: command */
+/* A bot may answer a decide with sample requests before its action (docs/protocol.md, `sample`); hello
+ * states these caps. The bytes count the save texts of one decision's samples, every request together. */
+#define EXTBOT_SAMPLE_MAX 64                 /* samples in one request */
+#define EXTBOT_SAMPLE_BYTES (4L << 20)       /* bytes of save texts per decision */
+#define EXTBOT_SAMPLE_REQUESTS 1024          /* requests per decision */
 
 /* Whether a bot argument names an external bot: "exec:PROGRAM [ARGS]". */
 bool extbot_is_command(const char *arg);

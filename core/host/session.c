@@ -433,6 +433,15 @@ void session_rebase(session *s) {
     s->from_table = true;
 }
 
+void session_sample(session *s, int viewer, uint64_t seed) {
+    rng r;
+    rng_seed(&r, seed, SESSION_SAMPLE_STREAM);
+    s->def->sample(s->now, viewer, &r);
+    /* Drawn after the deal, so a sample deals what it dealt before its seed line changed. */
+    s->seed = rng_next64(&r) & (uint64_t)MEEPLE_SEED_MAX;
+    session_rebase(s);
+}
+
 /* ==================================================================== decisions */
 
 static bool history_push(session *s, action_t a, int player) {

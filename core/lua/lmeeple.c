@@ -684,16 +684,12 @@ static int s_clone(lua_State *L) {
 }
 
 /* A determinization: what `p` cannot see re-dealt. The sample starts where it stands, so its own
- * history is empty and its save carries the position as a table. */
+ * history is empty and its save carries the position as a table, and no trace of `s` (session_sample). */
 static int s_sample(lua_State *L) {
     session *s = arg_state(L, "sample");
     int p = arg_player(L, 2, s, "sample");
     lua_Integer seed = arg_opt_int(L, 3, "sample", "seed", 1);
-    session *c = push_copy(L, s, false);
-    rng r;
-    rng_seed(&r, (uint64_t)seed, 0x5a3d1e);
-    s->def->sample(c->now, p, &r);
-    session_rebase(c);
+    session_sample(push_copy(L, s, false), p, (uint64_t)seed);
     return 1;
 }
 

@@ -75,6 +75,15 @@ size_t session_heap_bytes(const session *s);
  * other means): its save then carries the position's bytes. */
 void session_rebase(session *s);
 
+/* A determinization, in place: what `viewer` cannot see in `s` (a copy the caller owns: a clone or a
+ * position) is re-dealt from `seed`, the game's generator reseeded from the same draw (each game's
+ * sample does it), and `s` rebased (session_rebase). The session's seed becomes one drawn from the
+ * sample's own generator too: a sample's save carries no trace of the game it was drawn from — not its
+ * seed, not its generator — and still loads and replays. s:sample, ctx.sample, Python's State.sample
+ * and protocol 1's samples are all made here, alike for a seed. */
+void session_sample(session *s, int viewer, uint64_t seed);
+#define SESSION_SAMPLE_STREAM 0x5a3d1e
+
 /* ---- Decisions ---- */
 /* Checks and applies; an illegal action leaves everything as it was and says why. */
 bool session_play(session *s, action_t a, meeple_reason *why);
