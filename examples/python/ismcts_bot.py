@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ismcts_bot.py: an external meeple bot that thinks (docs/protocol.md, "From a bot that plays to one that thinks").
+"""ismcts_bot.py: an external meeple bot that thinks (docs/protocol.md: "My bot thinks").
 
     meeple match babel exec:'python3 examples/python/ismcts_bot.py' greedy_babel --games 50
 
@@ -8,7 +8,7 @@ the hidden cards dealt anew — and runs an information-set Monte Carlo tree sea
 the `meeple` Python module (docs/python.md): one tree of its own and its opponents' moves, each
 iteration walking it in the next sample and playing the game out in C, where the imagined players
 follow the game's playout policy. It answers the action tried most often. Any game; tuned on Babel.
-Options: --think SHARE (of the decision's time, default 0.25), --samples K (per decision, default 64).
+Options: --think SHARE (of the time limit per decision, `ms`; default 0.25), --samples K (per decision, default 64).
 """
 import argparse
 import json
@@ -105,21 +105,23 @@ def ask_samples(lines, k, rng):
 
 def main():
     opts = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    opts.add_argument("--think", type=float, default=0.25, help="share of the decision's time to use")
+    opts.add_argument("--think", type=float, default=0.25, help="share of the time limit per decision to think")
     opts.add_argument("--samples", type=int, default=64, help="samples to ask for per decision")
     args = opts.parse_args()
     rng, lines = random.Random(), iter(sys.stdin)
     for line in lines:
         msg = json.loads(line)
         if msg["type"] == "hello":
-            rng.seed(msg["seed"])  # the seat's own seed: the same match plays the same again
-            k = min(args.samples, msg.get("sample_max", args.samples))
+            if "sample_max" not in msg:  # a meeple from before samples: this bot cannot think there
+                sys.exit("ismcts_bot: this meeple offers no samples (no sample_max in hello)")
+            rng.seed(msg["seed"])  # the seat's own seed (the samples' too); the clock makes searches vary
+            k, think_ms = min(args.samples, msg["sample_max"]), msg["ms"] * args.think
         elif msg["type"] == "decide":
             start, legal = time.monotonic(), msg["legal"]
             if len(legal) == 1:
                 print(1, flush=True)
                 continue
-            ms = min(msg["ms_left"] * args.think, msg["ms_left"] - SAFETY_MS)
+            ms = min(think_ms, msg["ms_left"] - min(SAFETY_MS, msg["ms_left"] / 2))
             samples = ask_samples(lines, k, rng)
             action, n = search(samples, legal, start + ms / 1000, rng)
             print(f"{len(samples)} samples, {n} playouts, {1000 * (time.monotonic() - start):.0f} ms",
