@@ -114,7 +114,7 @@ def main():
         if msg["type"] == "hello":
             if "sample_max" not in msg:  # a meeple from before samples: this bot cannot think there
                 sys.exit("ismcts_bot: this meeple offers no samples (no sample_max in hello)")
-            rng.seed(msg["seed"])  # the seat's own seed (the samples' too); the clock makes searches vary
+            rng.seed(msg["seed"])  # the seat's own seed; searches stop by the clock, so games may vary
             k, think_ms = min(args.samples, msg["sample_max"]), msg["ms"] * args.think
         elif msg["type"] == "decide":
             start, legal = time.monotonic(), msg["legal"]

@@ -16,10 +16,12 @@ except ImportError as missing:
     sys.exit(77)
 
 exe, root = sys.argv[1], sys.argv[2]
-bot = "exec:%s %s" % (shlex.quote(sys.executable), shlex.quote(os.path.join(root, "examples/python/ismcts_bot.py")))
+# 50 ms of thought a decision (a tenth of 500 ms): short games, and a wide margin on a loaded machine.
+bot = "exec:%s %s --think 0.1" % (shlex.quote(sys.executable),
+                                  shlex.quote(os.path.join(root, "examples/python/ismcts_bot.py")))
 games = 4
 run = subprocess.run([exe, "--debug", "match", "babel", bot, "greedy_babel", "--games", str(games), "--seed", "3",
-                      "--jobs", "2", "--ms", "200", "--json"], capture_output=True, text=True, timeout=120)
+                      "--jobs", "2", "--ms", "500", "--json"], capture_output=True, text=True, timeout=120)
 if run.returncode != 0:
     sys.exit("meeple match exited with %d: %s" % (run.returncode, run.stderr[-2000:]))
 result = json.loads(run.stdout)
