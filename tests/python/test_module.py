@@ -121,6 +121,23 @@ def test_a_samples_save_loads_as_the_same_position(game):
     assert u.table() == t.table() and u.legal() == t.legal()
 
 
+@pytest.mark.parametrize("game", ["babel", "citadels", "bohnanza", "rabohnzel"])
+def test_a_samples_save_names_no_seed_that_deals_the_true_game(game):
+    for true_seed in (1, 23, 4242):
+        s = meeple.new(game, seed=true_seed)
+        s.playout(12, seed=true_seed)
+        dealt = meeple.new(game, players=s.num_players(), seed=true_seed).table()
+        for k in range(1, 6):
+            save = s.sample(s.to_move(), k).save()
+            seeds = [int(line.split()[1]) for line in save.splitlines() if line.startswith("seed ")]
+            assert len(seeds) == 1, save
+            assert seeds[0] != true_seed, "%s: the true seed is in its sample" % game
+            assert meeple.new(game, players=s.num_players(), seed=seeds[0]).table() != dealt
+            assert meeple.load(save).view(s.to_move()) == s.view(s.to_move())
+    one, two = meeple.new(game, seed=9).sample(1, 1).save(), meeple.new(game, seed=9).sample(1, 2).save()
+    assert one != two and one == meeple.new(game, seed=9).sample(1, 1).save()
+
+
 def test_playout_plays_n_decisions_or_to_the_end():
     s = meeple.new("bohnanza", seed=1)
     assert s.playout(5, seed=1) == 5 and len(s.history()) == 5

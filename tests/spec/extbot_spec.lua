@@ -4,6 +4,7 @@
 -- --debug only; a bad command is a bad argument. Fake bots are /bin/sh scripts. The protocol's every
 -- fault, the view's schema and zombies are checked in tests/test_extbot.c.
 local util = require "spec_util"
+local meeple_module = require "meeple"
 local quote, lines, sh = util.quote, util.lines, util.sh
 
 -- meeple as util.run runs it, but without LD_PRELOAD: under the sanitizers it holds their runtimes for
@@ -177,5 +178,114 @@ describe("a program that forfeits", function()
     assert.truthy(out:find("[" .. name .. "] thinking hard", 1, true), out)
     os.remove(pids)
     os.remove(bot)
+  end)
+end)
+
+-- A Python bot that asks for samples (docs/protocol.md, `sample`): at each decision it sends the
+-- requests in the file REQUESTS (a JSON list of lines; "$d" in one stands for the decision's number), sleeping PAUSE
+-- seconds after each reply, records each reply with the decide's view in RECORD, then plays the first
+-- legal action.
+local sampler = [[
+import json, sys, time
+requests, pause, record = json.load(open(sys.argv[1])), float(sys.argv[2]), open(sys.argv[3], "a")
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        record.write(json.dumps({"hello": msg}) + "\n")
+    elif msg["type"] == "decide":
+        for req in requests:
+            print(req.replace("$d", str(msg["decision"])), flush=True)
+            reply = json.loads(sys.stdin.readline())
+            record.write(json.dumps({"view": msg["view"], "reply": reply}) + "\n")
+            record.flush()
+            time.sleep(pause)
+        print(1, flush=True)
+    elif msg["type"] == "game_over":
+        print("ready", flush=True)
+]]
+
+describe("samples over protocol 1", function()
+  local script = util.write(sampler, ".py")
+
+  local function sampling(requests, pause)
+    local record = os.tmpname()
+    local list = util.write(meeple_module.json.encode(requests), ".json")
+    return quote("exec:python3 " .. script .. " " .. list .. " " .. pause .. " " .. record), record
+  end
+
+  it("a bot that asks gets K loadable saves, its own seat's view in each, and the caps in hello", function()
+    python()
+    local bot, record = sampling({ '{"type":"sample","n":3,"seed":$d}' }, 0)
+    no_forfeits(match("babel " .. bot .. " random --games 2 --seed 7"), 2)
+    local replies, hellos = 0, 0
+    for _, line in ipairs(lines(util.read(record))) do
+      local r = meeple_module.json.decode(line)
+      if r.hello then
+        hellos = hellos + 1
+        assert.equal(64, r.hello.sample_max)
+        assert.equal(4 * 1024 * 1024, r.hello.sample_bytes)
+        assert.equal(1024, r.hello.sample_requests)
+      else
+        replies = replies + 1
+        assert.equal("samples", r.reply.type)
+        assert.equal(3, #r.reply.saves)
+        local seat = r.view.to_move
+        local tables = {}
+        for i, save in ipairs(r.reply.saves) do
+          local x = meeple_module.load(save)
+          assert.same(r.view, x:view(seat))          -- its own hand, and all it sees, as it saw them
+          tables[i] = x:table()
+        end
+        assert.is_false(util.deep_equal(tables[1], tables[2]) and util.deep_equal(tables[2], tables[3]))
+      end
+    end
+    assert.equal(2, hellos)
+    assert.is_true(replies > 20, replies .. " replies")
+    os.remove(record)
+  end)
+
+  it("forfeits a request over a cap, a malformed one, or one too many, with the reason", function()
+    python()
+    local cases = {
+      { { '{"type":"sample","n":65,"seed":1}' }, "asked for samples with n not a whole number from 1 to 64 (sample_max)" },
+      { { '{"type":"sample","n":0,"seed":1}' }, "asked for samples with n not a whole number from 1 to 64 (sample_max)" },
+      { { '{"type":"sample","seed":1}' }, "asked for samples with n not a whole number from 1 to 64 (sample_max)" },
+      { { '{"type":"sample","n":"3","seed":1}' }, "asked for samples with n not a whole number from 1 to 64 (sample_max)" },
+      { { '{"type":"sample","n":3,"seed":-1}' }, "asked for samples with seed not a whole number from 0 to 2^53-1" },
+      { { '{"type":"sample","n":3,"seed":9007199254740992}' }, "asked for samples with seed not a whole number from 0 to 2^53-1" },
+      { { '{"type":"sample","n":3}' }, "asked for samples with seed not a whole number from 0 to 2^53-1" },
+      { { '{"type":"peek","n":3,"seed":1}' }, "made a request of type 'peek': the only request is \\\"sample\\\"" },
+      { { '{"n":3' }, "answered '{\\\"n\\\":3', which is neither a legal action nor a request" },
+    }
+    local many = {}
+    for i = 1, 1025 do many[i] = '{"type":"sample","n":1,"seed":' .. i .. '}' end
+    cases[#cases + 1] = { many, "made more than 1024 sample requests in one decision (sample_requests)" }
+    local big = {}
+    for i = 1, 40 do big[i] = '{"type":"sample","n":64,"seed":' .. i .. '}' end
+    cases[#cases + 1] = { big, "asked for more than 4194304 bytes of samples in one decision (sample_bytes)" }
+    for _, case in ipairs(cases) do
+      local bot, record = sampling(case[1], 0)
+      local log = match("babel " .. bot .. " random --games 2 --seed 1", 1)
+      for _, line in ipairs(log) do
+        assert.truthy(line:find('"reason":"' .. case[2], 1, true), line)
+      end
+      os.remove(record)
+    end
+  end)
+
+  it("counts the requests against the decision's time: the deadline does not move", function()
+    python()
+    -- each request is answered at once, but the bot pauses 0.2 s after each: three take 0.6 s > 0.4 s
+    local bot, record = sampling({ '{"type":"sample","n":1,"seed":1}', '{"type":"sample","n":1,"seed":2}',
+                                   '{"type":"sample","n":1,"seed":3}' }, 0.2)
+    local log = os.tmpname()
+    local out, code = meeple("match babel " .. bot .. " random --games 2 --seed 1 --ms 400 --log " .. quote(log))
+    assert.equal(1, code, out)
+    for _, line in ipairs(lines(util.read(log))) do
+      assert.truthy(line:find('"reason":"did not answer decision 1 within the time limit', 1, true)
+                    or line:find('"reason":"exceeded the time limit (400 ms per decision)', 1, true), line)
+    end
+    os.remove(log)
+    os.remove(record)
   end)
 end)
