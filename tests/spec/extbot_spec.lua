@@ -215,9 +215,10 @@ describe("samples over protocol 1", function()
 
   it("a bot that asks gets K loadable saves, its own seat's view in each, and the caps in hello", function()
     python()
-    local bot, record = sampling({ '{"type":"sample","n":3,"seed":$d}' }, 0)
+    -- the same request twice at each decision: the same seed gives the same samples
+    local bot, record = sampling({ '{"type":"sample","n":3,"seed":$d}', '{"type":"sample","n":3,"seed":$d}' }, 0)
     no_forfeits(match("babel " .. bot .. " random --games 2 --seed 7"), 2)
-    local replies, hellos = 0, 0
+    local replies, hellos, previous = 0, 0, nil
     for _, line in ipairs(lines(util.read(record))) do
       local r = meeple_module.json.decode(line)
       if r.hello then
@@ -237,6 +238,8 @@ describe("samples over protocol 1", function()
           tables[i] = x:table()
         end
         assert.is_false(util.deep_equal(tables[1], tables[2]) and util.deep_equal(tables[2], tables[3]))
+        if replies % 2 == 0 then assert.same(previous, r.reply.saves) end
+        previous = r.reply.saves
       end
     end
     assert.equal(2, hellos)
