@@ -564,7 +564,12 @@ void bean_trade_settle(bean_table *g) {
     }
 }
 
-/* ---- legal actions ---- */
+/* ---- legal actions ----
+ *
+ * Each list is generated directly from the table, one pass over the cards it concerns, in the order
+ * the candidates have always been listed (by bean, or by hand position front to back), so that seeded
+ * games, goldens and bots that pick by index see the same lists. The checks below say the same rules
+ * with their reasons (test_conformance holds the two together). */
 
 static int main_decision_legal(const bean_table *g, action_t *out, int n) {
     int a = g->active;
@@ -583,28 +588,68 @@ static int main_decision_legal(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
+/* give up B: each bean among the face-up cards not yet in the deal, by bean (free_face_up's rule). */
+static int give_up_legal(const bean_table *g, action_t *out, int n) {
+    const bean_deal *d = &g->deal;
+    const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
+    unsigned given = 0; /* face-up places in the deal */
+    bool left[BEAN_MAX_TYPES] = {false};
+    for (int i = 0; i < d->n_give; i++)
+        if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
+    for (int i = 0; i < face_up_len(g); i++)
+        if (!(given >> i & 1)) left[up[i]] = true;
+    for (int t = 0; t < g->rules.types; t++)
+        if (left[t]) out[n++] = bean_action(BEAN_ACT_GIVE_UP, t, 0, 0);
+    return n;
+}
+
+/* give K: front to back, each hand card not in the deal that differs from the last one before it not
+ * in the deal (distinct_position's rule: the frontmost of each run). */
+static int give_legal(const bean_table *g, action_t *out, int n) {
+    const bean_deal *d = &g->deal;
+    uint64_t given[(BEAN_ITEM_UP(0) + 63) / 64] = {0}; /* hand positions in the deal, a bit each */
+    for (int i = 0; i < d->n_give; i++)
+        if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from), last = -1;
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
+    for (int k = 0; k < len; k++) {
+        if (given[k >> 6] >> (k & 63) & 1) continue;
+        if (last < 0 || hand[last] != hand[k] || shown[last] != shown[k]) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
+        last = k;
+    }
+    return n;
+}
+
+/* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
+static int want_legal(const bean_table *g, action_t *out, int n) {
+    const bean_deal *d = &g->deal;
+    int most[BEAN_MAX_TYPES], asked[BEAN_MAX_TYPES] = {0};
+    for (int i = 0; i < d->n_want; i++) asked[d->want[i]]++; /* bean_validate: a wanted bean is a type */
+    could_hold(g, d->from, d->to, most);
+    for (int t = 0; t < g->rules.types; t++)
+        if (asked[t] < most[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
+    return n;
+}
+
+/* The builder's list in the grammar's order: give up, give, want, send, cancel. */
 static int builder_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
-    if (d->from == g->active)
-        for (int t = 0; t < g->rules.types; t++)
-            if (free_face_up(g, t, d->give, d->n_give) >= 0) out[n++] = bean_action(BEAN_ACT_GIVE_UP, t, 0, 0);
-    for (int k = 0; k < bean_hand_len(g, d->from); k++)
-        if (distinct_position(g, d->from, k, d->give, d->n_give)) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
-    if (d->n_want < tradeable(g, d->to)) {
-        int most[BEAN_MAX_TYPES];
-        could_hold(g, d->from, d->to, most);
-        for (int t = 0; t < g->rules.types; t++)
-            if (count_type(d->want, d->n_want, t) < most[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
-    }
+    if (d->from == g->active) n = give_up_legal(g, out, n);
+    n = give_legal(g, out, n);
+    if (d->n_want < tradeable(g, d->to)) n = want_legal(g, out, n);
     if (d->n_give + d->n_want > 0) out[n++] = bean_action(BEAN_ACT_SEND, 0, 0, 0);
     out[n++] = bean_action(BEAN_ACT_CANCEL, 0, 0, 0);
     return n;
 }
 
+/* The addressee holds every wanted card (the accept check's rule), counted in one pass each. */
 static bool can_supply(const bean_table *g) {
     const bean_deal *d = &g->deal;
-    for (int t = 0; t < g->rules.types; t++)
-        if (count_type(d->want, d->n_want, t) > supply_of(g, d->to, t)) return false;
+    int have[BEAN_MAX_TYPES] = {0};
+    count_zones(g, BEAN_ZONE_HAND(d->to), BEAN_ZONE_HAND(d->to), +1, have);
+    if (d->to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, have);
+    for (int i = 0; i < d->n_want; i++)
+        if (--have[d->want[i]] < 0) return false;
     return true;
 }
 
