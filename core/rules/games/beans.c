@@ -168,6 +168,22 @@ bool bean_fits(const bean_table *g, int seat, int type, int field) {
     return g->rules.duplicate_fields || field_growing(g, seat, type) < 0;
 }
 
+/* bean_fits for every field at once, a bit per field: the fields of the type, and the lowest empty
+ * one unless the type grows elsewhere and duplicate fields are off. */
+unsigned bean_fitting_fields(const bean_table *g, int seat, int type) {
+    unsigned fits = 0;
+    int empty = -1;
+    for (int f = 0; f < g->fields[seat]; f++) {
+        if (bean_field_size(g, seat, f) == 0) {
+            if (empty < 0) empty = f;
+        } else if (bean_field_type(g, seat, f) == type) {
+            fits |= 1u << f;
+        }
+    }
+    if (empty >= 0 && (g->rules.duplicate_fields || !fits)) fits |= 1u << empty;
+    return fits;
+}
+
 int bean_first_fit(const bean_table *g, int seat, int type) {
     for (int f = 0; f < g->fields[seat]; f++)
         if (bean_fits(g, seat, type, f)) return f;
@@ -227,6 +243,20 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
     while (bean_field_size(g, seat, big) < 2) big++;
     return deny(why, "your %s on field %d is a lone bean: harvest field %d first (bean protection)",
                 bg->kinds[bean_field_type(g, seat, field)].name, field + 1, big + 1);
+}
+
+/* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
+ * ones, and but a lone bean while another field holds two or more. */
+int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
+    int size[BEAN_MAX_FIELDS], fields = g->fields[seat];
+    bool big = false;
+    for (int f = 0; f < fields; f++) {
+        size[f] = bean_field_size(g, seat, f);
+        big |= size[f] >= 2;
+    }
+    for (int f = 0; f < fields; f++)
+        if (size[f] >= 2 || (size[f] == 1 && !big)) out[n++] = bean_action(BEAN_ACT_HARVEST, f, 0, 0);
+    return n;
 }
 
 /* Coins come from the meter, at most one per real card of the type (an enchanted card never pays);
@@ -354,11 +384,10 @@ static void count_zones(const bean_table *g, int first, int last, int delta, int
     for (int i = bean_zone_start(g, first); i < g->zone_end[last]; i++) counts[g->card[i]] += delta;
 }
 
-/* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
- * type's total less the copies visibly elsewhere (fields, coin piles, discard pile, set-aside areas,
- * the face-up cards unless `to` owns them, cards shown in third players' hands) and in the proposer's
- * own hand. */
-static void could_hold(const bean_table *g, int from, int to, int *out) {
+/* Cards of each type in sight of `from` (fields, coin piles, discard pile, set-aside areas, the
+ * face-up cards unless `to` owns them, cards shown in third players' hands, `from`'s own hand),
+ * taken from the type's total. */
+static void total_less_visible(const bean_table *g, int from, int to, int *out) {
     for (int t = 0; t < g->rules.types; t++) out[t] = g->rules.count[t];
     count_zones(g, BEAN_ZONE_DISCARD, BEAN_ZONE_PENDING, -1, out); /* discard, face-up and pending cards */
     if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
@@ -369,6 +398,38 @@ static void could_hold(const bean_table *g, int from, int to, int *out) {
             if (bean_is_shown(g, p, k)) out[hand[k]]--;
     }
     count_zones(g, BEAN_ZONE_HAND(from), BEAN_ZONE_HAND(from), -1, out);
+}
+
+/* The same count from the other side: the cards hidden from `from` (the deck, `to`'s hand, third
+ * players' unshown cards, and the face-up cards when `to` owns them). */
+static void hidden_from(const bean_table *g, int from, int to, int *out) {
+    for (int t = 0; t < g->rules.types; t++) out[t] = 0;
+    count_zones(g, BEAN_ZONE_DECK, BEAN_ZONE_DECK, +1, out);
+    if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
+    count_zones(g, BEAN_ZONE_HAND(to), BEAN_ZONE_HAND(to), +1, out);
+    for (int p = 0; p < g->players; p++) {
+        if (p == from || p == to) continue;
+        int start = bean_zone_start(g, BEAN_ZONE_HAND(p));
+        for (int i = start; i < g->zone_end[BEAN_ZONE_HAND(p)]; i++) out[g->card[i]] += !g->shown[i];
+    }
+}
+
+/* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
+ * type's total less the copies visibly elsewhere and in the proposer's own hand. Every card lies in
+ * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too; the
+ * builder asks this at every decision, so it counts whichever side has fewer cards. */
+static void could_hold(const bean_table *g, int from, int to, int *out) {
+    int hidden = bean_zone_len(g, BEAN_ZONE_DECK);
+    for (int p = 0; p < g->players; p++)
+        if (p != from) hidden += bean_hand_len(g, p);
+    if (2 * hidden <= g->zone_end[BEAN_ZONES - 1]) hidden_from(g, from, to, out);
+    else total_less_visible(g, from, to, out);
+#ifndef NDEBUG /* the Debug build (the sanitizer suite) holds the two counts together in every position */
+    int other[BEAN_MAX_TYPES];
+    if (2 * hidden <= g->zone_end[BEAN_ZONES - 1]) total_less_visible(g, from, to, other);
+    else hidden_from(g, from, to, other);
+    for (int t = 0; t < g->rules.types; t++) assert(other[t] == out[t]);
+#endif
 }
 
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
@@ -860,13 +921,17 @@ static int plant_supply(const bean_table *g, int seat, int type) {
     return bean_count_in(g, BEAN_ZONE_SET_ASIDE(seat), type) + (seat == g->active ? bean_count_in(g, BEAN_ZONE_FACE_UP, type) : 0);
 }
 
-/* Each type once, on each field it may go to. */
+/* Each type once (by bean, as plant_type_check's supply: set-aside cards, and A's face-up ones), on
+ * each field it may go to (field order). */
 int bean_plant_type_legal(const bean_table *g, action_t *out, int n) {
-    int seat = g->to_move;
+    int seat = g->to_move, supply[BEAN_MAX_TYPES] = {0};
+    count_zones(g, BEAN_ZONE_SET_ASIDE(seat), BEAN_ZONE_SET_ASIDE(seat), +1, supply);
+    if (seat == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, supply);
     for (int t = 0; t < g->rules.types; t++) {
-        if (!plant_supply(g, seat, t)) continue;
-        for (int f = 0; f < g->fields[seat]; f++)
-            if (bean_fits(g, seat, t, f)) out[n++] = bean_action(BEAN_ACT_PLANT_TYPE, t, f, 0);
+        if (!supply[t]) continue;
+        unsigned fits = bean_fitting_fields(g, seat, t);
+        for (int f = 0; fits >> f; f++)
+            if (fits >> f & 1) out[n++] = bean_action(BEAN_ACT_PLANT_TYPE, t, f, 0);
     }
     return n;
 }
