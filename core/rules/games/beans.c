@@ -393,9 +393,9 @@ static void total_less_visible(const bean_table *g, int from, int to, int *out) 
     if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
     for (int p = 0; p < g->players; p++) {
         count_zones(g, BEAN_ZONE_COINS(p), BEAN_ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
-        const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(p));
-        for (int k = 0; p != from && p != to && k < bean_hand_len(g, p); k++) /* shown cards (Rabohnzel) */
-            if (bean_is_shown(g, p, k)) out[hand[k]]--;
+        if (p == from || p == to) continue;
+        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < g->zone_end[BEAN_ZONE_HAND(p)]; i++)
+            out[g->card[i]] -= g->shown[i]; /* shown cards (ruling 11, Rabohnzel's Pluck) */
     }
     count_zones(g, BEAN_ZONE_HAND(from), BEAN_ZONE_HAND(from), -1, out);
 }
@@ -416,17 +416,20 @@ static void hidden_from(const bean_table *g, int from, int to, int *out) {
 
 /* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
  * type's total less the copies visibly elsewhere and in the proposer's own hand. Every card lies in
- * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too; the
- * builder asks this at every decision, so it counts whichever side has fewer cards. */
+ * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too. The
+ * builder asks this at every decision: it reads the side with fewer cards (both read third players'
+ * hands; the hidden side the deck and `to`'s hand, the other everything else). */
 static void could_hold(const bean_table *g, int from, int to, int *out) {
-    int hidden = bean_zone_len(g, BEAN_ZONE_DECK);
+    int third = 0;
     for (int p = 0; p < g->players; p++)
-        if (p != from) hidden += bean_hand_len(g, p);
-    if (2 * hidden <= g->zone_end[BEAN_ZONES - 1]) hidden_from(g, from, to, out);
+        if (p != from && p != to) third += bean_hand_len(g, p);
+    int hidden = bean_zone_len(g, BEAN_ZONE_DECK) + bean_hand_len(g, to);
+    bool from_hidden = 2 * hidden + third <= g->zone_end[BEAN_ZONES - 1];
+    if (from_hidden) hidden_from(g, from, to, out);
     else total_less_visible(g, from, to, out);
 #ifndef NDEBUG /* the Debug build (the sanitizer suite) holds the two counts together in every position */
     int other[BEAN_MAX_TYPES];
-    if (2 * hidden <= g->zone_end[BEAN_ZONES - 1]) total_less_visible(g, from, to, other);
+    if (from_hidden) total_less_visible(g, from, to, other);
     else hidden_from(g, from, to, other);
     for (int t = 0; t < g->rules.types; t++) assert(other[t] == out[t]);
 #endif
