@@ -251,7 +251,7 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
     int size[BEAN_MAX_FIELDS], fields = g->fields[seat];
     bool big = false;
     for (int f = 0; f < fields; f++) {
-        size[f] = bean_field_size(g, seat, f);
+        size[f] = bean_zone_len(g, BEAN_ZONE_FIELD(seat, f));
         big |= size[f] >= 2;
     }
     for (int f = 0; f < fields; f++)
