@@ -168,6 +168,22 @@ bool bean_fits(const bean_table *g, int seat, int type, int field) {
     return g->rules.duplicate_fields || field_growing(g, seat, type) < 0;
 }
 
+/* bean_fits for every field at once, a bit per field: the fields of the type, and the lowest empty
+ * one unless the type grows elsewhere and duplicate fields are off. */
+unsigned bean_fitting_fields(const bean_table *g, int seat, int type) {
+    unsigned fits = 0;
+    int empty = -1;
+    for (int f = 0; f < g->fields[seat]; f++) {
+        if (bean_field_size(g, seat, f) == 0) {
+            if (empty < 0) empty = f;
+        } else if (bean_field_type(g, seat, f) == type) {
+            fits |= 1u << f;
+        }
+    }
+    if (empty >= 0 && (g->rules.duplicate_fields || !fits)) fits |= 1u << empty;
+    return fits;
+}
+
 int bean_first_fit(const bean_table *g, int seat, int type) {
     for (int f = 0; f < g->fields[seat]; f++)
         if (bean_fits(g, seat, type, f)) return f;
@@ -227,6 +243,20 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
     while (bean_field_size(g, seat, big) < 2) big++;
     return deny(why, "your %s on field %d is a lone bean: harvest field %d first (bean protection)",
                 bg->kinds[bean_field_type(g, seat, field)].name, field + 1, big + 1);
+}
+
+/* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
+ * ones, and but a lone bean while another field holds two or more. */
+int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
+    int size[BEAN_MAX_FIELDS], fields = g->fields[seat];
+    bool big = false;
+    for (int f = 0; f < fields; f++) {
+        size[f] = bean_zone_len(g, BEAN_ZONE_FIELD(seat, f));
+        big |= size[f] >= 2;
+    }
+    for (int f = 0; f < fields; f++)
+        if (size[f] >= 2 || (size[f] == 1 && !big)) out[n++] = bean_action(BEAN_ACT_HARVEST, f, 0, 0);
+    return n;
 }
 
 /* Coins come from the meter, at most one per real card of the type (an enchanted card never pays);
@@ -354,21 +384,55 @@ static void count_zones(const bean_table *g, int first, int last, int delta, int
     for (int i = bean_zone_start(g, first); i < g->zone_end[last]; i++) counts[g->card[i]] += delta;
 }
 
-/* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
- * type's total less the copies visibly elsewhere (fields, coin piles, discard pile, set-aside areas,
- * the face-up cards unless `to` owns them, cards shown in third players' hands) and in the proposer's
- * own hand. */
-static void could_hold(const bean_table *g, int from, int to, int *out) {
+/* Cards of each type in sight of `from` (fields, coin piles, discard pile, set-aside areas, the
+ * face-up cards unless `to` owns them, cards shown in third players' hands, `from`'s own hand),
+ * taken from the type's total. */
+static void total_less_visible(const bean_table *g, int from, int to, int *out) {
     for (int t = 0; t < g->rules.types; t++) out[t] = g->rules.count[t];
     count_zones(g, BEAN_ZONE_DISCARD, BEAN_ZONE_PENDING, -1, out); /* discard, face-up and pending cards */
     if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
     for (int p = 0; p < g->players; p++) {
         count_zones(g, BEAN_ZONE_COINS(p), BEAN_ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
-        const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(p));
-        for (int k = 0; p != from && p != to && k < bean_hand_len(g, p); k++) /* shown cards (Rabohnzel) */
-            if (bean_is_shown(g, p, k)) out[hand[k]]--;
+        if (p == from || p == to) continue;
+        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < g->zone_end[BEAN_ZONE_HAND(p)]; i++)
+            out[g->card[i]] -= g->shown[i]; /* shown cards (ruling 11, Rabohnzel's Pluck) */
     }
     count_zones(g, BEAN_ZONE_HAND(from), BEAN_ZONE_HAND(from), -1, out);
+}
+
+/* The same count from the other side: the cards hidden from `from` (the deck, `to`'s hand, third
+ * players' unshown cards, and the face-up cards when `to` owns them). */
+static void hidden_from(const bean_table *g, int from, int to, int *out) {
+    for (int t = 0; t < g->rules.types; t++) out[t] = 0;
+    count_zones(g, BEAN_ZONE_DECK, BEAN_ZONE_DECK, +1, out);
+    if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
+    count_zones(g, BEAN_ZONE_HAND(to), BEAN_ZONE_HAND(to), +1, out);
+    for (int p = 0; p < g->players; p++) {
+        if (p == from || p == to) continue;
+        int start = bean_zone_start(g, BEAN_ZONE_HAND(p));
+        for (int i = start; i < g->zone_end[BEAN_ZONE_HAND(p)]; i++) out[g->card[i]] += !g->shown[i];
+    }
+}
+
+/* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
+ * type's total less the copies visibly elsewhere and in the proposer's own hand. Every card lies in
+ * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too. The
+ * builder asks this at every decision: it reads the side with fewer cards (both read third players'
+ * hands; the hidden side the deck and `to`'s hand, the other everything else). */
+static void could_hold(const bean_table *g, int from, int to, int *out) {
+    int third = 0;
+    for (int p = 0; p < g->players; p++)
+        if (p != from && p != to) third += bean_hand_len(g, p);
+    int hidden = bean_zone_len(g, BEAN_ZONE_DECK) + bean_hand_len(g, to);
+    bool from_hidden = 2 * hidden + third <= g->zone_end[BEAN_ZONES - 1];
+    if (from_hidden) hidden_from(g, from, to, out);
+    else total_less_visible(g, from, to, out);
+#ifndef NDEBUG /* the Debug build (the sanitizer suite) holds the two counts together in every position */
+    int other[BEAN_MAX_TYPES];
+    if (from_hidden) total_less_visible(g, from, to, other);
+    else hidden_from(g, from, to, other);
+    for (int t = 0; t < g->rules.types; t++) assert(other[t] == out[t]);
+#endif
 }
 
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
@@ -564,7 +628,12 @@ void bean_trade_settle(bean_table *g) {
     }
 }
 
-/* ---- legal actions ---- */
+/* ---- legal actions ----
+ *
+ * Each list is generated directly from the table, one pass over the cards it concerns, in the order
+ * the candidates have always been listed (by bean, or by hand position front to back), so that seeded
+ * games, goldens and bots that pick by index see the same lists. The checks below say the same rules
+ * with their reasons (test_conformance holds the two together). */
 
 static int main_decision_legal(const bean_table *g, action_t *out, int n) {
     int a = g->active;
@@ -583,28 +652,68 @@ static int main_decision_legal(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
+/* give up B: each bean among the face-up cards not yet in the deal, by bean (free_face_up's rule). */
+static int give_up_legal(const bean_table *g, action_t *out, int n) {
+    const bean_deal *d = &g->deal;
+    const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
+    unsigned given = 0; /* face-up places in the deal */
+    bool left[BEAN_MAX_TYPES] = {false};
+    for (int i = 0; i < d->n_give; i++)
+        if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
+    for (int i = 0; i < face_up_len(g); i++)
+        if (!(given >> i & 1)) left[up[i]] = true;
+    for (int t = 0; t < g->rules.types; t++)
+        if (left[t]) out[n++] = bean_action(BEAN_ACT_GIVE_UP, t, 0, 0);
+    return n;
+}
+
+/* give K: front to back, each hand card not in the deal that differs from the last one before it not
+ * in the deal (distinct_position's rule: the frontmost of each run). */
+static int give_legal(const bean_table *g, action_t *out, int n) {
+    const bean_deal *d = &g->deal;
+    uint64_t given[(BEAN_ITEM_UP(0) + 63) / 64] = {0}; /* hand positions in the deal, a bit each */
+    for (int i = 0; i < d->n_give; i++)
+        if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from), last = -1;
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
+    for (int k = 0; k < len; k++) {
+        if (given[k >> 6] >> (k & 63) & 1) continue;
+        if (last < 0 || hand[last] != hand[k] || shown[last] != shown[k]) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
+        last = k;
+    }
+    return n;
+}
+
+/* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
+static int want_legal(const bean_table *g, action_t *out, int n) {
+    const bean_deal *d = &g->deal;
+    int most[BEAN_MAX_TYPES], asked[BEAN_MAX_TYPES] = {0};
+    for (int i = 0; i < d->n_want; i++) asked[d->want[i]]++; /* bean_validate: a wanted bean is a type */
+    could_hold(g, d->from, d->to, most);
+    for (int t = 0; t < g->rules.types; t++)
+        if (asked[t] < most[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
+    return n;
+}
+
+/* The builder's list in the grammar's order: give up, give, want, send, cancel. */
 static int builder_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
-    if (d->from == g->active)
-        for (int t = 0; t < g->rules.types; t++)
-            if (free_face_up(g, t, d->give, d->n_give) >= 0) out[n++] = bean_action(BEAN_ACT_GIVE_UP, t, 0, 0);
-    for (int k = 0; k < bean_hand_len(g, d->from); k++)
-        if (distinct_position(g, d->from, k, d->give, d->n_give)) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
-    if (d->n_want < tradeable(g, d->to)) {
-        int most[BEAN_MAX_TYPES];
-        could_hold(g, d->from, d->to, most);
-        for (int t = 0; t < g->rules.types; t++)
-            if (count_type(d->want, d->n_want, t) < most[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
-    }
+    if (d->from == g->active) n = give_up_legal(g, out, n);
+    n = give_legal(g, out, n);
+    if (d->n_want < tradeable(g, d->to)) n = want_legal(g, out, n);
     if (d->n_give + d->n_want > 0) out[n++] = bean_action(BEAN_ACT_SEND, 0, 0, 0);
     out[n++] = bean_action(BEAN_ACT_CANCEL, 0, 0, 0);
     return n;
 }
 
+/* The addressee holds every wanted card (the accept check's rule), counted in one pass each. */
 static bool can_supply(const bean_table *g) {
     const bean_deal *d = &g->deal;
-    for (int t = 0; t < g->rules.types; t++)
-        if (count_type(d->want, d->n_want, t) > supply_of(g, d->to, t)) return false;
+    int have[BEAN_MAX_TYPES] = {0};
+    count_zones(g, BEAN_ZONE_HAND(d->to), BEAN_ZONE_HAND(d->to), +1, have);
+    if (d->to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, have);
+    for (int i = 0; i < d->n_want; i++)
+        if (--have[d->want[i]] < 0) return false;
     return true;
 }
 
@@ -815,13 +924,17 @@ static int plant_supply(const bean_table *g, int seat, int type) {
     return bean_count_in(g, BEAN_ZONE_SET_ASIDE(seat), type) + (seat == g->active ? bean_count_in(g, BEAN_ZONE_FACE_UP, type) : 0);
 }
 
-/* Each type once, on each field it may go to. */
+/* Each type once (by bean, as plant_type_check's supply: set-aside cards, and A's face-up ones), on
+ * each field it may go to (field order). */
 int bean_plant_type_legal(const bean_table *g, action_t *out, int n) {
-    int seat = g->to_move;
+    int seat = g->to_move, supply[BEAN_MAX_TYPES] = {0};
+    count_zones(g, BEAN_ZONE_SET_ASIDE(seat), BEAN_ZONE_SET_ASIDE(seat), +1, supply);
+    if (seat == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, supply);
     for (int t = 0; t < g->rules.types; t++) {
-        if (!plant_supply(g, seat, t)) continue;
-        for (int f = 0; f < g->fields[seat]; f++)
-            if (bean_fits(g, seat, t, f)) out[n++] = bean_action(BEAN_ACT_PLANT_TYPE, t, f, 0);
+        if (!supply[t]) continue;
+        unsigned fits = bean_fitting_fields(g, seat, t);
+        for (int f = 0; fits >> f; f++)
+            if (fits >> f & 1) out[n++] = bean_action(BEAN_ACT_PLANT_TYPE, t, f, 0);
     }
     return n;
 }

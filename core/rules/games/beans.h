@@ -219,6 +219,8 @@ int bean_field_size(const bean_table *g, int seat, int field);
 /* Whether a bean of `type` may go onto the field (matching, or the lowest empty one). */
 bool bean_fits(const bean_table *g, int seat, int type, int field);
 int bean_first_fit(const bean_table *g, int seat, int type);          /* -1 when none */
+/* bean_fits for each field: bit f set when a bean of `type` may go onto field f (the legal lists). */
+unsigned bean_fitting_fields(const bean_table *g, int seat, int type);
 int bean_lowest_empty(const bean_table *g, int seat);                  /* -1 when none */
 bool bean_plant_check(const bean_game *bg, const bean_table *g, int seat, int type, int field, reason *why);
 void bean_plant(bean_table *g, int seat, int from_zone, int index, int field);
@@ -226,6 +228,8 @@ void bean_plant(bean_table *g, int seat, int from_zone, int index, int field);
 /* ---- harvest ---- */
 int bean_payout(const bean_table *g, int type, int cards);
 bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int field, reason *why);
+/* The harvests bean_harvest_check allows `seat`, in field order, appended at out[n]. */
+int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n);
 /* Harvests a field and returns the coins; the field's zone is empty after it. */
 int bean_harvest(bean_table *g, int seat, int field);
 bool bean_buy_check(const bean_table *g, int seat, reason *why);

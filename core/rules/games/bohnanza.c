@@ -270,8 +270,7 @@ static void bohnanza_apply(void *st, action_t a) {
 /* Harvests (and buying) are free actions of whoever decides; they come after the phase's own. */
 static int free_actions(const bean_table *g, action_t *out, int n) {
     int seat = g->to_move;
-    for (int f = 0; f < g->fields[seat]; f++)
-        if (bean_harvest_check(&bohnanza_beans, g, seat, f, NULL)) out[n++] = bean_action(BEAN_ACT_HARVEST, f, 0, 0);
+    n = bean_harvest_legal(g, seat, out, n);
     if (bean_buy_check(g, seat, NULL)) out[n++] = bean_action(BEAN_ACT_BUY, 0, 0, 0);
     return n;
 }
@@ -281,9 +280,9 @@ static int bohnanza_legal(const void *st, action_t *out) {
     int n = 0;
     switch (g->phase) {
     case BEAN_PLANT: {
-        int type = bean_zone(g, BEAN_ZONE_HAND(g->active))[0];
-        for (int f = 0; f < g->fields[g->active]; f++)
-            if (bean_fits(g, g->active, type, f)) out[n++] = bean_action(BEAN_ACT_PLANT, f, 0, 0);
+        unsigned fits = bean_fitting_fields(g, g->active, bean_zone(g, BEAN_ZONE_HAND(g->active))[0]);
+        for (int f = 0; fits >> f; f++) /* field order */
+            if (fits >> f & 1) out[n++] = bean_action(BEAN_ACT_PLANT, f, 0, 0);
         if (g->planted >= 1) out[n++] = bean_action(BEAN_ACT_DONE, 0, 0, 0);
         break;
     }

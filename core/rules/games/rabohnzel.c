@@ -701,8 +701,9 @@ static int cast_actions(const rabohnzel *g, action_t *out, int n) {
 /* The front hand card onto each field it fits: phase 1, the river, player_enchantment. */
 static int front_plants(const rabohnzel *g, int seat, action_t *out, int n) {
     if (!hand_len(g, seat)) return n;
-    for (int f = 0; f < g->b.fields[seat]; f++)
-        if (bean_fits(&g->b, seat, hand(g, seat)[0], f)) out[n++] = act(BEAN_ACT_PLANT, f, 0, 0);
+    unsigned fits = bean_fitting_fields(&g->b, seat, hand(g, seat)[0]);
+    for (int f = 0; fits >> f; f++) /* field order */
+        if (fits >> f & 1) out[n++] = act(BEAN_ACT_PLANT, f, 0, 0);
     return n;
 }
 
@@ -756,9 +757,7 @@ static int magic_actions(const rabohnzel *g, action_t *out, int n) {
 /* Harvests are free actions of whoever decides, but for the two players of a Sword attack. */
 static int harvests(const rabohnzel *g, int seat, action_t *out, int n) {
     if (in_attack(g) && (seat == g->attacker || seat == g->defender)) return n;
-    for (int f = 0; f < g->b.fields[seat]; f++)
-        if (bean_harvest_check(&rabohnzel_beans, &g->b, seat, f, NULL)) out[n++] = act(BEAN_ACT_HARVEST, f, 0, 0);
-    return n;
+    return bean_harvest_legal(&g->b, seat, out, n);
 }
 
 static int pending_type(const rabohnzel *g) { return bean_zone_top(&g->b, BEAN_ZONE_PENDING); }
