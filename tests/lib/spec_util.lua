@@ -109,6 +109,18 @@ function M.write_bytes(name, text)
   f:close()
 end
 
+-- Plays `n` actions chosen with a seeded generator (fewer if the game ends); returns the state.
+function M.advance(s, n, seed)
+  local r = seed or 1
+  for _ = 1, n do
+    if s:is_over() then break end
+    local legal = s:legal()
+    r = (r * 1103515245 + 12345) % 2147483648
+    s:play(legal[r % #legal + 1])
+  end
+  return s
+end
+
 function M.deep_equal(a, b)
   if type(a) ~= type(b) then return false end
   if type(a) ~= "table" then return a == b end

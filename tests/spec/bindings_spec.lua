@@ -2,17 +2,7 @@
 local meeple = require "meeple"
 local util = require "spec_util"
 
--- Plays `n` actions chosen with a seeded generator (fewer if the game ends); returns the state.
-local function advance(s, n, seed)
-  local r = seed or 1
-  for _ = 1, n do
-    if s:is_over() then break end
-    local legal = s:legal()
-    r = (r * 1103515245 + 12345) % 2147483648
-    s:play(legal[r % #legal + 1])
-  end
-  return s
-end
+local advance = util.advance
 
 -- The message of a refused call, or nil when it did not refuse.
 local function refusal(f, ...)

@@ -2,19 +2,11 @@
 -- names no seed that deals the true game again, and its future (the hidden deck it will draw from) is
 -- its own. The generator state inside a sample is checked byte by byte in tests/test_sample_trace.c.
 local meeple = require "meeple"
+local util = require "spec_util"
 
 local games = { babel = "people_deck", citadels = "deck", bohnanza = "deck", rabohnzel = "deck" }
 
-local function advance(s, n, seed)
-  local r = seed or 1
-  for _ = 1, n do
-    if s:is_over() then break end
-    local legal = s:legal()
-    r = (r * 1103515245 + 12345) % 2147483648
-    s:play(legal[r % #legal + 1])
-  end
-  return s
-end
+local advance = util.advance
 
 local function seeds_in(save)
   local found = {}
