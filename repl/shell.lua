@@ -304,7 +304,7 @@ command("help", "", "this list", function()
     local head = ":" .. name .. (c.args ~= "" and " " .. c.args or "")
     say("  %-" .. width .. "s  %s", head, c.help)
   end
-  say("Tab completes Lua names (g:le -> g:legal() and, after :play, the legal actions.")
+  say("Tab completes Lua names (g:le -> g:legal()) and, after :play, the legal actions.")
   say("An action may be shortened to the first letters of its words (\"trav med\"). Ctrl-C stops")
   say("what is running, Ctrl-D leaves. Games: %s.", concat(meeple.games(), ", "))
   say("Rabohnzel's beanometers are PROVISIONAL: nobody on this project has found the real ones; each")
