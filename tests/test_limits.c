@@ -23,7 +23,6 @@ static lua_State *limited_state(limits *lim, long long instructions, double ms, 
     limits_init(lim, instructions, ms, memory, words);
     lua_State *L = lua_newstate(limits_alloc, lim);
     CHECK(L, "lua_newstate failed");
-    limits_attach(L, lim);
     luaL_openlibs(L);
     lua_sethook(L, limits_hook, LUA_MASKCOUNT, LIMITS_HOOK_STEP);
     return L;

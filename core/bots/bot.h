@@ -33,9 +33,6 @@
 #define BOT_DEFAULT_MEMORY ((size_t)128 << 20)
 #define BOT_HOOK_STEP 1000    /* the instruction hook fires every this many instructions (LIMITS_HOOK_STEP) */
 
-/* Whether a bot argument is an external bot's command (exec:PROGRAM [ARGS]): it names no file and is
- * taken as it is. */
-bool bot_is_external(const char *arg);
 
 /* Reads a bot file and tries it once (loads it in a sandbox, checks it returns a table with a `choose`
  * function, reads its name); for an external bot, checks its command and that its program may be run.

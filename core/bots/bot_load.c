@@ -138,7 +138,6 @@ static char *read_bot_file(const char *path, size_t *len, char *err, size_t errn
     return text;
 }
 
-bool bot_is_external(const char *arg) { return extbot_is_command(arg); }
 
 /* An external bot's code: its command, checked, and its name; nothing is run yet. */
 static bot_code *external_code(bot_code *code, const char *arg, char *err, size_t errn) {

@@ -68,7 +68,6 @@ static int bot_words(const limits *lim, limits_kind kind, char *out, size_t n) {
 
 static void set_call(luabot *b, luabot_call kind) {
     static const char *const where[] = {" while loading", " in init", ""};
-    b->call = kind;
     b->lim.where = where[kind];
 }
 
@@ -140,7 +139,6 @@ luabot *luabot_new(const bot_code *code, const game_def *def, const param_value 
         return NULL;
     }
     *(luabot **)lua_getextraspace(L) = b;
-    limits_attach(L, &b->lim);
     /* Views and legal lists die young: generational collection leaves the long-lived rest alone. */
     lua_gc(L, LUA_GCGEN, 0, 0);
     lua_sethook(L, limits_hook, LUA_MASKCOUNT, LIMITS_HOOK_STEP); /* before any bot code: never removed */

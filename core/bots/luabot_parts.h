@@ -42,7 +42,6 @@ struct luabot {
     /* The limits engine: the budget (ctx.budget shows it), the call's count and clock, the memory
      * held (the heap and the game states), and the fault with its reason. */
     limits lim;
-    luabot_call call;
     int close_depth;         /* coroutine closes running inside each other */
 
     const void *st;          /* the true state during a call, for ctx.sample; NULL between calls */

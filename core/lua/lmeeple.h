@@ -43,8 +43,6 @@ void meeple_push_legal(lua_State *L, const game_def *def, const void *st);
 typedef void (*meeple_charge_fn)(lua_State *L, void *ud, long long bytes);
 void meeple_set_charge(lua_State *L, meeple_charge_fn fn, void *ud);
 
-/* Pushes function(m, n) with math.random's contract, drawing from its own PCG seeded with `seed`. */
-void meeple_push_rng(lua_State *L, uint64_t seed);
 
 /* ---- A tree_reader over a Lua table, for session_from_table and params_read ---- */
 typedef struct luatree_reader {

@@ -77,7 +77,6 @@ static pid_t leaders[LEADERS_MAX];
 
 static volatile sig_atomic_t interrupted;
 void extproc_interrupt(bool on) { interrupted = on; }
-bool extproc_interrupted(void) { return interrupted != 0; }
 
 static void close_fd(int *fd) {
     if (*fd >= 0) close(*fd);

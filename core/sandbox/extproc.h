@@ -69,6 +69,5 @@ const char *extproc_containment(void);
 /* Asks every wait on a process, in every thread, to end with EXTPROC_STOPPED within 50 ms (on) or lets
  * them wait again (off). Async-signal-safe: a signal handler calls it. */
 void extproc_interrupt(bool on);
-bool extproc_interrupted(void);
 
 #endif

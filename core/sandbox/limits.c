@@ -15,7 +15,6 @@
 /* A growth this big reads the clock during a call. */
 #define BIG_ALLOCATION ((size_t)64 << 10)
 
-static const char limits_key = 'L';
 static volatile sig_atomic_t stop_asked;
 
 void limits_interrupt(bool on) { stop_asked = on; }
@@ -54,16 +53,9 @@ int limits_raise(lua_State *L, limits *lim) {
 
 /* ---- The hook ---- */
 
-void limits_attach(lua_State *L, limits *lim) {
-    lua_pushlightuserdata(L, lim);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &limits_key);
-}
-
 limits *limits_of(lua_State *L) {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &limits_key);
-    limits *lim = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    return lim;
+    void *ud;
+    return lua_getallocf(L, &ud) == limits_alloc ? ud : NULL;
 }
 
 /* Never removed by a bot; after a trip it fires at every instruction of every thread that runs, so
@@ -143,7 +135,7 @@ void limits_charge(lua_State *L, void *ud, long long bytes) {
     if (bytes > 0 && lim->used > lim->memory) {
         refuse(lim, NULL, 0, 0);
         limits_check(lim);
-        luaL_error(L, "%s", lim->reason);
+        limits_raise(L, lim);
     }
 }
 

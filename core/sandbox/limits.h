@@ -68,8 +68,9 @@ struct limits {
 /* Sets lim up with the owner's budget and words; the rest zero. */
 void limits_init(limits *lim, long long instructions, double ms, size_t memory, limits_words_fn *words);
 
-/* Makes lim the limits of L's code: limits_hook and limits_of find it in L's registry. */
-void limits_attach(lua_State *L, limits *lim);
+/* The limits L's code runs under: those limits_alloc was given (lua_newstate for a bot, for the
+ * length of a call for a variant), else NULL. The allocator says it, so no registry lookup is needed
+ * when the hook fires. */
 limits *limits_of(lua_State *L);
 
 /* The count hook (lua_sethook(L, limits_hook, LUA_MASKCOUNT, LIMITS_HOOK_STEP)), over limits_of(L). */

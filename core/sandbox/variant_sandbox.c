@@ -71,7 +71,6 @@ static variant_limits *limits_here(lua_State *L) {
         v = lua_newuserdatauv(L, sizeof *v, 0);
         memset(v, 0, sizeof *v);
         limits_init(&v->lim, VARIANT_INSTRUCTIONS, VARIANT_MS, 0, variant_words);
-        limits_attach(L, &v->lim);
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &variant_key);
     }
