@@ -48,7 +48,7 @@ void bean_move(bean_table *g, int from, int i, int to, int j) {
     if (!bean_is_hand_zone(to)) g->shown[src < dst ? dst - 1 : dst] = 0;
 }
 
-void bean_move_top(bean_table *g, int from, int to) {
+static void bean_move_top(bean_table *g, int from, int to) {
     bean_move(g, from, bean_zone_len(g, from) - 1, to, bean_zone_len(g, to));
 }
 
@@ -103,7 +103,7 @@ void bean_rules_from(const bean_game *bg, const param_value *params, int players
 
 /* Every game ends: the deck runs out only if each turn takes cards from it. With nothing turned up in
  * phase 2 and nothing drawn in phase 4, a turn may take none, and the game would never end. */
-bool bean_rules_end(const bean_rules *r, reason *why) {
+static bool bean_rules_end(const bean_rules *r, reason *why) {
     return r->reveal > 0 || r->draw > 0 ||
            deny(why, "reveal = 0 with draw = 0 takes no card from the deck, and the game would never end");
 }
@@ -148,7 +148,7 @@ int bean_field_type(const bean_table *g, int seat, int field) {
     return n > e ? bean_zone(g, BEAN_ZONE_FIELD(seat, field))[e] : BEAN_NONE;
 }
 
-int bean_lowest_empty(const bean_table *g, int seat) {
+static int bean_lowest_empty(const bean_table *g, int seat) {
     for (int f = 0; f < g->fields[seat]; f++)
         if (bean_field_size(g, seat, f) == 0) return f;
     return -1;
@@ -635,7 +635,7 @@ void bean_trade_settle(bean_table *g) {
  * games, goldens and bots that pick by index see the same lists. The checks below say the same rules
  * with their reasons (test_conformance holds the two together). */
 
-static int main_decision_legal(const bean_table *g, action_t *out, int n) {
+int bean_trade_openings(const bean_table *g, action_t *out, int n) {
     int a = g->active;
     if (steps_left(g)) {
         for (int i = 1; i < g->players; i++) {
@@ -648,7 +648,6 @@ static int main_decision_legal(const bean_table *g, action_t *out, int n) {
                 break;
             }
     }
-    out[n++] = bean_action(BEAN_ACT_DONE, 0, 0, 0);
     return n;
 }
 
@@ -731,7 +730,9 @@ int bean_trade_legal(const bean_table *g, action_t *out, int n) {
         out[n++] = bean_action(BEAN_ACT_PASS, 0, 0, 0);
         return n;
     }
-    return main_decision_legal(g, out, n);
+    n = bean_trade_openings(g, out, n);
+    out[n++] = bean_action(BEAN_ACT_DONE, 0, 0, 0);
+    return n;
 }
 
 /* ---- checks: the same rules as the lists above, with the reasons ---- */
@@ -1263,7 +1264,7 @@ void bean_write_table(const bean_game *bg, const void *st, int viewer, tree_writ
 
 /* ---- reading a table: named cards go where they are named, numbers are dealt from what is left ---- */
 
-void bean_reading_init(bean_reading *rd, const bean_table *g) {
+static void bean_reading_init(bean_reading *rd, const bean_table *g) {
     void *extra = rd->extra;
     memset(rd, 0, sizeof *rd);
     rd->extra = extra;
@@ -1642,6 +1643,8 @@ bool bean_read_end(const bean_game *bg, void *st, int to_move, bool (*validate)(
     return validate(st, why);
 }
 
+static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r); /* below, with sampling */
+
 /* Hands dealt from numbers hold what everyone knows of them (cards an accepted deal wants): they are
  * dealt again with the other cards no zone named. */
 bool bean_redeal_unnamed(bean_table *g, const bean_reading *rd) {
@@ -1946,7 +1949,7 @@ static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uin
 
 /* Deals again the unknown cards of the hands in `hands` (a bit per seat) and of zone `rest` (or -1),
  * keeping what everyone knows of the hands; false (nothing changed) when those cards cannot hold it. */
-bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
+static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     uint8_t pool[BEAN_MAX_CARDS], reserved[BEAN_MAX_SEATS][BEAN_MAX_CARDS];
     int n = 0, m[BEAN_MAX_SEATS] = {0};
     for (int seat = 0; seat < g->players; seat++) {
@@ -1978,7 +1981,7 @@ void bean_sample(bean_table *g, int viewer, rng *r) {
 
 /* Zones by their path in the state table: deck, discard, face_up, players[N].hand (top = back),
  * players[N].coins, players[N].set_aside, players[N].fields[F]. */
-int bean_zone_of(const bean_table *g, const char *text, reason *why) {
+static int bean_zone_of(const bean_table *g, const char *text, reason *why) {
     table_path path;
     int f;
     char extra;

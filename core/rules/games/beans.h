@@ -187,7 +187,6 @@ static inline bool bean_same_card(const bean_table *g, int seat, int j, int k) {
 static inline int bean_next_seat(const bean_table *g, int seat) { return (seat + 1) % g->players; }
 /* Card i of zone `from` moves to position j of zone `to` (j = its length: on top, or a hand's back). */
 void bean_move(bean_table *g, int from, int i, int to, int j);
-void bean_move_top(bean_table *g, int from, int to);
 int bean_count_in(const bean_table *g, int zone, int type);
 
 /* ---- parameters and setup ---- */
@@ -195,8 +194,6 @@ int bean_count_in(const bean_table *g, int zone, int type);
  * deck, beanometer, fields, third_field_cost, passes, tie_break, hand_start, reveal, draw,
  * duplicate_fields, trade_limit; a game without one of them keeps its rules_defaults' value. */
 void bean_rules_from(const bean_game *bg, const param_value *params, int players, bean_rules *r);
-/* The rules make a game that ends (the deck shrinks every turn); else why not. */
-bool bean_rules_end(const bean_rules *rules, reason *why);
 /* The rules make a game at this player count: one that ends, with a deck that fits and deals. */
 bool bean_rules_check(const bean_rules *rules, int players, reason *why);
 void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rules *rules, uint64_t seed);
@@ -221,7 +218,6 @@ bool bean_fits(const bean_table *g, int seat, int type, int field);
 int bean_first_fit(const bean_table *g, int seat, int type);          /* -1 when none */
 /* bean_fits for each field: bit f set when a bean of `type` may go onto field f (the legal lists). */
 unsigned bean_fitting_fields(const bean_table *g, int seat, int type);
-int bean_lowest_empty(const bean_table *g, int seat);                  /* -1 when none */
 bool bean_plant_check(const bean_game *bg, const bean_table *g, int seat, int type, int field, reason *why);
 void bean_plant(bean_table *g, int seat, int from_zone, int index, int field);
 
@@ -266,6 +262,9 @@ static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
 bool bean_trading_now(const bean_table *g);
 int bean_trade_mover(const bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
+/* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
+ * a game with more to do in phase 2 lists its own actions between them and its `done`. */
+int bean_trade_openings(const bean_table *g, action_t *out, int n);
 bool bean_trade_check(const bean_game *bg, const bean_table *g, action_t a, reason *why);
 /* What the open deal or invitation round asks for, as a refusal (a game's own action there). */
 bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why);
@@ -333,7 +332,6 @@ bool bean_read_end(const bean_game *bg, void *st, int to_move, bool (*validate)(
 /* Deals again the hands the table gave as numbers (and the deck, if it was not listed): a game whose
  * decisions depend on hidden cards tries again until the position is one it can be in. */
 bool bean_redeal_unnamed(bean_table *g, const bean_reading *rd);
-void bean_reading_init(bean_reading *rd, const bean_table *g);
 bool bean_take_card(const bean_game *bg, bean_reading *rd, tree_reader *r, int *type, reason *why);
 bool bean_read_cards(const bean_game *bg, bean_reading *rd, tree_reader *r, int zone, reason *why);
 bool bean_validate(const bean_table *g, reason *why);
@@ -343,12 +341,8 @@ bool bean_at_decision(const bean_game *bg, const void *st, reason *why);
 bool bean_settled_already(const bean_game *bg, const void *st);
 /* Re-deals the cards `viewer` cannot see: other hands (but their shown cards) and the deck. */
 void bean_sample(bean_table *g, int viewer, rng *r);
-/* Deals again the unshown cards of the hands in `hands` (a bit per seat) and of zone `rest` (-1:
- * none); false, with the state changed, when those cards cannot hold what everyone knows. */
-bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r);
-/* Variants' primitives: a zone by its path in the table, and a move kept only when `validate`
- * accepts the result. */
-int bean_zone_of(const bean_table *g, const char *text, reason *why);
+/* Variants' primitives: a move between zones named by their path in the table, kept only when
+ * `validate` accepts the result. */
 bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const char *to, const card_move *m,
                      bool (*validate)(const void *st, reason *why), reason *why);
 

@@ -823,7 +823,7 @@ static int main_legal(const rabohnzel *g, action_t *out, int n) {
         if (river) {
             n = front_plants(g, a, out, n);
         } else {
-            n = bean_trade_legal(&g->b, out, n) - 1; /* its last is `done`: it comes last here too */
+            n = bean_trade_openings(&g->b, out, n);
             n = spell_uses(g, out, n);
         }
         break;
