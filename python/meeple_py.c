@@ -19,11 +19,6 @@
 #include <meeple/session.h>
 #include <meeple/tree.h>
 
-/* The generator streams the Lua module seeds with: the same seed samples (session_sample, shared),
- * plays out and ranks alike from Python and from Lua (the conformance test compares them). */
-#define PLAYOUT_STREAM 0x91a7
-#define RANKED_STREAM 0x7a4c
-
 static PyObject *Error;         /* meeple.Error: the core refused (a damaged save, an impossible table) */
 static PyObject *IllegalAction; /* meeple.IllegalAction(Error): play() of an action the rules refuse */
 static PyObject *load_function; /* the module's load(), for pickling a state */
@@ -751,7 +746,7 @@ static PyObject *State_ranked(PyObject *self, PyObject *args, PyObject *kw) {
     session *s = S(self);
     action_t acts[MEEPLE_MAX_ACTIONS];
     rng r;
-    rng_seed(&r, seed, RANKED_STREAM);
+    rng_seed(&r, seed, SESSION_RANKED_STREAM);
     int n = session_ranked(s, &r, acts);
     return legal_list(s->def, s->now, acts, n);
 }
@@ -765,13 +760,14 @@ static PyObject *State_check(PyObject *self, PyObject *arg) {
     return Py_BuildValue("(Os)", Py_False, why.text);
 }
 
-/* Whether `arg` is the very string legal() handed out for the action its text parses to: then it is
- * that action's canonical text, and session_play_text's check of it (formatting the text again) can
- * be skipped. The hot path of a program that plays what legal() lists. */
+/* Whether `arg` is (or equals) the string legal() hands out for the action its text parses to: then
+ * it is that action's canonical text, and session_play_text's check of it (formatting the text again)
+ * can be skipped. The hot path of a program that plays what legal() lists, or the same text read back. */
 static bool is_listed_text(const session *s, PyObject *arg, const char *text, action_t *a) {
     const game_def *def = s->def;
     if (def->to_move(s->now) < 0 || !def->parse_action(s->now, text, a, NULL)) return false;
-    return cached_text(cache_of(def), def->text_key ? def->text_key(s->now, *a) : *a) == arg;
+    PyObject *known = cached_text(cache_of(def), def->text_key ? def->text_key(s->now, *a) : *a);
+    return known && (known == arg || PyUnicode_Compare(known, arg) == 0);
 }
 
 static PyObject *State_play(PyObject *self, PyObject *arg) {
@@ -928,7 +924,7 @@ static PyObject *State_playout(PyObject *self, PyObject *args, PyObject *kw) {
             return bad_arg(PyExc_ValueError, "playout", "greedy", "a share between 0 and 1", greedy_arg);
     }
     rng r;
-    rng_seed(&r, seed, PLAYOUT_STREAM);
+    rng_seed(&r, seed, SESSION_PLAYOUT_STREAM);
     int played = session_playout(S(self), &r, (int)limit, greedy);
     if (played < 0) return PyErr_NoMemory();
     return PyLong_FromLong(played);

@@ -705,7 +705,7 @@ static int s_playout(lua_State *L) {
     if (!lua_isnoneornil(L, 4) && (lua_type(L, 4) != LUA_TNUMBER || !(greedy >= 0 && greedy <= 1)))
         luaL_error(L, "playout: greedy must be a share between 0 and 1, got %s", describe(L, 4));
     rng r;
-    rng_seed(&r, (uint64_t)seed, 0x91a7);
+    rng_seed(&r, (uint64_t)seed, SESSION_PLAYOUT_STREAM);
     int played = session_playout(s, &r, (int)limit, greedy);
     charge_growth(L, 1);
     if (played < 0) luaL_error(L, "playout: out of memory");
@@ -720,7 +720,7 @@ static int s_ranked(lua_State *L) {
     lua_Integer seed = arg_opt_int(L, 2, "ranked", "seed", 1);
     action_t acts[MEEPLE_MAX_ACTIONS];
     rng r;
-    rng_seed(&r, (uint64_t)seed, 0x7a4c);
+    rng_seed(&r, (uint64_t)seed, SESSION_RANKED_STREAM);
     int n = session_ranked(s, &r, acts);
     action_texts_push(L, s->def, s->now, acts, n, NULL);
     return 1;
@@ -1108,33 +1108,6 @@ static int m_load(lua_State *L) {
     if (!s) return raise_refusal(L, &why);
     meeple_push_state(L, s);
     return 1;
-}
-
-/* ---- A seeded random function for bots: math.random's contract, the host's generator ---- */
-
-static int rng_call(lua_State *L) {
-    rng *r = lua_touserdata(L, lua_upvalueindex(1));
-    int nargs = lua_gettop(L);
-    if (nargs == 0) {
-        lua_pushnumber(L, rng_float(r));
-        return 1;
-    }
-    lua_Integer lo = 1, hi = arg_int(L, 1, "rng", "m");
-    if (nargs >= 2) {
-        lo = hi;
-        hi = arg_int(L, 2, "rng", "n");
-    }
-    int64_t drawn;
-    const char *bad = rng_between(r, lo, hi, &drawn);
-    if (bad) luaL_error(L, "rng: %s (%I..%I)", bad, lo, hi);
-    lua_pushinteger(L, drawn);
-    return 1;
-}
-
-void meeple_push_rng(lua_State *L, uint64_t seed) {
-    rng *r = lua_newuserdatauv(L, sizeof *r, 0);
-    rng_seed(r, seed, 0xb07);
-    lua_pushcclosure(L, rng_call, 1);
 }
 
 /* meeple.cards(game [, options]): the catalogue of a game as meeple.new(game, options) would play it

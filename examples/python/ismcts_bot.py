@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """ismcts_bot.py: an external meeple bot that thinks (docs/protocol.md: "My bot thinks").
 
-    meeple match babel exec:'python3 examples/python/ismcts_bot.py' greedy_babel --games 50
+    PYTHONPATH=build/python meeple match babel exec:'python3 examples/python/ismcts_bot.py' greedy_babel --games 50
+
+(the `meeple` module must be importable by that python3: built for it, on PYTHONPATH or installed;
+docs/python.md).
 
 At each decision it asks meeple for samples — whole positions consistent with what its seat sees,
 the hidden cards dealt anew — and runs an information-set Monte Carlo tree search over them with
@@ -115,7 +118,7 @@ def main():
             if "sample_max" not in msg:  # a meeple from before samples: this bot cannot think there
                 sys.exit("ismcts_bot: this meeple offers no samples (no sample_max in hello)")
             rng.seed(msg["seed"])  # the seat's own seed; searches stop by the clock, so games may vary
-            k, think_ms = min(args.samples, msg["sample_max"]), msg["ms"] * args.think
+            k, think_ms = max(1, min(args.samples, msg["sample_max"])), msg["ms"] * args.think
         elif msg["type"] == "decide":
             start, legal = time.monotonic(), msg["legal"]
             if len(legal) == 1:

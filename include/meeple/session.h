@@ -83,6 +83,10 @@ void session_rebase(session *s);
  * and protocol 1's samples are all made here, alike for a seed. */
 void session_sample(session *s, int viewer, uint64_t seed);
 #define SESSION_SAMPLE_STREAM 0x5a3d1e
+/* The generator streams a seeded playout and a seeded ranking draw from (the Lua and Python modules'
+ * s:playout and s:ranked): the same seed gives the same decisions from either. */
+#define SESSION_PLAYOUT_STREAM 0x91a7
+#define SESSION_RANKED_STREAM 0x7a4c
 
 /* ---- Decisions ---- */
 /* Checks and applies; an illegal action leaves everything as it was and says why. */
