@@ -78,8 +78,9 @@ local function current()
 end
 
 -- The board as `who` sees it (everything when nil), in colour on a terminal.
+-- The catalogue goes along: bean fields then show their beanometers and what they pay now.
 local function board(s, who)
-  print(render(who and s:view(who) or s:table(), { color = color }))
+  print(render(who and s:view(who) or s:table(), { color = color, cards = s:cards() }))
 end
 
 local function result(s, me)
@@ -112,12 +113,59 @@ local function numbered(list)
   end
 end
 
--- The actions with the cost of the card each names, from the catalogue: "build battlefield (3)".
-function M.with_costs(s, legal)
+-- The coins a harvest of `count` beans pays by `meter` (cards needed for 1..4 coins, 0: none).
+local function payout(meter, count)
+  local coins = 0
+  for k = 1, 4 do
+    if (meter[k] or 0) > 0 and meter[k] <= count then coins = k end
+  end
+  return coins
+end
+
+-- What a bean action's number stands for, as `who` sees it in `v` (the view): the bean at a hand
+-- position, the bean planted, the field harvested and what it pays, a spell at a row position.
+local function bean_note(v, who, cards, a)
+  local me = v.players[who] or {}
+  local hand = type(me.hand) == "table" and me.hand or {}
+  local verb, n = a:match("^(%a+) (%d+)$")
+  n = tonumber(n)
+  if verb == "give" or verb == "pick" then return hand[n] end
+  if verb == "plant" then
+    local pending = type(v.pending) == "table" and v.pending.owner == who and v.pending.card
+    return pending or hand[1]
+  end
+  if verb == "harvest" then
+    local field = type(me.fields) == "table" and me.fields[n]
+    local beans = type(field) == "table" and (field.beans or field) or {}
+    local kind, card = beans[#beans], cards[beans[#beans] or ""]
+    if not kind then return nil end
+    local coins = type(card) == "table" and type(card.meter) == "table"
+      and math.min(payout(card.meter, #beans), #beans - (tonumber(field.enchanted) or 0))
+    local what = #beans > 1 and format("%s ×%d", kind, #beans) or kind
+    return coins and format("%s: %d coin%s", what, coins, coins == 1 and "" or "s") or what
+  end
+  local seat, at = a:match("^use card_exchange (%d+) (%d+)$")
+  if seat then
+    local row = (v.players[tonumber(seat)] or {}).spells
+    local spell = type(row) == "table" and row[tonumber(at)]
+    return type(spell) == "table" and spell.name or nil
+  end
+  return nil
+end
+
+-- The actions as the menu shows them: the canonical text a player types (and logs keep), with what its
+-- number or card stands for after it: "give 4 (garden)", "harvest 2 (chili ×3: 1 coin)", "build
+-- battlefield (3)" (a card's cost, from the catalogue). `who` is the player deciding.
+function M.menu(s, legal, who)
   local cards, out = s:cards(), {}
+  local beans = s:game() == "bohnanza" or s:game() == "rabohnzel"
+  local v = beans and who and s:view(who)
   for i, a in ipairs(legal) do
     local card = cards[a:match("(%S+)$")]
-    out[i] = type(card) == "table" and card.cost and format("%s (%s)", a, card.cost) or a
+    local note = v and bean_note(v, who, cards, a)
+    if note then out[i] = format("%s (%s)", a, note)
+    elseif type(card) == "table" and card.cost then out[i] = format("%s (%s)", a, card.cost)
+    else out[i] = a end
   end
   return out
 end
@@ -348,7 +396,7 @@ end)
 command("legal", "", "the legal actions, numbered", function()
   local s = current()
   if not s:is_over() then say("P%d to move:", s:to_move()) end
-  numbered(M.with_costs(s, s:legal()))
+  numbered(M.menu(s, s:legal(), s:to_move()))
 end)
 
 command("view", "P", "the game as player P sees it", function(arg)
@@ -656,7 +704,7 @@ function M.show(...)
   for i = 1, select("#", ...) do
     local v = select(i, ...)
     if type(v) == "string" then parts[i] = v
-    elseif native.is_state(v) then parts[i] = render(v:table(), { color = color })
+    elseif native.is_state(v) then parts[i] = render(v:table(), { color = color, cards = v:cards() })
     else parts[i] = pretty(v, "", 1, {}) end
   end
   print(concat(parts, "\t"))
@@ -781,7 +829,7 @@ local function human_turn(P)
   if P.shown ~= #s:history() then
     print()
     board(s, P.me)
-    numbered(M.with_costs(s, legal))
+    numbered(M.menu(s, legal, P.me))
     P.shown = #s:history()
   end
   local line, why = native.readline(format("P%d> ", P.me))

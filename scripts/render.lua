@@ -2,6 +2,9 @@
 -- A chunk returning render(t [, opts]) -> string. Babel, Citadels, Bohnanza and Rabohnzel get a board; any other game an
 -- indented listing. Plain text unless opts.color: then cards are painted in their colours with ANSI
 -- codes (the shell and `meeple play` ask for it on a terminal without NO_COLOR; tostring never does).
+-- opts.cards, the game's catalogue (s:cards()), adds each bean field's beanometer and what a harvest
+-- would pay now, a field to a line (the shell, `meeple play` and `meeple replay` pass it; tostring
+-- does not, and keeps its one line of fields).
 --
 -- The shell reads this file from the source tree when it can (see README, "The shell"), so a change
 -- here shows at the next `meeple repl` without recompiling.
@@ -219,15 +222,53 @@ local BEAN_PHASE = {
   magic = "phase 1½: magic", draw = "phase 4: draw",
 }
 
--- A field: its beans as "blue ×3" (or a Rabohnzel field's {beans, enchanted, power}).
+-- Set per call by render: the game's catalogue (s:cards()) when the caller gave it, for beanometers.
+local catalogue = nil
+
+-- A beanometer as "[2:1 3:2 4:3 5:4]": N beans pay k coins (a payout the bean lacks is left out).
+local function meter_text(meter)
+  local parts = {}
+  for k = 1, 4 do
+    local n = meter[k]
+    if type(n) == "number" and n > 0 then parts[#parts + 1] = format("%d:%d", n, k) end
+  end
+  return "[" .. concat(parts, " ") .. "]"
+end
+
+-- The coins a harvest of `count` beans would pay by `meter`: the most coins whose count is reached.
+local function payout(meter, count)
+  local coins = 0
+  for k = 1, 4 do
+    local n = meter[k]
+    if type(n) == "number" and n > 0 and n <= count then coins = k end
+  end
+  return coins
+end
+
+-- The bean's card in the catalogue, when it has a beanometer.
+local function bean_card(kind)
+  local card = type(catalogue) == "table" and catalogue[kind]
+  if type(card) == "table" and type(card.meter) == "table" then return card end
+  return nil
+end
+
+-- A field: its beans as "blue ×3" (or a Rabohnzel field's {beans, enchanted, power}), then, when the
+-- catalogue is known, its beanometer and what a harvest would pay now. Rabohnzel's enchanted beans go
+-- to the discard pile, so they pay nothing (rabohnzel.md, bean_enchantment). `provisional` is set when
+-- the meter shown is one the rules digest marks provisional.
 local function bean_field(f)
   local beans = f.beans or f
-  if type(beans) ~= "table" or #beans == 0 then return "-" end
+  if type(beans) ~= "table" or #beans == 0 then return "-", false end
   local kind = beans[#beans]
   local text = #beans > 1 and format("%s ×%d", paint(kind), #beans) or paint(kind)
-  if (f.enchanted or 0) > 0 then text = text .. format(" (%d enchanted)", f.enchanted) end
+  local enchanted = tonumber(f.enchanted) or 0
+  if enchanted > 0 then text = text .. format(" (%d enchanted)", enchanted) end
   if (f.power or 0) > 0 then text = text .. " *" end
-  return text
+  local card = bean_card(kind)
+  if not card then return text, false end
+  local coins = math.min(payout(card.meter, #beans), #beans - enchanted)
+  return format("%s  %s%s  pays %d now", text, meter_text(card.meter), card.provisional and "†" or "",
+    math.max(coins, 0)), card.provisional == true
 end
 
 local function bean_header(t)
@@ -317,22 +358,53 @@ local function bean_hand(p)
   return text
 end
 
+-- A player's fields. Without the catalogue, on one line, as tostring(s) draws them (the golden
+-- playthroughs hold that text). With it, one line each with its beanometer, the empty ones together.
+-- Returns whether a meter was shown, and whether one of them is provisional.
+local function bean_fields(out, t, p)
+  local temporary = t.game == "rabohnzel" and p.third_field -- Bohnanza's third field is bought, for good
+  local fields = type(p.fields) == "table" and p.fields or {}
+  if not catalogue then
+    local line = {}
+    for f, field in ipairs(fields) do line[f] = format("%d: %s", f, (bean_field(field))) end
+    out[#out + 1] = "    fields  " .. concat(line, "   ") .. (temporary and "   (bean_field: third field)" or "")
+    return false, false
+  end
+  local metered, provisional = false, false
+  local empty = {}
+  for f, field in ipairs(fields) do
+    local text, marked = bean_field(field)
+    if text == "-" then
+      empty[#empty + 1] = f
+    else
+      metered = metered or text:find("pays %d+ now$") ~= nil
+      provisional = provisional or marked
+      out[#out + 1] = format("    field %d  %s", f, text)
+    end
+  end
+  if #empty > 0 then out[#out + 1] = format("    field%s %s  empty", #empty > 1 and "s" or "", concat(empty, ", ")) end
+  if temporary then out[#out + 1] = format("    (field %d is bean_field's third field, gone at this player's next harvest)", #fields) end
+  return metered, provisional
+end
+
 local function bean_player(out, t, i, p)
-  local coins = type(p.coins) == "table" and #p.coins or 0
+  local coins = type(p.coins) == "table" and #p.coins or tonumber(p.coins) or 0
   local marks = {}
   if t.active == i then marks[#marks + 1] = "active" end
   if t.to_move == i then marks[#marks + 1] = "to decide" end
   out[#out + 1] = format("P%d  coins %d · %s%s", i, coins, bean_hand(p), #marks > 0 and " · " .. concat(marks, ", ") or "")
-  local fields = {}
-  for f, field in ipairs(p.fields or {}) do fields[f] = format("%d: %s", f, bean_field(field)) end
-  local temporary = t.game == "rabohnzel" and p.third_field -- Bohnanza's third field is bought, for good
-  out[#out + 1] = "    fields  " .. concat(fields, "   ") .. (temporary and "   (bean_field: third field)" or "")
+  local metered, provisional = bean_fields(out, t, p)
   if p.spells then out[#out + 1] = "    spells  " .. spell_row(p.spells) end
   if type(p.luck_slot) == "table" then
     out[#out + 1] = format("    luck slot: %s%s", p.luck_slot.name or "?", p.luck_slot.up and " (up)" or "")
   end
   if type(p.set_aside) == "table" and #p.set_aside > 0 then out[#out + 1] = "    set aside: " .. items(p.set_aside) end
+  return metered, provisional
 end
+
+-- What the marks under the fields mean, once per board.
+local METER_KEY = "beanometer [N:k]: N beans pay k coins; pays: the coins a harvest would give now"
+local PROVISIONAL_KEY = "† provisional beanometer: the real one is unknown to this project (meeple rules %s)"
 
 -- Bohnanza's board, and Rabohnzel's: the same table with spells, powers and attacks added.
 local function render_beans(t)
@@ -346,12 +418,18 @@ local function render_beans(t)
   if t.invited then out[#out + 1] = format("P%d invited offers: P%d to offer or pass", t.active, t.invited) end
   rabohnzel_moment(out, t)
   out[#out + 1] = ""
-  for i, p in ipairs(t.players) do bean_player(out, t, i, p) end
+  local metered, provisional = false, false
+  for i, p in ipairs(t.players) do
+    local m, pr = bean_player(out, t, i, p)
+    metered, provisional = metered or m, provisional or pr
+  end
   out[#out + 1] = ""
   local discard = type(t.discard) == "table" and t.discard or {}
   out[#out + 1] = format("deck %d · discard %d%s%s", size(t.deck), #discard,
     #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "",
     t.spell_pile ~= nil and format(" · spell pile %d", size(t.spell_pile)) or "")
+  if metered then out[#out + 1] = METER_KEY end
+  if provisional then out[#out + 1] = format(PROVISIONAL_KEY, t.game) end
   return concat(out, "\n")
 end
 
@@ -407,6 +485,7 @@ end
 local function render(t, opts)
   if type(t) ~= "table" then return tostring(t) end
   paint = painter(opts and opts.color)
+  catalogue = opts and opts.cards
   if type(t.players) == "table" then
     if t.game == "babel" then return render_babel(t) end
     if t.game == "citadels" then return render_citadels(t) end

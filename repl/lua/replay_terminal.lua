@@ -7,7 +7,7 @@
 -- Errors are one line; names from the log are escaped.
 local meeple, m, game, seat, stepping = ...
 local s = meeple.new(game.game, { seed = game.seed, players = #game.seats, variant = game.variant })
-local function board() print(m.render(seat and s:view(seat) or s:table())) end
+local function board() print(m.render(seat and s:view(seat) or s:table(), { cards = s:cards() })) end
 local function name(p) return m.escape(game.seats[p] or '?') end
 board()
 local i, actions = 0, game.actions
