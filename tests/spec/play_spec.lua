@@ -23,6 +23,13 @@ end
 
 local function has(text, plain) return text:find(plain, 1, true) ~= nil end
 
+-- The `action` lines of a save.
+local function actions_in(file)
+  local list = {}
+  for a in util.read(file):gmatch("\naction ([^\n]*)") do list[#list + 1] = a end
+  return list
+end
+
 local function games()
   local out = meeple("games")
   local list = {}
@@ -104,6 +111,47 @@ describe("meeple play from piped answers", function()
     assert.is_nil(meeple("play bohnanza --seed 1", "quit\n"):find("PROVISIONAL", 1, true))
   end)
 
+  it("names the bean each number stands for in the menu; what is typed, echoed and saved stays canonical", function()
+    local save = os.tmpname()
+    -- seed 3: P1's hand is chili garden blue garden stink; plant 1, plant 2, propose 2, then give 2
+    local out, code = meeple("play bohnanza --seed 3 --save " .. quote(save), "1\n1\n1\n4\nquit\n")
+    assert.equal(0, code, out)
+    assert.truthy(has(out, "  1  plant 1 (chili)\n"), out)
+    assert.truthy(has(out, "plant 2 (garden)"), out)
+    assert.truthy(has(out, "harvest 1 (chili: 0 coins)"), out)
+    assert.truthy(has(out, "give 1 (blue)"), out)
+    assert.truthy(has(out, "give 2 (garden)"), out)
+    assert.truthy(has(out, "give 3 (stink)"), out)
+    assert.truthy(has(out, "\nP1: give 2\n"), out)
+    assert.same({ "plant 1", "plant 2", "propose 2", "give 2" }, actions_in(save))
+    -- the board under the menu: the field's beanometer and what it pays now
+    assert.truthy(has(out, "    field 2  garden  [2:2 3:3]  pays 0 now\n"), out)
+    os.remove(save)
+    local shell = meeple("repl", ":new bohnanza 3 4\n:play 1\n:legal\n")
+    assert.truthy(has(shell, "plant 2 (garden)"), shell)
+  end)
+
+  it("paints the beans only on a terminal, and never with NO_COLOR", function()
+    -- script(1) gives meeple a terminal for its stdout; the answers still come from a file
+    local answers = write("quit\n")
+    local function on_terminal(env)
+      local p = assert(io.popen("env TERM=xterm MEEPLE_ROOT=" .. quote(root) .. " " .. env .. " script -qec " ..
+        quote(quote(exe) .. " play bohnanza --seed 3 <" .. quote(answers)) .. " /dev/null 2>&1"))
+      local out = p:read("a")
+      p:close()
+      return out
+    end
+    local painted = on_terminal("")
+    assert.truthy(has(painted, "\27[31mchili\27[0m \27[32mgarden\27[0m \27[34mblue\27[0m"), painted)
+    local plain = on_terminal("NO_COLOR=1")
+    assert.truthy(has(plain, "hand 5: chili garden blue garden stink"), plain)
+    assert.is_nil(plain:find("\27[", 1, true), plain)
+    local piped = meeple("play bohnanza --seed 3", "quit\n")
+    assert.truthy(has(piped, "hand 5: chili garden blue garden stink"), piped)
+    assert.is_nil(piped:find("\27[", 1, true), piped)
+    os.remove(answers)
+  end)
+
   it("hides the other players' secret decisions in Citadels", function()
     if not games().citadels then return end
     local out, code = meeple("play citadels --players 4 --seed 2", ("1\n"):rep(3000))
@@ -131,12 +179,6 @@ describe("meeple play from piped answers", function()
   end)
 end)
 
--- The `action` lines of a save.
-local function actions_in(file)
-  local list = {}
-  for a in util.read(file):gmatch("\naction ([^\n]*)") do list[#list + 1] = a end
-  return list
-end
 
 -- Nothing meeple says names one of its own files and lines (a Lua chunk of its own, or a C function).
 local function no_internal_paths(out)

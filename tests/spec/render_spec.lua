@@ -104,6 +104,67 @@ describe("render.lua", function()
     assert.truthy(board:find("attack: P1's sword on P2, with aggression · drawn ", 1, true), board)
   end)
 
+  -- The meters below are the cards' (shared/rules/bohnanza.md, Components): cards for 1, 2, 3, 4 coins.
+  it("shows each bean field's beanometer and what a harvest would pay now, given the catalogue", function()
+    local s = meeple.from_table {
+      game = "bohnanza", phase = "plant", active = 1, start = 1, to_move = 1,
+      players = {
+        { hand = { "soy" }, fields = { { "garden", "garden" }, { "chili", "chili", "chili" } } },
+        { hand = 5, fields = { { "blue", "blue", "blue", "blue", "blue", "blue", "blue", "blue", "blue", "blue",
+          "blue", "blue" }, { "garden" } } },
+        { hand = 5, fields = { {}, {} } },
+      },
+    }
+    local text = render(s:table(), { cards = s:cards() })
+    assert.truthy(text:find("\n    field 1  garden ×2  [2:2 3:3]  pays 2 now\n", 1, true), text) -- garden: – 2 3 –
+    assert.truthy(text:find("\n    field 2  chili ×3  [3:1 6:2 8:3 9:4]  pays 1 now\n", 1, true), text)
+    assert.truthy(text:find("\n    field 1  blue ×12  [4:1 6:2 8:3 10:4]  pays 4 now\n", 1, true), text) -- coin cap
+    assert.truthy(text:find("\n    field 2  garden  [2:2 3:3]  pays 0 now\n", 1, true), text)
+    assert.truthy(text:find("\n    field 3  empty\nP2 ", 1, true), text) -- 3 players: 3 fields
+    assert.truthy(text:find("\n    fields 1, 2, 3  empty\n", 1, true), text)
+    assert.truthy(text:find("\nbeanometer [N:k]: N beans pay k coins", 1, true), text)
+    assert.is_nil(text:find("provisional", 1, true), text)
+    -- what a variant sets is what is shown and paid
+    local v = meeple.from_table { game = "bohnanza", params = { beanometer = { chili = { 1, 2, 3, 4 } } },
+      phase = "plant", active = 1, start = 1, to_move = 1,
+      players = { { hand = { "soy" }, fields = { { "chili", "chili", "chili" }, {} } }, { hand = 5 }, { hand = 5 } } }
+    assert.truthy(render(v:table(), { cards = v:cards() }):find("chili ×3  [1:1 2:2 3:3 4:4]  pays 3 now", 1, true))
+  end)
+
+  it("keeps tostring's board of one line of fields, without the catalogue", function()
+    local s = meeple.new("bohnanza", { seed = 1 })
+    s:play("plant 1")
+    local text = tostring(s)
+    assert.equal(text, render(s:table()))
+    assert.truthy(text:find("\n    fields  1: chili   2: -\n", 1, true), text)
+    assert.is_nil(text:find("pays", 1, true), text)
+  end)
+
+  it("marks Rabohnzel's provisional beanometers, and pays nothing for enchanted beans", function()
+    local s = meeple.from_table {
+      game = "rabohnzel", phase = "magic", active = 1, start = 1, to_move = 1,
+      players = {
+        { hand = { "wise" }, fields = { { beans = { "princess", "sword", "sword", "sword" }, enchanted = 1 }, { "magic" } },
+          spells = { { name = "luck" } } },
+        { hand = 3, spells = { { name = "relocation" } } },
+        { hand = 3, spells = { { name = "commerce" } } },
+      },
+    }
+    local text = render(s:table(), { cards = s:cards() })
+    -- sword's provisional meter is 4/6/8/10: 4 beans pay 1 (the enchanted one counts toward the meter)
+    assert.truthy(text:find("field 1  sword ×4 (1 enchanted) *  [4:1 6:2 8:3 10:4]†  pays 1 now", 1, true), text)
+    assert.truthy(text:find("field 2  magic *  [3:1 5:2 7:3 8:4]†  pays 0 now", 1, true), text)
+    assert.truthy(text:find("\n† provisional beanometer: the real one is unknown to this project (meeple rules rabohnzel)",
+      1, true), text)
+    local real = meeple.from_table { game = "rabohnzel", params = { beanometer = { sword = { 1, 2, 3, 4 },
+      magic = { 3, 5, 7, 8 } } }, phase = "magic", active = 1, start = 1, to_move = 1,
+      players = s:table().players }
+    local marked = render(real:table(), { cards = real:cards() })
+    -- 4 coins by the meter, but coins = min(payout, cards not enchanted): the enchanted card is discarded
+    assert.truthy(marked:find("sword ×4 (1 enchanted) *  [1:1 2:2 3:3 4:4]  pays 3 now", 1, true), marked)
+    assert.is_nil(marked:find("†", 1, true), marked) -- every bean on a field has its real meter now
+  end)
+
   it("lists any other table generically", function()
     assert.equal('game = "x"\nn = 1', render({ game = "x", n = 1 }))
   end)
