@@ -104,6 +104,20 @@ end
 
 local M = {}
 
+-- The beanometers of the game's beans, as this game's parameters set them: name -> {meter, provisional}
+-- (provisional: a meter meeple made up, Rabohnzel's until a variant gives the real one); nil for a game
+-- without them. The page draws each field's meter and its payout from these.
+function M.meters(s)
+  local meters
+  for name, card in pairs(s:cards()) do
+    if type(card) == "table" and type(card.meter) == "table" then
+      meters = meters or {}
+      meters[name] = { meter = card.meter, provisional = card.provisional == true }
+    end
+  end
+  return meters
+end
+
 function M.frames(meeple, game)
   local players = #game.seats
   local s = meeple.new(game.game, { seed = game.seed, players = players, variant = game.variant })
@@ -115,6 +129,7 @@ function M.frames(meeple, game)
     decisions = game.decisions, ms = game.ms,
     start = now, moves = {}, changes = {},
   }
+  data.meters = M.meters(s)
   for k = 1, players + 1 do data.changes[k] = {} end
   for i, action in ipairs(game.actions) do
     local p = s:to_move()

@@ -114,7 +114,7 @@
 
   function show() {
     const t = steps[seat][step];
-    const ctx = { seat: seat, seats: seats, step: step, move: moves[step - 1] };
+    const ctx = { seat: seat, seats: seats, step: step, move: moves[step - 1], meters: data.meters };
     const board = $("board");
     board.dataset.step = String(step);
     board.dataset.seat = seat ? String(seat) : "god";

@@ -24,6 +24,14 @@ const MEEPLE_DRAW = (function () {
   paint("purple", ["haunted_city", "keep", "laboratory", "smithy", "observatory", "graveyard", "dragon_gate",
     "university", "library", "great_wall", "school_of_magic", "stink"]);
 
+  // Rabohnzel's beans, by their cards' colours (as scripts/render.lua paints them).
+  paint("grey", ["sword"]);
+  paint("purple", ["pluck", "magic"]);
+  paint("red", ["cape"]);
+  paint("green", ["common"]);
+  paint("blue", ["wise"]);
+  paint("yellow", ["princess"]);
+
   const tile = (name) => {
     const colour = COLOUR[name];
     return '<span class="tile' + (colour ? " c-" + colour : "") + '" data-card="' + esc(name) + '">' +
@@ -127,14 +135,59 @@ const MEEPLE_DRAW = (function () {
         esc(d.kind || "") + " " + tile(d.character) + "</span>").join(""),
     }, { gold: value, characters: pile, hand: pile, city: pile, buried: pile, passed: pile }),
 
-    bohnanza: (t, ctx) => board(t, ctx, beanTable, beanPlayer),
-    rabohnzel: (t, ctx) => board(t, ctx, Object.assign({ countdown: (v) => tile(v), river: value,
-      spell_pile: deck }, beanTable), Object.assign({ spells: spells, shown: pile }, beanPlayer)),
+    bohnanza: (t, ctx) => beanBoard(t, ctx, beanTable, beanPlayer),
+    rabohnzel: (t, ctx) => beanBoard(t, ctx, Object.assign({ countdown: (v) => tile(v), river: value,
+      spell_pile: deck }, beanTable), Object.assign({}, beanPlayer, { spells: spells, shown: shown })),
   };
 
+  // The beanometers of the game being drawn (ctx.meters: name -> {meter, provisional}), set by its
+  // drawing function; and whether a provisional one was shown on this board.
+  let meters = {}, meterShown = false, provisionalShown = false;
+  // The coins a harvest of `count` beans pays by `meter` (cards for 1..4 coins; 0: no such payout).
+  const payout = (meter, count) => {
+    let coins = 0;
+    asList(meter).forEach((n, k) => { if (n > 0 && n <= count) coins = k + 1; });
+    return coins;
+  };
+  // A field's beanometer ("2:1 3:2 4:3": N beans pay k coins) and what a harvest would pay now; a
+  // Rabohnzel field's enchanted cards go to the discard pile, so they pay nothing.
+  const meterOf = (beans, enchanted) => {
+    const list = asList(beans);
+    const m = list.length ? meters[list[list.length - 1]] : null;
+    if (!m) return "";
+    const steps = asList(m.meter).map((n, k) => (n > 0 ? n + ":" + (k + 1) : null)).filter((x) => x);
+    const coins = Math.max(0, Math.min(payout(m.meter, list.length), list.length - (Number(enchanted) || 0)));
+    meterShown = true;
+    if (m.provisional) provisionalShown = true;
+    return '<span class="meter" title="beanometer: N:k means N beans pay k coins' +
+      (m.provisional ? "; provisional, the real one is unknown" : "") + '">[' + esc(steps.join(" ")) + "]" +
+      (m.provisional ? '<sup class="provisional">\u2020</sup>' : "") + '</span> <span class="pays" data-pays="' +
+      coins + '">pays ' + coins + " now</span>";
+  };
   const fields = (v) => asList(v).map((f, i) => '<span class="field" data-field="' + (i + 1) + '">' +
     (isObject(f) ? pile(f.beans) + (f.enchanted ? " enchanted " + esc(f.enchanted) : "") +
-      (f.power ? " power " + esc(f.power) : "") : pile(f)) + "</span>").join("");
+      (f.power ? " power " + esc(f.power) : "") + meterOf(f.beans, f.enchanted) : pile(f) + meterOf(f, 0)) +
+    "</span>").join("");
+  // A coin pile: how many coins, then the coins (their beans, bottom first).
+  const coins = (v) => {
+    const n = typeof v === "number" ? v : asList(v).length;
+    return '<span class="count" data-coins="' + n + '">' + n + (n === 1 ? " coin" : " coins") + "</span> " +
+      (n ? pile(v) : "");
+  };
+  // The key under a bean board: what a meter says, and that a provisional one is no real card's.
+  const meterKey = (game) => (!meterShown ? "" :
+    '<p class="key">Beanometer N:k: N beans pay k coins; pays: the coins a harvest would give now.' +
+    (provisionalShown ? ' <span class="provisional-note">\u2020 Provisional beanometer: the real one is unknown to ' +
+      "this project (meeple rules " + esc(game) + ").</span>" : "") + "</p>");
+  const beanBoard = (t, ctx, table, player) => {
+    meters = (ctx && isObject(ctx.meters)) ? ctx.meters : {};
+    meterShown = provisionalShown = false;
+    const html = board(t, ctx, table, player);
+    return html + meterKey(t.game);
+  };
+  // Hand cards everyone has seen, at their positions: "cape at 1".
+  const shown = (v) => asList(v).map((c) => '<span class="field">' + (isObject(c) ? tile(c.bean) + " at " +
+    esc(c.at) : value(c)) + "</span>").join("");
   const spells = (v) => asList(v).map((s) => '<span class="field">' +
     (s.name ? tile(s.name) : '<span class="tile hidden" data-hidden="1">spell</span>') +
     (s.up ? " face up" : " face down") + "</span>").join("");
@@ -142,7 +195,7 @@ const MEEPLE_DRAW = (function () {
     turn: value, phase: value, to_move: value, active: value, face_up: pile, proposal: value, deck: deck,
     discard: deck,
   };
-  const beanPlayer = { hand: pile, fields: fields, set_aside: pile, coins: pile, third_field: value };
+  const beanPlayer = { coins: coins, hand: pile, fields: fields, set_aside: pile, third_field: value };
 
   return {
     esc: esc,

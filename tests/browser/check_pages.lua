@@ -70,6 +70,9 @@ local function zone(page, seat, name)
   return cards, hidden
 end
 
+-- The first game of a log.
+local function record_of(file) return meeple.json.decode(read(file):match("[^\n]+")) end
+
 local function same_list(a, b)
   if #a ~= #b then return false end
   for i = 1, #a do
@@ -160,6 +163,37 @@ for _, game in ipairs { { "citadels", "random random random random" }, { "bohnan
   check(html:find('data%-step="30" data%-seat="2" data%-drawn="board"') ~= nil, game[1] .. " draws its board at step 30")
   local _, face_down = zone(html, 1, "hand")
   check(face_down > 0, game[1] .. ": P2's view shows P1's hand face down")
+  if game[1] ~= "citadels" then
+    -- Coin counts and each field's beanometer with what it pays now, against the rules' own view and
+    -- catalogue; Rabohnzel's meters marked provisional, with the note saying so.
+    local played = record_of(glog)
+    local replayed = meeple.new(game[1], { seed = played.seed, players = #played.seats })
+    for i = 1, 30 do replayed:play(played.actions[i]) end
+    local seen, cards = replayed:view(2), replayed:cards()
+    local coins_ok, pays_ok, metered = true, true, 0
+    for p = 1, 3 do
+      local row = html:match('data%-zone="coins" data%-seat="' .. p .. '">(.-)</div>') or ""
+      coins_ok = coins_ok and tonumber(row:match('data%-coins="(%d+)"')) == #seen.players[p].coins
+      local fields = html:match('data%-zone="fields" data%-seat="' .. p .. '">(.-)</div>') or ""
+      for f, field in ipairs(seen.players[p].fields) do
+        local beans = field.beans or field
+        local body = fields:match('data%-field="' .. f .. '">(.-)</span></span>') or ""
+        if #beans > 0 then
+          metered = metered + 1
+          local meter, pays = cards[beans[#beans]].meter, 0
+          for k = 1, 4 do if meter[k] > 0 and meter[k] <= #beans then pays = k end end
+          pays = math.max(0, math.min(pays, #beans - (field.enchanted or 0)))
+          pays_ok = pays_ok and tonumber(body:match('data%-pays="(%d+)"')) == pays
+        end
+      end
+    end
+    check(coins_ok, game[1] .. ": each player's coin count is shown")
+    check(metered > 0 and pays_ok, game[1] .. ": each planted field shows what a harvest pays now (" .. metered .. " fields)")
+    check(html:find('class="meter"', 1, true) ~= nil, game[1] .. ": the fields show their beanometers")
+    -- the dagger itself: the page's script writes it as \u2020, so only a drawn note holds it
+    local provisional = html:find("† Provisional beanometer", 1, true) ~= nil
+    check(provisional == (game[1] == "rabohnzel"), game[1] .. ": the provisional note shows for Rabohnzel only")
+  end
   if game[1] == "citadels" then
     -- Secret decisions stay secret: P2's list of moves names no other seat's pick, and the god view does.
     local others = 0

@@ -24,6 +24,27 @@ describe("meeple replay", function()
     assert.truthy(out:find("meeple replay: --seat 3: game 1 has 2 seats\nusage: meeple replay", 1, true) == 1, out)
   end)
 
+  it("shows bean fields with their beanometers, at the terminal and in the page's data", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      local beans = os.tmpname()
+      local out, code = meeple("match " .. game .. " random random random --games 1 --seating random --seed 3 --log " ..
+        quote(beans))
+      assert.are.equal(0, code, out)
+      local board = meeple("replay " .. quote(beans) .. " </dev/null")
+      assert.truthy(board:find("\n    field %d  %a+[^\n]*  %[[%d: ]+%][^ ]*  pays %d now\n"), game)
+      assert.equal(game == "rabohnzel", board:find("\n† provisional beanometer", 1, true) ~= nil, game)
+      local page = beans .. ".html"
+      out, code = meeple("replay " .. quote(beans) .. " --html " .. quote(page))
+      assert.are.equal(0, code, out)
+      local html = read(page)
+      local meter = game == "rabohnzel" and '"sword":{"meter":[4,6,8,10],"provisional":true}'
+        or '"garden":{"meter":[0,2,3,0],"provisional":false}'
+      assert.truthy(html:find(meter, 1, true), game .. ": the page carries the meters it draws")
+      os.remove(beans)
+      os.remove(page)
+    end
+  end)
+
   it("goes back a decision with b at a terminal", function()
     local out = util.sh("printf '\\n\\nb\\nq\\n' | script -qec " ..
       quote(quote(util.exe) .. " replay " .. quote(log)) .. " /dev/null")
