@@ -195,6 +195,80 @@ local function lcg(seed)
 end
 
 ---------------------------------------------------------------------------
+---------------------------------------------------------------------------
+-- the limits of the parameters: what the state holds, and a clear refusal past it
+---------------------------------------------------------------------------
+describe("citadels parameter limits", function()
+  local function refusal(players, params)
+    local ok, err = pcall(meeple.new, "citadels", { players = players, seed = 1, params = params })
+    assert.is_false(ok, "accepted " .. players .. " players")
+    return err
+  end
+
+  it("a city of all 28 district names ends the game; a larger city_size is refused, as it could never be reached", function()
+    assert.truthy(refusal(4, { city_size = 29 }):find("parameter city_size must be 1..28, got 29", 1, true))
+    -- a city of 27 names, one build from the 28th, completes on that build
+    local names, built = {}, {}
+    for _, d in ipairs(ALL_DISTRICTS) do
+      if not names[d] then names[d] = true; built[#built + 1] = d end
+    end
+    local last = table.remove(built)
+    local s = citadels { params = { city_size = 28 }, current = "merchant", players = {
+      { gold = 10, hand = { last }, city = built, characters = { "merchant" } },
+      { characters = { "king" } }, { characters = { "bishop" } }, { characters = { "warlord" } } } }
+    assert.is_nil(s:table().first_complete)
+    s:play("gold")
+    s:play("build " .. last)
+    assert.equal(28, #player(s, 1).city)
+    assert.equal(1, s:table().first_complete)
+  end)
+
+  it("start_cards deals from the deck for every player, or is refused: never a short deal", function()
+    local s = meeple.new("citadels", { players = 2, seed = 1, params = { start_cards = 33 } })
+    assert.equal(33, #s:table().players[1].hand)
+    assert.equal(33, #s:table().players[2].hand)
+    assert.equal(0, #s:table().deck)
+    assert.equal(9, #meeple.new("citadels", { players = 7, seed = 1, params = { start_cards = 9 } }):table().players[7].hand)
+    assert.truthy(refusal(7, { start_cards = 10 }):find(
+      "start_cards = 10 with 7 players deals 70 cards, and the deck holds 66 (at most 9 each)", 1, true))
+    assert.truthy(refusal(3, { start_cards = 23 }):find("(at most 22 each)", 1, true))
+    assert.truthy(refusal(2, { start_cards = 34 }):find("parameter start_cards must be 0..33, got 34", 1, true))
+  end)
+
+  it("face_up past what leaves every draft step a character is refused, not cut short", function()
+    assert.equal(3, #meeple.new("citadels", { players = 4, seed = 1, params = { face_up = 3 } }):table().aside_up)
+    assert.truthy(refusal(4, { face_up = 4 }):find(
+      "face_up = 4 with 4 players leaves a draft step without a character (at most 3: 8 characters, one face down, 4 chosen)",
+      1, true))
+    assert.truthy(refusal(7, { face_up = 1 }):find("(at most 0:", 1, true))
+    assert.truthy(refusal(2, { face_up = { 2, 0, 0, 0, 0, 0 } }):find("face_up = 2 with 2 players", 1, true))
+    -- the same list is fine at a player count it leaves room for
+    assert.truthy(meeple.new("citadels", { players = 4, seed = 1, params = { face_up = { 2, 0, 0, 0, 0, 0 } } }))
+    -- and a table with too many face up for its players is refused too
+    local t = meeple.new("citadels", { players = 6, seed = 1 }):table()
+    t.params = { face_up = 2 }
+    local ok, err = pcall(meeple.from_table, t)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("face_up = 2 with 6 players", 1, true), err)
+  end)
+
+  it("plays whole games at the limits without breaking an invariant", function()
+    for _, o in ipairs { { players = 2, params = { start_cards = 33, city_size = 28 } },
+      { players = 7, params = { start_cards = 9, city_size = 28, start_gold = 100 } } } do
+      for seed = 1, 3 do
+        local s = meeple.new("citadels", { seed = seed, players = o.players, params = o.params })
+        local n = 0
+        while not s:is_over() do
+          local legal = s:legal()
+          s:play(legal[(seed * 7 + n) % #legal + 1])
+          n = n + 1
+        end
+        assert.truthy(s:winners())
+      end
+    end
+  end)
+end)
+
 describe("citadels setup", function()
   it("each player starts with 4 districts and 2 gold, player 1 holds the crown and chooses first", function()
     for n = 2, 7 do

@@ -259,18 +259,33 @@ enum { P_CITY_SIZE, P_START_GOLD, P_START_CARDS, P_FACE_UP, P_MAX_ROUNDS, NUM_PA
 /* Face-up discards by player count, from 2 to 7 players. */
 static const int32_t default_face_up[6] = {0, 0, 2, 1, 0, 0};
 
+/* The largest city: never two districts of one name in it, so one of each of the 28 names. A
+ * city_size above it could never be reached, and the city array holds exactly that many. */
+#define CITY_MAX 28
+_Static_assert(CITY_MAX == NUM_TYPES, "a city holds at most one district of each name");
+/* The most cards dealt to one hand: the whole deck split between the fewest players (2). How many a
+ * game may deal depends on its player count: citadels_params_check refuses a deal the deck cannot make. */
+#define START_CARDS_MAX (NUM_DISTRICTS / 2)
+
 static const param_def citadels_params[NUM_PARAMS] = {
-    [P_CITY_SIZE] = {"city_size", PARAM_INT, 8, 1, 20, NULL,
-                     "districts in a city that end the game after the round", NULL, 0},
-    [P_START_GOLD] = {"start_gold", PARAM_INT, 2, 0, 100, NULL, "gold each player starts with", NULL, 0},
-    [P_START_CARDS] = {"start_cards", PARAM_INT, 4, 0, 9, NULL,
-                       "district cards each player starts with", NULL, 0},
+    [P_CITY_SIZE] = {"city_size", PARAM_INT, 8, 1, CITY_MAX, NULL,
+                     "districts in a city that end the game after the round (at most 28: a city never holds "
+                     "two districts of one name, and there are 28 names)", NULL, 0},
+    [P_START_GOLD] = {"start_gold", PARAM_INT, 2, 0, 100, NULL,
+                      "gold each player starts with (at most 100: kept in one byte, and 100 nearly buys one "
+                      "district of every name, 106 gold in all)", NULL, 0},
+    [P_START_CARDS] = {"start_cards", PARAM_INT, 4, 0, START_CARDS_MAX, NULL,
+                       "district cards each player starts with; all players together at most the deck's 66 "
+                       "(so 33 with 2 players, 9 with 7): a deal the deck cannot make is refused", NULL, 0},
     [P_FACE_UP] = {"face_up", PARAM_PER_SEAT, 0, 0, 6, NULL,
                    "characters put aside face up each round, by player count from 2 to 7 (one "
-                   "number: for every count); capped so that every player can still choose",
+                   "number: for every count); at most what leaves every draft step a character (8 "
+                   "characters, one face down, one a step: 6 steps with 2 or 3 players, else one a player): "
+                   "1 with 2, 3 or 6 players, 3 with 4, 2 with 5, 0 with 7; more is refused",
                    default_face_up, 6},
     [P_MAX_ROUNDS] = {"max_rounds", PARAM_INT, 100, 1, 200, NULL,
-                      "the game ends after this round even if no city is complete (no first-city bonus)", NULL, 0},
+                      "the game ends after this round even if no city is complete (no first-city bonus); at "
+                      "most 200, a bound on games where nobody builds (one byte counts the rounds)", NULL, 0},
 };
 
 static cit_rules rules_from_params(const param_value *params) {
@@ -298,6 +313,31 @@ static const draft_step two_player_draft[] = {
     {0, STEP_CHOOSE}, {1, STEP_CHOOSE}, {1, STEP_BURY}, {0, STEP_CHOOSE}, {0, STEP_BURY}, {1, STEP_CHOOSE}};
 
 static int draft_length(int players) { return players == 2 ? 6 : players == 3 ? 6 : players; }
+
+/* Characters that may go aside face up with `players` players: the 8, less the one face down and one a
+ * draft step. */
+static int face_up_room(int players) { return NUM_CHARACTERS - 1 - draft_length(players); }
+
+/* The face-up characters must leave every draft step a choice: refused, never cut short. */
+static bool face_up_check(const cit_rules *r, int players, reason *why) {
+    if (r->face_up[players] <= face_up_room(players)) return true;
+    return deny(why, "face_up = %d with %d players leaves a draft step without a character (at most %d: 8 "
+                "characters, one face down, %d chosen)", r->face_up[players], players, face_up_room(players),
+                draft_length(players));
+}
+
+/* And the deal must fit the deck: a game that cannot be dealt as asked is refused, never dealt short. */
+static bool cit_rules_check(const cit_rules *r, int players, reason *why) {
+    if (players * r->start_cards > NUM_DISTRICTS)
+        return deny(why, "start_cards = %d with %d players deals %d cards, and the deck holds %d (at most %d each)",
+                    r->start_cards, players, players * r->start_cards, NUM_DISTRICTS, NUM_DISTRICTS / players);
+    return face_up_check(r, players, why);
+}
+
+static bool citadels_params_check(const param_value *params, int players, reason *why) {
+    cit_rules r = rules_from_params(params);
+    return cit_rules_check(&r, players, why);
+}
 
 /* x modulo the player count, for the small x of the draft (a step, a seat plus an offset): a
  * division would cost more than the rest of a draft step. */
@@ -368,7 +408,8 @@ static void next_step(citadels *g) {
 }
 
 /* The crown holder shuffles the characters, one goes aside face down unseen, some face up (never the
- * king), and the draft begins with the crown. Face-up counts are capped so every step has a card. */
+ * king), and the draft begins with the crown. A face-up count that would leave a step without a card
+ * was refused with the parameters (face_up_check). */
 static void start_round(citadels *g) {
     g->phase = PHASE_CHOOSE;
     g->round++;
@@ -384,7 +425,7 @@ static void start_round(citadels *g) {
     int unseen = (int)rng_below(&g->rng, NUM_CHARACTERS);
     place(g, unseen, PLACED_UNSEEN, NOBODY);
     g->aside_down = bit(unseen);
-    int room = NUM_CHARACTERS - 1 - draft_length(g->players);
+    int room = face_up_room(g->players); /* more was refused (cit_rules_check): the cap only guards */
     int up = g->rules.face_up[g->players] < room ? g->rules.face_up[g->players] : room;
     for (int i = 0; i < up; i++) {
         uint8_t candidates = g->pack & (uint8_t)~bit(KING);
@@ -1762,7 +1803,7 @@ static bool citadels_read_table(void *st, tree_reader *r, const param_value *par
                          .pack_wanted = -2, .drawn_wanted = -2, .marked_wanted = -2};
     for (int d = 0; d < NUM_TYPES; d++) cards.districts_left[d] = districts[d].copies;
     if (!table_check_keys(r, table_keys, why) || !read_players(r, g, &cards, why) ||
-        !read_zones(r, g, &cards, why))
+        !face_up_check(&g->rules, g->players, why) || !read_zones(r, g, &cards, why))
         return false;
     bool anyone_holds = false;
     for (int seat = 0; seat < g->players; seat++)
@@ -1932,7 +1973,7 @@ static bool citadels_validate(const void *st, reason *why) {
         !bytes_are_bools(&g->lab_used, 1) || !bytes_are_bools(&g->smithy_used, 1))
         return deny(why, "a yes-or-no field of the state is damaged");
     if (g->players < 2 || g->players > MAX_SEATS) return deny(why, "Citadels has 2 to 7 players");
-    if (g->rules.city_size < 1 || g->rules.city_size > 20 || g->rules.max_rounds < 1 || g->rules.max_rounds > 200)
+    if (g->rules.city_size < 1 || g->rules.city_size > CITY_MAX || g->rules.max_rounds < 1 || g->rules.max_rounds > 200)
         return deny(why, "the rule parameters are out of range");
     if (g->round < 1 || g->round > g->rules.max_rounds)
         return deny(why, "round %d is past the last round, %d (max_rounds)", g->round, g->rules.max_rounds);
@@ -2462,6 +2503,7 @@ const game_def citadels_game = {
     .state_size = sizeof(citadels),
     .params = citadels_params,
     .num_params = NUM_PARAMS,
+    .params_check = citadels_params_check,
     .setup = citadels_setup,
     .num_players = citadels_num_players,
     .turn = citadels_turn,
