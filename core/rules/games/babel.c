@@ -222,22 +222,28 @@ static const char *const sumerian_modes[] = {"run", "all", NULL};
 static const param_def babel_params[NUM_PARAMS] = {
     [P_HAND_START] = {"hand_start", PARAM_PER_SEAT, 5, 0, 20, NULL,
                       "people cards dealt to each hand; a list gives them by seat, start player "
-                      "first ({3, 5}: a handicap for the start player)"},
+                      "first ({3, 5}: a handicap for the start player). At most 20: two hands of 20 leave a "
+                      "third of the 60 people cards to draw from"},
     [P_DRAW_PEOPLE] = {"draw_people", PARAM_INT, 3, 0, 12, NULL,
-                       "people cards drawn at the start of each turn"},
+                       "people cards drawn at the start of each turn (at most 12, one people's cards: a "
+                       "bound of this host, more only empties the deck sooner)"},
     [P_DRAW_TEMPLES] = {"draw_temples", PARAM_INT, 2, 1, 6, NULL,
-                        "temple cards drawn at the end of each turn"},
+                        "temple cards drawn at the end of each turn (at least 1: the game ends when the "
+                        "last one is drawn, so with none it might never end; at most 6, the levels there are)"},
     [P_MIGRATE_COUNT] = {"migrate_count", PARAM_INT, 3, 1, 12, NULL,
-                         "cards moved by a migration (and needed at its origin)"},
+                         "cards moved by a migration (and needed at its origin); 1 to 12, the copies of "
+                         "one people (a bound of this host: no rule needs more)"},
     [P_TRIPLE] = {"triple", PARAM_INT, 3, 2, 12, NULL,
-                  "identical adjacent cards that make a people's ability usable"},
+                  "identical adjacent cards that make a people's ability usable (at least 2: one card "
+                  "is no run; at most 12: no people has more cards)"},
     [P_END_TOTAL] = {"end_total", PARAM_INT, 15, 1, 30, NULL,
-                     "total that ends the game, or starts the end phase"},
+                     "total that ends the game, or starts the end phase (at most 30: five temples, each "
+                     "topped by a level 6 at most)"},
     [P_END_FLOOR] = {"end_floor", PARAM_INT, 10, 0, 30, NULL,
                      "an opponent under this total loses at once; in the end phase, falling under "
-                     "it ends the game"},
+                     "it ends the game (0: never; at most 30, the highest total)"},
     [P_END_PHASE_TOTAL] = {"end_phase_total", PARAM_INT, 20, 1, 30, NULL,
-                           "total that ends the end phase"},
+                           "total that ends the end phase (at most 30, the highest total)"},
     [P_SUMERIANS] = {"sumerians", PARAM_CHOICE, 0, 0, 0, sumerian_modes,
                      "what the sumerian switch takes: \"run\", the top run of the opponent's row "
                      "(German and French texts), or \"all\", every card of the top card's people "

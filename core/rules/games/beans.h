@@ -201,9 +201,18 @@ void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rule
 /* The parameters both bean games take with the same meaning: one definition each (a game's own
  * words where they tell its players more). */
 extern const char *const bean_tie_break_names[];
-#define BEAN_PARAM_HAND_START {"hand_start", PARAM_INT, 5, 0, 10, NULL, "cards dealt to each player", NULL, 0, 0, false}
-#define BEAN_PARAM_REVEAL {"reveal", PARAM_INT, 2, 0, 6, NULL, "cards turned up in phase 2", NULL, 0, 0, false}
-#define BEAN_PARAM_DRAW {"draw", PARAM_INT, 3, 0, 10, NULL, "cards drawn in phase 4", NULL, 0, 0, false}
+#define BEAN_PARAM_HAND_START                                                                                 \
+    {"hand_start", PARAM_INT, 5, 0, 10, NULL,                                                                  \
+     "cards dealt to each player (at most 10, twice the rules' 5; a deck too small to deal them all and one "  \
+     "more is refused)", NULL, 0, 0, false}
+#define BEAN_PARAM_REVEAL                                                                                     \
+    {"reveal", PARAM_INT, 2, 0, 6, NULL,                                                                       \
+     "cards turned up in phase 2 (at most 6: the face-up cards, with what spells add, stay within the 15 "    \
+     "places a state has for them; reveal = 0 needs draw > 0)", NULL, 0, 0, false}
+#define BEAN_PARAM_DRAW                                                                                       \
+    {"draw", PARAM_INT, 3, 0, 10, NULL,                                                                        \
+     "cards drawn in phase 4 (at most 10, a bound of this host; draw = 0 needs reveal > 0, or the deck "     \
+     "would never run out)", NULL, 0, 0, false}
 #define BEAN_PARAM_TRADE_LIMIT(doc) {"trade_limit", PARAM_INT, 10, 0, 100, NULL, doc, NULL, 0, 0, false}
 #define BEAN_PARAM_DUPLICATE_FIELDS(doc) {"duplicate_fields", PARAM_BOOL, true, 0, 1, NULL, doc, NULL, 0, 0, false}
 /* game_default: the edition decides the default (Bohnanza's riogrande breaks ties by hands). */

@@ -60,21 +60,24 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
     [P_DECK] = {"deck", PARAM_BY_NAME, 0, 0, 60, bean_names,
                 "cards of each bean type; types not named keep the edition's count (amigo: blue 20, chili 18, "
                 "stink 16, green 14, soy 12, black_eyed 10, red 8, garden 6; riogrande adds coffee 24 (3 "
-                "players), wax 22, cocoa 4 (4-5 players)). deck = {wax = 0} takes a type out.",
+                "players), wax 22, cocoa 4 (4-5 players)). deck = {wax = 0} takes a type out. At most 60 of a "
+                "type and 160 in all, the cards a state holds; at least one more than the hands dealt.",
                 NULL, 0, 1, true},
     [P_BEANOMETER] = {"beanometer", PARAM_BY_NAME, 0, 0, 60, bean_names,
                       "cards needed for 1, 2, 3 and 4 coins, by type ({blue = {4, 6, 8, 10}}); 0: that payout "
-                      "does not exist. Types not named keep the cards' meters (`meeple rules bohnanza`, Beans).",
+                      "does not exist. Types not named keep the cards' meters (`meeple rules bohnanza`, Beans). "
+                      "At most 60, the most cards a type may have.",
                       NULL, 0, 4, false},
     [P_FIELDS] = {"fields", PARAM_BY_PLAYERS, 2, 1, 3, NULL,
                   "fields each player starts with, by player count", default_fields, 6, 0, false},
     [P_THIRD_FIELD_COST] = {"third_field_cost", PARAM_BY_PLAYERS, 0, 0, 20, NULL,
                             "coins a third field costs, once per game (0: it cannot be bought); amigo 0, riogrande "
-                            "3 with 4-5 players. The 1997 first edition: fields = 2, third_field_cost = 3",
+                            "3 with 4-5 players. The 1997 first edition: fields = 2, third_field_cost = 3. At most "
+                            "20, a bound of this host (a player rarely earns that many coins)",
                             NULL, 0, 0, true},
     [P_PASSES] = {"passes", PARAM_BY_PLAYERS, 3, 1, 9, NULL,
                   "passes through the deck; the game ends when the last one runs out (amigo 3; riogrande 2 "
-                  "with 3 players, else 3)",
+                  "with 3 players, else 3). At most 9, a bound of this host: three times the longest game",
                   NULL, 0, 0, true},
     [P_TIE_BREAK] = BEAN_PARAM_TIE_BREAK("among tied players: \"seat\", the one farthest clockwise from the start "
                                          "player (amigo); \"hand\", the most cards in hand (riogrande), still "
@@ -87,7 +90,8 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
                                                        "so); false: a bean whose type grows on a field must go "
                                                        "there"),
     [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn: this host's "
-                                             "bound, so every turn ends"),
+                                             "bound, so every turn ends (at most 100: ten times what ordinary "
+                                             "play needs)"),
 };
 
 /* The edition's rules, before the parameters set theirs (bean_rules_from). */

@@ -91,9 +91,9 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                       "The defaults are PROVISIONAL: the real Rabohnzel meters are unknown to this project (see "
                       "the Beans above). Beans not named keep the provisional meter. Edit "
                       "scripts/variants/rabohnzel/beanometers.lua and play --variant beanometers to use the real "
-                      "ones.",
+                      "ones. At most 60, as in Bohnanza.",
                       NULL, 0, 4, false},
-    [P_PASSES] = {"passes", PARAM_BY_PLAYERS, 3, 1, 9, NULL, "passes through the deck, by player count",
+    [P_PASSES] = {"passes", PARAM_BY_PLAYERS, 3, 1, 9, NULL, "passes through the deck, by player count (at most 9, as in Bohnanza)",
                   default_passes, 6, 0, false},
     [P_FIELDS] = {"fields", PARAM_INT, 2, 1, 2, NULL, "fields each player has (the bean_field spell adds a third)",
                   NULL, 0, 0, false},
@@ -101,14 +101,16 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
     [P_REVEAL] = BEAN_PARAM_REVEAL,
     [P_DRAW] = BEAN_PARAM_DRAW,
     [P_HAND_CARDS_DRAW] = {"hand_cards_draw", PARAM_INT, 5, 0, 10, NULL,
-                           "cards drawn in phase 4 with the hand_cards spell", NULL, 0, 0, false},
-    [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn, as in Bohnanza"),
+                           "cards drawn in phase 4 with the hand_cards spell (at most 10, as draw)", NULL, 0, 0, false},
+    [P_TRADE_LIMIT] = BEAN_PARAM_TRADE_LIMIT("trade steps (proposals, invitations, offers) per turn, as in Bohnanza "
+                                             "(at most 100)"),
     [P_GUARD_WINDOW] = {"guard_window", PARAM_BOOL, true, 0, 1, NULL,
                         "before the active player acts in the magic phase with a sword or common field, every other "
                         "player may harvest (false: only at their other decisions)",
                         NULL, 0, 0, false},
     [P_SWORD_CHAIN_MAX] = {"sword_chain_max", PARAM_INT, 100, 1, 1000, NULL,
-                           "coin draws in one Sword attack at most (a safety bound)", NULL, 0, 0, false},
+                           "coin draws in one Sword attack at most (a safety bound: a chain of draws ends; 1000 is "
+                           "more coins than a game holds)", NULL, 0, 0, false},
     [P_PLUCK_CARD] = {"pluck_card", PARAM_CHOICE, PLUCK_LAST, 0, 0, pluck_card_names,
                       "the card the Pluck Bean takes: \"last\" (the back of the hand, the English rules) or "
                       "\"random\" (the Korean card texts)",
