@@ -359,7 +359,7 @@ local function bean_hand(p)
 end
 
 -- A player's fields. Without the catalogue, on one line, as tostring(s) draws them (the golden
--- playthroughs hold that text). With it, one line each with its beanometer, the empty ones together.
+-- playthroughs hold that text). With it, one line each with its beanometer, a run of empty ones in one.
 -- Returns whether a meter was shown, and whether one of them is provisional.
 local function bean_fields(out, t, p)
   local temporary = t.game == "rabohnzel" and p.third_field -- Bohnanza's third field is bought, for good
@@ -371,18 +371,23 @@ local function bean_fields(out, t, p)
     return false, false
   end
   local metered, provisional = false, false
-  local empty = {}
+  local empty = {} -- a run of empty fields, said in one line
+  local function flush()
+    if #empty > 0 then out[#out + 1] = format("    field%s %s  empty", #empty > 1 and "s" or "", concat(empty, ", ")) end
+    empty = {}
+  end
   for f, field in ipairs(fields) do
     local text, marked = bean_field(field)
     if text == "-" then
       empty[#empty + 1] = f
     else
+      flush()
       metered = metered or text:find("pays %d+ now$") ~= nil
       provisional = provisional or marked
       out[#out + 1] = format("    field %d  %s", f, text)
     end
   end
-  if #empty > 0 then out[#out + 1] = format("    field%s %s  empty", #empty > 1 and "s" or "", concat(empty, ", ")) end
+  flush()
   if temporary then out[#out + 1] = format("    (field %d is bean_field's third field, gone at this player's next harvest)", #fields) end
   return metered, provisional
 end
