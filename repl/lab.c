@@ -17,6 +17,7 @@
 #include <lua.h>
 
 #include "cli.h"
+#include "host/paths.h"
 #include "lab.h"
 
 extern const char meeple_lua_lab[]; /* repl/lua/lab.lua */
@@ -74,6 +75,13 @@ static int l_os_seed(lua_State *L) {
     return 1;
 }
 
+/* is_bot(arg) -> whether a match would find the bot `arg` (a file, a name in bots/, a program). */
+static int l_is_bot(lua_State *L) {
+    char path[1024];
+    lua_pushboolean(L, meeple_find_bot(luaL_checkstring(L, 1), path, sizeof path));
+    return 1;
+}
+
 /* write_file(path, text) -> true, or nil and one line: written whole beside `path`, then renamed. */
 static int l_write_file(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
@@ -96,14 +104,18 @@ static int l_write_file(lua_State *L) {
     return 1;
 }
 
-/* The Lua side's refusal, returned: a table {bad = "reason"} is a bad argument (status 2), {status = N}
- * a failure already said (a match's); raised: an error said here in one line. */
+/* The Lua side's refusal, returned: a table {bad = "reason"} is a bad argument (status 2), {no_bot =
+ * ARG} a bot that cannot be found (as every command says it), {status = N} a failure already said (a
+ * match's); raised: an error said here in one line. */
 static int lab_failed(lua_State *L, const lab_context *c) {
     if (lua_istable(L, -1)) {
         lua_getfield(L, -1, "bad");
         const char *bad = lua_tostring(L, -1);
         if (bad) return cli_bad_args(c->cmd, "%s", bad);
-        lua_getfield(L, -2, "status");
+        lua_getfield(L, -2, "no_bot");
+        const char *bot = lua_tostring(L, -1);
+        if (bot) return cli_no_bot(c->cmd, bot);
+        lua_getfield(L, -3, "status");
         return lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 1;
     }
     char who[40];
@@ -147,6 +159,8 @@ static int lab_main(const char *cmd, int argc, char **argv, const cli_options *o
         lua_setfield(L, -2, "play");
         lua_pushcfunction(L, l_os_seed);
         lua_setfield(L, -2, "os_seed");
+        lua_pushcfunction(L, l_is_bot);
+        lua_setfield(L, -2, "is_bot");
         lua_pushcfunction(L, l_write_file);
         lua_setfield(L, -2, "write_file");
         status = lua_pcall(L, 2, 1, 1);

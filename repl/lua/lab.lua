@@ -4,8 +4,9 @@
 --
 -- Run with (meeple, request): request.command ("evaluate" or "tune"), request.args (the command's
 -- arguments), request.tmp (a fresh folder, emptied here), request.tty, and the C side's play(spec),
--- os_seed() and write_file(path, text). Returns the exit status, or {bad = reason} for a bad argument
--- (status 2, said with the usage line) or {status = N} for a failure already said.
+-- os_seed(), is_bot(arg) and write_file(path, text). Returns the exit status, or a refusal for the C
+-- side to say: {bad = reason} (a bad argument), {no_bot = arg}, or {status = N} (a failure the match
+-- already said).
 local meeple, req = ...
 local json = meeple.json
 local cmd = req.command
@@ -373,6 +374,9 @@ local function parse(args, valued, flags, extra)
   for _, g in ipairs(meeple.games()) do known = known or g == a.game end
   if not known then bad("unknown game '%s'; games: %s", a.game, table.concat(meeple.games(), ", ")) end
   if #a.bots < 1 then bad("name a bot for every seat (for example: random random)") end
+  for _, bot in ipairs(a.bots) do
+    if not req.is_bot(bot) then error({ no_bot = bot }, 0) end
+  end
   return a
 end
 
@@ -720,7 +724,7 @@ local function play_round(a, round, survivors, games, seed)
     os.remove(file)
     for _, g in ipairs(played) do c.games[#c.games + 1] = g end
     local list = metrics(c.games, #a.bots, a.first_bot, a.block)
-    c.est, c.skill_est = find(list, a.objective.metric), find(list, "first_player")
+    c.est, c.fp_est = find(list, a.objective.metric), find(list, "first_player")
     c.loss = c.est and a.objective.loss(c.est.est.value) or math.huge
   end
   table.sort(survivors, function(x, y) if x.loss ~= y.loss then return x.loss < y.loss end return x.id < y.id end)
@@ -760,7 +764,7 @@ local function tune()
     games = games * 2
   until #survivors == 1
   local best = survivors[1]
-  local e, fp = best.est and best.est.est, best.skill_est and best.skill_est.est
+  local e, fp = best.est and best.est.est, best.fp_est and best.fp_est.est
   local summary = ("%s over %d games: %s %s"):format(params_text(best.values, a.params), #best.games,
     a.objective.metric, e and cell(e, best.est.unit) or "-")
   local ok, why = req.write_file(a.out, variant_text(a, best.values, ("meeple tune %s %s: %s"):format(
