@@ -718,10 +718,11 @@ local function play_round(a, round, survivors, games, seed)
     local f = assert(io.open(file, "w"))
     f:write(variant_text(a, c.values, "a candidate of meeple tune"))
     f:close()
-    local played = play_and_measure(a, { games = games, seed = seed, variant = file, quiet = true,
+    local played, first = play_and_measure(a, { games = games, seed = seed, variant = file, quiet = true,
                                          label = ("round %d, %s"):format(round, params_text(c.values, a.params)),
                                          log = ("%s/candidate-%d.jsonl"):format(req.tmp, c.id) })
     os.remove(file)
+    a.first_bot = first.bots[1] -- the name the match gives the first bot (its file's own name)
     for _, g in ipairs(played) do c.games[#c.games + 1] = g end
     local list = metrics(c.games, #a.bots, a.first_bot, a.block)
     c.est, c.fp_est = find(list, a.objective.metric), find(list, "first_player")
@@ -732,7 +733,6 @@ end
 
 local function tune()
   local a = tune_args()
-  a.first_bot = a.bots[1]
   local survivors, rounds = {}, {}
   for i, values in ipairs(a.candidates) do survivors[i] = { id = i, values = values, games = {} } end
   local games, round = a.games, 0

@@ -174,6 +174,16 @@ describe("meeple tune", function()
     assert.is_truthy(m)
   end)
 
+  it("measures the first bot's skill when it is named by its file", function()
+    local out_file = os.tmpname() .. ".lua"
+    local out, code = meeple(("tune babel %s random --param end_total=14..15 --objective decisiveness --games 2"
+                              .. " --seed 1 --out %s"):format(util.quote(util.root .. "/bots/greedy_babel.lua"), out_file))
+    os.remove(out_file)
+    assert.are.equal(0, code, out)
+    assert.is_truthy(out:find("skill (greedy_babel) 1.000", 1, true), out)
+    assert.is_truthy(out:find("best: end_total=14 over 2 games: skill", 1, true), out)
+  end)
+
   it("refuses bad arguments with one line, the usage and status 2", function()
     for _, case in ipairs({
       { "tune babel random random --objective balance", "--param KEY=LO..HI" },
