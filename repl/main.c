@@ -110,7 +110,8 @@ static const cli_command commands[] = {
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
-     "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side",
+     "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side\n"
+     "`meeple evaluate ... --variant V` plays the same two matches and measures more (docs/lab.md).",
      compare_main},
     {"evaluate",
      "meeple evaluate GAME BOT BOT... [--variant V] [--games N] [--seed S] [--jobs J]"
