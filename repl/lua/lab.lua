@@ -447,7 +447,7 @@ local function html_escape(s)
                                          ["'"] = "&#39;" }))
 end
 
--- An interval drawn on 0..1 (shares) as a small inline picture.
+-- A share's interval drawn on -1..1 (0 in the middle) as a small inline picture.
 local function svg_interval(e, unit)
   if unit ~= "share" then return "" end
   local function x(v) return 4 + 152 * math.max(0, math.min(1, (v + 1) / 2)) end -- -1..1
@@ -554,6 +554,22 @@ local function print_pair(rows, variant)
   end
 end
 
+-- What changed beyond chance, as a sentence (compare's).
+local function changes_sentence(rows, variant)
+  local said = {}
+  for _, r in ipairs(rows) do
+    if r.beyond then
+      local what = r.m.key:match("^branching%.(.+)") and "branching factor in phase " .. r.m.key:sub(11) or r.m.label
+      said[#said + 1] = ("%s %s from %s to %s"):format(what, r.var.value > r.base.value
+        and "rises" or "falls", fmt(r.base.value, r.m.unit), fmt(r.var.value, r.m.unit))
+    end
+  end
+  if #said == 0 then return "Nothing changed beyond chance; more games (--games) would show smaller effects." end
+  local list = #said == 1 and said[1] or table.concat(said, "; ", 1, #said - 1) .. (#said == 2 and " and " or "; and ")
+    .. said[#said]
+  return ("Under %s, %s. Everything else is within chance."):format(variant, list)
+end
+
 local function evaluate()
   local a = evaluate_args()
   local n = #a.bots
@@ -591,7 +607,8 @@ local function evaluate()
   if var_metrics then
     rows = side_by_side(base_metrics, var_metrics)
     print_pair(rows, a.variant)
-    print("\n* marks a change beyond chance at 95%.")
+    print("\n* marks a change beyond chance at 95%.\n")
+    print(wrap(changes_sentence(rows, a.variant), 100))
   else
     print_single(base_metrics)
   end
