@@ -6,7 +6,8 @@
  * Both matches get the same match seed — --seed, else one drawn from the OS, as `meeple match` would
  * (a fixed default would let a bot that knows it work out every deal) — and it is printed.
  * --json writes the same numbers as one object; --html the report's plots (scripts/report.lua) for
- * both rule sets side by side. */
+ * both rule sets side by side. The match runner (lab_run_match, repl/lab.h) is shared with `meeple
+ * evaluate` and `meeple tune` (repl/lab.c), which play their matches the same way. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 
 #include <math.h>
@@ -127,8 +128,8 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
 
 /* ==================================================================== the two matches */
 
-/* The child's stderr, line by line, as ours: its errors name `meeple compare`, and an error followed
- * by match's usage line is a bad argument of compare's, said as cli_bad_args says it. `pending` holds
+/* The child's stderr, line by line, as ours: its errors name `meeple CMD` (compare, evaluate, tune),
+ * and an error followed by match's usage line is a bad argument of CMD's, said as cli_bad_args says it. `pending` holds
  * an error line until the next line shows which it is. */
 static void relay_line(const char *cmd, char *pending, size_t n, const char *line) {
     static const char match_prefix[] = "meeple match: ", usage_prefix[] = "usage: meeple match";
