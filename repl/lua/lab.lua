@@ -94,8 +94,20 @@ local function ratio_over_deals(num, den)
   return { value = r, lo = r - half, hi = r + half, se = se, n = n }
 end
 
+-- How far from a bound of its range a metric's interval reaches when all D deals came out at that
+-- bound: Wilson's score interval for D successes in D trials (as `meeple match` does then), scaled to
+-- the range; a t interval would claim the bound exactly.
+local function wilson_reach(range, d, z) return range * z * z / (d + z * z) end
+
+-- The estimate's interval cut to the metric's range [lo, hi]; at a bound every deal reached, Wilson's.
 local function clamp(e, lo, hi)
-  if e then e.lo, e.hi = math.max(lo, e.lo), math.min(hi, e.hi) end
+  if not e then return nil end
+  e.lo, e.hi = math.max(lo, e.lo), math.min(hi, e.hi)
+  if e.se == 0 and hi < math.huge then
+    if e.value >= hi then e.lo = hi - wilson_reach(hi - lo, e.n, Z95)
+    elseif e.value <= lo then e.hi = lo + wilson_reach(hi - lo, e.n, Z95) end
+    e.se = (e.hi - e.lo) / (2 * Z95) -- what a difference is tested with (differs)
+  end
   return e
 end
 
@@ -237,6 +249,10 @@ local function seat_spread(deals, n)
         return mean_of(d, function(g) return share(g, i) - share(g, j) end)
       end), 0.05 / pairs_count)
       if not diff then return nil end
+      if diff.se == 0 and math.abs(diff.value) >= 1 then -- one seat won every game: Wilson's, as clamp
+        local reach = wilson_reach(2, diff.n, t_critical(0.05 / pairs_count, math.max(diff.n - 1, 1)))
+        diff.lo, diff.hi = diff.value > 0 and 1 - reach or -1, diff.value > 0 and 1 or -1 + reach
+      end
       est.value = math.max(est.value, math.abs(diff.value))
       est.lo = math.max(est.lo, diff.lo > 0 and diff.lo or diff.hi < 0 and -diff.hi or 0)
       est.hi = math.max(est.hi, math.abs(diff.lo), math.abs(diff.hi))
