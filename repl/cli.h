@@ -121,6 +121,9 @@ int replay_main(int argc, char **argv, const cli_options *opts);
 int merge_main(int argc, char **argv, const cli_options *opts);
 /* `meeple compare`, in compare.c. */
 int compare_main(int argc, char **argv, const cli_options *opts);
+/* `meeple evaluate` and `meeple tune`, in lab.c: the variant lab. */
+int evaluate_main(int argc, char **argv, const cli_options *opts);
+int tune_main(int argc, char **argv, const cli_options *opts);
 /* `meeple report`, in report.c. */
 int report_main(int argc, char **argv, const cli_options *opts);
 

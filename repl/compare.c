@@ -6,7 +6,8 @@
  * Both matches get the same match seed — --seed, else one drawn from the OS, as `meeple match` would
  * (a fixed default would let a bot that knows it work out every deal) — and it is printed.
  * --json writes the same numbers as one object; --html the report's plots (scripts/report.lua) for
- * both rule sets side by side. */
+ * both rule sets side by side. The match runner (lab_run_match, repl/lab.h) is shared with `meeple
+ * evaluate` and `meeple tune` (repl/lab.c), which play their matches the same way. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 
 #include <math.h>
@@ -25,6 +26,7 @@
 #include "host/timing.h"
 #include "host/shortest_json.h"
 #include <meeple/registry.h>
+#include "lab.h"
 #include "report.h"
 #include "host/seating.h"
 
@@ -126,19 +128,19 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
 
 /* ==================================================================== the two matches */
 
-/* The child's stderr, line by line, as ours: its errors name `meeple compare`, and an error followed
- * by match's usage line is a bad argument of compare's, said as cli_bad_args says it. `pending` holds
+/* The child's stderr, line by line, as ours: its errors name `meeple CMD` (compare, evaluate, tune),
+ * and an error followed by match's usage line is a bad argument of CMD's, said as cli_bad_args says it. `pending` holds
  * an error line until the next line shows which it is. */
-static void relay_line(char *pending, size_t n, const char *line) {
+static void relay_line(const char *cmd, char *pending, size_t n, const char *line) {
     static const char match_prefix[] = "meeple match: ", usage_prefix[] = "usage: meeple match";
     bool usage = line && strncmp(line, usage_prefix, sizeof usage_prefix - 1) == 0;
     if (pending[0] && usage) {
         pending[strcspn(pending, "\n")] = '\0';
-        cli_bad_args("compare", "%s", pending);
+        cli_bad_args(cmd, "%s", pending);
         pending[0] = '\0';
         return;
     }
-    if (pending[0]) fprintf(stderr, "meeple compare: %s", pending);
+    if (pending[0]) fprintf(stderr, "meeple %s: %s", cmd, pending);
     pending[0] = '\0';
     if (!line) return;
     if (strncmp(line, match_prefix, sizeof match_prefix - 1) == 0)
@@ -150,7 +152,7 @@ static void relay_line(char *pending, size_t n, const char *line) {
 /* The progress of one half on a terminal: the games its log holds so far (match flushes each game's
  * line in order), counted as the log grows, and the time left at the pace so far. */
 typedef struct halfway {
-    const char *label, *log;
+    const char *cmd, *label, *log;
     long long total, done;
     long offset;
     double started;
@@ -173,7 +175,7 @@ static void show_progress(halfway *h) {
     char left[48] = "";
     if (h->done > 0 && h->done < h->total)
         snprintf(left, sizeof left, ", about %.0f s left", spent / (double)h->done * (double)(h->total - h->done));
-    fprintf(stderr, "\r\033[Kcompare, %s: %lld/%lld games%s", h->label, h->done, h->total, left);
+    fprintf(stderr, "\r\033[K%s, %s: %lld/%lld games%s", h->cmd, h->label, h->done, h->total, left);
     fflush(stderr);
     h->shown = true;
 }
@@ -202,39 +204,41 @@ static void relay_output(int fd, halfway *h) {
             if (buf[i] != '\n' && fill < sizeof line - 2) continue;
             line[fill] = '\0';
             clear_progress(h);
-            relay_line(pending, sizeof pending, line);
+            relay_line(h->cmd, pending, sizeof pending, line);
             fill = 0;
         }
         show_progress(h);
     }
     line[fill] = '\0';
     clear_progress(h);
-    if (fill) relay_line(pending, sizeof pending, line);
-    relay_line(pending, sizeof pending, NULL);
+    if (fill) relay_line(h->cmd, pending, sizeof pending, line);
+    relay_line(h->cmd, pending, sizeof pending, NULL);
 }
 
-/* Runs `meeple match` with the comparison's arguments, its table discarded and its log in `log`; its
- * stderr comes through relay_line. Returns its exit status (-1: it could not run). */
-static int run_match(const compare_args *a, const char *variant, const char *log, const cli_options *opts) {
+/* Runs `meeple match` as `spec` says, its table discarded and its log in spec->log; its stderr comes
+ * through relay_line, as spec->cmd's. Returns its exit status (-1: it could not run). */
+int lab_run_match(const lab_match *spec, const cli_options *opts) {
     char games[32], seed[32], jobs[32];
-    snprintf(games, sizeof games, "%lld", a->games);
-    snprintf(seed, sizeof seed, "%lld", a->seed);
-    snprintf(jobs, sizeof jobs, "%lld", a->jobs);
-    const char *argv[32 + COMPARE_MAX_SEATS];
+    snprintf(games, sizeof games, "%lld", spec->games);
+    snprintf(seed, sizeof seed, "%lld", spec->seed);
+    snprintf(jobs, sizeof jobs, "%lld", spec->jobs);
+    const char *argv[32 + MEEPLE_MAX_PLAYERS];
     int n = 0;
     argv[n++] = "meeple";
     if (opts->debug) argv[n++] = "--debug";
     argv[n++] = "match";
-    argv[n++] = a->game;
-    for (int i = 0; i < a->nbots; i++) argv[n++] = a->bots[i];
-    const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--seating", a->seating, "--log", log};
+    argv[n++] = spec->game;
+    for (int i = 0; i < spec->nbots && i < MEEPLE_MAX_PLAYERS; i++) argv[n++] = spec->bots[i];
+    const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--seating", spec->seating, "--log", spec->log};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) argv[n++] = rest[i];
-    if (variant) {
+    if (spec->variant) {
         argv[n++] = "--variant";
-        argv[n++] = variant;
+        argv[n++] = spec->variant;
     }
     argv[n] = NULL;
-    fprintf(stderr, "meeple compare: %lld games under %s...\n", a->games, variant ? variant : "the base rules");
+    if (!spec->quiet)
+        fprintf(stderr, "meeple %s: %lld games under %s...\n", spec->cmd, spec->games,
+                spec->variant ? spec->variant : "the base rules");
     fflush(NULL);
     int err[2];
     if (pipe(err) != 0) return -1;
@@ -254,13 +258,22 @@ static int run_match(const compare_args *a, const char *variant, const char *log
         _exit(127);
     }
     close(err[1]);
-    halfway h = {.label = variant ? variant : "base rules", .log = log, .total = a->games, .started = (timing_now_ms() / 1e3),
-                 .tty = isatty(STDERR_FILENO)};
+    const char *label = spec->label ? spec->label : spec->variant ? spec->variant : "base rules";
+    halfway h = {.cmd = spec->cmd, .label = label, .log = spec->log, .total = spec->games,
+                 .started = (timing_now_ms() / 1e3), .tty = isatty(STDERR_FILENO)};
     relay_output(err[0], &h);
     close(err[0]);
     int status;
     if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return -1;
     return WEXITSTATUS(status);
+}
+
+/* The comparison's match under `variant` (NULL: the base rules), logged in `log`. */
+static int run_match(const compare_args *a, const char *variant, const char *log, const cli_options *opts) {
+    lab_match spec = {.cmd = "compare", .game = a->game, .variant = variant, .seating = a->seating, .log = log,
+                      .nbots = a->nbots, .games = a->games, .seed = a->seed, .jobs = a->jobs};
+    for (int i = 0; i < a->nbots; i++) spec.bots[i] = a->bots[i];
+    return lab_run_match(&spec, opts);
 }
 
 static int bot_index(side *s, const char *name) {

@@ -110,8 +110,44 @@ static const cli_command commands[] = {
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
-     "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side",
+     "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side\n"
+     "`meeple evaluate ... --variant V` plays the same two matches and measures more (docs/lab.md).",
      compare_main},
+    {"evaluate",
+     "meeple evaluate GAME BOT BOT... [--variant V] [--games N] [--seed S] [--jobs J]"
+     " [--seating rotate|balanced|permute|random] [--json] [--html FILE]",
+     "game-design metrics (balance, skill, drama, ...) of a game or a variant, with 95% intervals",
+     "Plays `meeple match` (the same seating design, duplicate deals and seeds), plays every logged\n"
+     "game again to read its legal actions and scores, and reports with 95% intervals over the deals:\n"
+     "balance (spread of the seats' win rates), first-player advantage, drawishness (shared wins),\n"
+     "duration (decisions, rounds), branching factor (overall and per phase), skill (how much the\n"
+     "first bot beats the others), luck (how often the seat, not the bot, wins a deal), lead changes,\n"
+     "drama and uncertainty (by the game's own scores). docs/lab.md defines each one.\n"
+     "  --variant V  also under the house rules V, side by side, * marking a change beyond chance\n"
+     "  --games N    games under each rule set, a whole number of deals (default: 200 rounded up)\n"
+     "  --seating D  the seating design (default balanced; see match --help)\n"
+     "  --seed S     the match seed (default: drawn from the OS, printed)\n"
+     "  --jobs J     games played at once (default 1; 0: one per core)\n"
+     "  --json       one JSON object instead: each metric's value, interval and what it assumes\n"
+     "  --html FILE  also write the table as one self-contained page\n"
+     "`meeple compare` is the older summary of the same matches (seat and bot win rates, length).",
+     evaluate_main},
+    {"tune",
+     "meeple tune GAME BOT BOT... --param KEY=LO..HI [--param ...] --objective OBJ [--games N] [--seed S]"
+     " [--jobs J] [--seating D] [--out FILE] [--json]",
+     "parameter values that best meet an objective, by successive halving, written as a variant",
+     "Every combination of the ranges is a candidate (at most 64). Round 1 plays --games games of each\n"
+     "(default: 20 rounded up to whole deals); each round keeps the better half by the objective's\n"
+     "estimate over all of a candidate's games and plays twice as many new games (a new seed each\n"
+     "round, the same deals for every candidate), until one is left. Prints every round's candidates,\n"
+     "games and estimates, the best with its interval, and writes it as a variant file.\n"
+     "  --param KEY=LO..HI  a whole-number parameter of the game (meeple rules GAME) and its range\n"
+     "  --objective OBJ     balance (smallest seat spread), first_player (advantage nearest 0),\n"
+     "                      duration:N (mean rounds nearest N), lead_changes (most), decisiveness\n"
+     "                      (the first bot's skill highest)\n"
+     "  --out FILE   the variant file written (default GAME-tuned.lua), for --variant FILE\n"
+     "  --games, --seed, --jobs, --seating   as for evaluate; --json: the evidence as one object",
+     tune_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones, and s:clone/s:legal from Lua",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"

@@ -9,7 +9,7 @@ local dir = util.root .. "/repl/lua"
 -- Every program of the command line, by the file it lives in.
 local programs = {
   "referee", "replay_terminal", "replay_page", "report_command", "compare_check", "compare_page",
-  "bench_lua_api", "bench_variant",
+  "bench_lua_api", "bench_variant", "lab",
 }
 
 local function files_in(folder, pattern)
