@@ -2,9 +2,8 @@
 -- state (under its variant, if any), what each reader may see of it, and the game document
 -- (docs/serve.md) as JSON text.
 --
--- Run with (meeple, game, players, seed, variant or nil, params as JSON text, spectator_view); returns
--- G. spectator_view(plain) is C's: the table of a viewer who holds no seat.
-local meeple, game, players, seed, variant, params_json, spectator_view = ...
+-- Run with (meeple, game, players, seed, variant or nil, params as JSON text); returns G.
+local meeple, game, players, seed, variant, params_json = ...
 local json = meeple.json
 local params, bad = json.decode(params_json)
 if bad then error('params: ' .. bad, 0) end
@@ -75,6 +74,55 @@ function G.result_json()
   return json.encode({ scores = scores, winners = winners })
 end
 
+local function same(a, b)
+  if a == b then return true end
+  if type(a) ~= 'table' or type(b) ~= 'table' then return false end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+-- What every seat's view shows alike: the spectators' view. A value the seats see differently is
+-- left out, except a count that some seats see where its owner sees the list (a hand: its size).
+local function meet(values)
+  local first = values[1]
+  local all_same, tables, counts = true, 0, {}
+  for _, v in ipairs(values) do
+    all_same = all_same and same(v, first)
+    if type(v) == 'table' then tables = tables + 1 else counts[#counts + 1] = v end
+  end
+  if all_same then return first end
+  if tables > 0 and #counts > 0 then
+    for _, c in ipairs(counts) do
+      if math.type(c) ~= 'integer' or c ~= counts[1] then return nil end
+    end
+    return counts[1]
+  end
+  if tables < #values then return nil end
+  local n = #first
+  for _, v in ipairs(values) do
+    if #v ~= n then return nil end -- lists of different lengths: some see more of it
+  end
+  local out = {}
+  for k in pairs(first) do
+    local children = {}
+    for i, v in ipairs(values) do
+      if v[k] == nil then children = nil break end
+      children[i] = v[k]
+    end
+    local m = children and meet(children)
+    if m == nil and math.type(k) == 'integer' and k <= n then return nil end -- no hole in a list
+    out[k] = m
+  end
+  return out
+end
+
+local function spectator_view()
+  local views = {}
+  for p = 1, players do views[p] = s:view(p) end
+  return meet(views) or {}
+end
+
 local function history_of(seat)
   local out = {}
   local h = seat and s:history(seat) or watched
@@ -91,7 +139,7 @@ function G.document(seat)
   d.over = G.over()
   d.to_move = G.to_move() or json.null
   d.your_turn = seat ~= nil and d.to_move == seat
-  d.view = seat and s:view(seat) or spectator_view(plain())
+  d.view = seat and s:view(seat) or spectator_view()
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end
