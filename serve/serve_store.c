@@ -80,7 +80,7 @@ static bool open_db(serve_store *st, const char *path, char *err, size_t n) {
     }
     if (!whole) return fail(st, "not a database meeple serve can read (or a damaged one)", err, n);
     /* WAL: a commit is one append; FULL: it is on the disk before the server answers. */
-    if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", NULL,
+    if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON", NULL,
                      NULL, NULL) != SQLITE_OK)
         return fail(st, "cannot set WAL mode", err, n);
     if (!check_format(st, err, n)) return false;
