@@ -270,6 +270,16 @@ static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat
     return serve_error_set(e, 500, "the server could not store the event: %s", err);
 }
 
+static void free_bots(serve_game *g) {
+    int scores[MEEPLE_MAX_PLAYERS] = {0}, winners[MEEPLE_MAX_PLAYERS] = {0};
+    for (int p = 0; p < g->players; p++) {
+        if (!g->seats[p].b) continue;
+        bot_end(g->seats[p].b, scores, winners, 0);
+        bot_free(g->seats[p].b);
+        g->seats[p].b = NULL;
+    }
+}
+
 /* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
 static void changed(serve_server *sv, serve_game *g) {
     if (!g->ended && !sv->resuming && game_over(g)) {
@@ -279,9 +289,8 @@ static void changed(serve_server *sv, serve_game *g) {
         lua_settop(g->L, 1);
         if (copy && store_ev(sv, g, "end", 0, copy, &e)) g->ended = true;
         free(copy);
-        for (int p = 0; p < g->players; p++)
-            if (g->seats[p].b) bot_end(g->seats[p].b, (int[MEEPLE_MAX_PLAYERS]){0}, (int[MEEPLE_MAX_PLAYERS]){0}, 0);
     }
+    if (!sv->resuming && game_over(g)) free_bots(g); /* an external bot's program is told and ends */
     g->version++;
     http_changed(g);
     bots_wake(sv, g);

@@ -56,6 +56,8 @@ static int serve_parse(int argc, char **argv, serve_config *c) {
             if (bad) return bad;
         } else if (strcmp(opt, "--allow-exec") == 0) {
             c->allow_exec = true;
+        } else if (strcmp(opt, "--durable") == 0) {
+            c->durable = true;
         } else if (opt[0] == '-') {
             return cli_unknown_option("serve", opt);
         } else {
@@ -67,7 +69,7 @@ static int serve_parse(int argc, char **argv, serve_config *c) {
 
 static int serve_run(serve_server *sv) {
     char err[600];
-    sv->store = store_open(sv->cfg.db, err, sizeof err);
+    sv->store = store_open(sv->cfg.db, sv->cfg.durable, err, sizeof err);
     if (!sv->store) return cli_fail("serve", "database '%s': %s", sv->cfg.db, err);
     sv->cap = sv->cfg.max_games;
     sv->games = calloc((size_t)sv->cap, sizeof *sv->games);

@@ -234,3 +234,45 @@ def test_sigint_and_sigterm_stop_the_server_cleanly():
             c.create("babel", ["human", "greedy_babel"])
             c.close()
             assert s.stop(sig) == 0 and "stopping" in s.stderr
+
+
+def test_a_chunked_body_over_the_cap_is_413(server):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    chunks = (b"x" * 8192 for _ in range(10))
+    conn.request("POST", "/api/games", body=chunks, encode_chunked=True,
+                 headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    r = conn.getresponse()
+    assert r.status == 413 and json.loads(r.read())["error"]
+    conn.close()
+
+
+def test_games_past_the_cap_are_refused_with_503():
+    with tmpdir() as d:
+        s = Server(os.path.join(d, "cap.db"), "--max-games", "2")
+        c = s.client()
+        c.create("babel", ["human", "human"])
+        c.create("babel", ["human", "human"])
+        status, err = c.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"]})
+        assert status == 503 and "--max-games" in err["error"]
+        status, listing = c.get("/api/games")
+        assert len(listing["games"]) == 2
+        c.close()
+        assert s.stop() == 0
+
+
+def test_durable_mode_and_bad_options(server):
+    import subprocess
+    from serve_util import EXE
+    p = subprocess.run([EXE, "serve", "--port", "99999"], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2 and "--port must be" in p.stderr
+    p = subprocess.run([EXE, "serve", "--bind", "example.org", "--port", "0", "--db", ":memory:"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1 and "--bind must be an IPv4 or IPv6 address" in p.stderr
+    with tmpdir() as d:
+        s = Server(os.path.join(d, "durable.db"), "--durable")
+        c = s.client()
+        out = c.create("babel", ["human", "human"])
+        assert c.doc(out["id"])["decisions"] == 0
+        c.close()
+        assert s.stop() == 0
