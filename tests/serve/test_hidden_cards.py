@@ -15,7 +15,7 @@ from serve_util import Server, tmpdir, tokens_of  # noqa: E402
 meeple = pytest.importorskip("meeple", reason="the Python module was not built (python3-dev)")
 
 GAMES = [("babel", 2), ("citadels", 4), ("bohnanza", 3), ("rabohnzel", 4)]
-STEPS = 40
+STEPS = 80
 
 
 @pytest.fixture(scope="module")
