@@ -491,7 +491,7 @@ static bool read_request(json_t *o, const char **game, long long *players, long 
     *variant = json_is_string(jv) ? json_string_value(jv) : "";
     if (jpar && !json_is_object(jpar) && !json_is_null(jpar))
         return serve_error_set(e, 400, "\"params\" must be an object of the game's parameters");
-    *params = json_dumps(json_is_object(jpar) ? jpar : json_object(), JSON_COMPACT);
+    *params = json_is_object(jpar) ? json_dumps(jpar, JSON_COMPACT) : strdup("{}");
     if (!*params) return serve_error_set(e, 500, "out of memory");
     return true;
 }
