@@ -270,11 +270,25 @@ static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat
     return serve_error_set(e, 500, "the server could not store the event: %s", err);
 }
 
+/* The game is over: each bot is told the result (an external bot's program then ends) and freed. */
 static void free_bots(serve_game *g) {
-    int scores[MEEPLE_MAX_PLAYERS] = {0}, winners[MEEPLE_MAX_PLAYERS] = {0};
+    int scores[MEEPLE_MAX_PLAYERS] = {0}, winners[MEEPLE_MAX_PLAYERS] = {0}, nwinners = 0;
+    if (g_call(g, "result", 0, 2, NULL, 0)) {
+        for (int p = 0; p < g->players; p++) {
+            lua_rawgeti(g->L, -2, p + 1);
+            scores[p] = (int)lua_tointeger(g->L, -1);
+            lua_pop(g->L, 1);
+        }
+        for (int i = 0; i < (int)lua_rawlen(g->L, -1) && i < g->players; i++) {
+            lua_rawgeti(g->L, -1, i + 1);
+            winners[nwinners++] = (int)lua_tointeger(g->L, -1) - 1;
+            lua_pop(g->L, 1);
+        }
+        lua_settop(g->L, 1);
+    }
     for (int p = 0; p < g->players; p++) {
         if (!g->seats[p].b) continue;
-        bot_end(g->seats[p].b, scores, winners, 0);
+        bot_end(g->seats[p].b, scores, winners, nwinners);
         bot_free(g->seats[p].b);
         g->seats[p].b = NULL;
     }
