@@ -278,3 +278,29 @@ def test_durable_mode_and_bad_options(server):
         assert c.doc(out["id"])["decisions"] == 0
         c.close()
         assert s.stop() == 0
+
+
+WEB = os.path.join(os.path.dirname(__file__), "..", "..", "serve", "web")
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+         ".png": "image/png"}
+
+
+def test_every_page_file_is_served_from_the_binary_with_its_type(client):
+    names = sorted(os.listdir(WEB)) if os.path.isdir(WEB) else []
+    for name in names:
+        with open(os.path.join(WEB, name), "rb") as f:
+            want = f.read()
+        status, headers, body = client.raw("GET", "/static/" + name)
+        assert status == 200 and body == want, name
+        kind = TYPES.get(os.path.splitext(name)[1])
+        if kind:
+            assert headers["Content-Type"].startswith(kind), (name, headers["Content-Type"])
+    for path, name in [("/", "index.html"), ("/play/0123456789abcdef", "play.html")]:
+        status, _, body = client.raw("GET", path)
+        if name in names:
+            with open(os.path.join(WEB, name), "rb") as f:
+                assert status == 200 and body == f.read()
+        else:
+            assert status == 404
+    assert client.raw("GET", "/static/../serve.h")[0] == 404
+    assert client.raw("GET", "/static/nothing-here.js")[0] == 404
