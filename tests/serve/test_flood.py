@@ -9,6 +9,8 @@ import socket
 import sys
 import time
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(__file__))
 from serve_util import Server, tmpdir  # noqa: E402
 
@@ -57,8 +59,11 @@ def test_ten_thousand_connections_are_refused_gracefully():
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     room = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100
-    n = min(CONNECTIONS, room)
-    assert n >= 1000, "too few file descriptors for the test (%d)" % room
+    n = min(CONNECTIONS, room)  # 10,000 unless the hard limit on open files is lower
+    if n < MAX_CONNECTIONS + 300:
+        pytest.skip("too few file descriptors for the test (%d)" % room)
+    if n < CONNECTIONS:
+        print("serve_connection_flood: %d connections (the limit on open files allows no more)" % n)
     with tmpdir() as d:
         s = Server(os.path.join(d, "flood.db"), "--max-connections", str(MAX_CONNECTIONS))
         socks = open_many(s.port, n)
