@@ -126,5 +126,7 @@ int evaluate_main(int argc, char **argv, const cli_options *opts);
 int tune_main(int argc, char **argv, const cli_options *opts);
 /* `meeple report`, in report.c. */
 int report_main(int argc, char **argv, const cli_options *opts);
+/* `meeple serve`, in serve/serve_main.c. */
+int serve_main(int argc, char **argv, const cli_options *opts);
 
 #endif
