@@ -103,7 +103,8 @@ const MEEPLE_DRAW = (function () {
   function rows(t, known, ctx, attrsOf) {
     let out = "";
     for (const [k, how] of Object.entries(known)) {
-      if (how && k in t) out += row(how[0], how[1](t[k], t), attrsOf ? attrsOf(k) : "");
+      // how[2]: the row marks its own zones inside (false: the row is no zone of its own)
+      if (how && k in t) out += row(how[0], how[1](t[k], t), attrsOf && how[2] !== false ? attrsOf(k) : "");
     }
     for (const k of Object.keys(t).sort()) {
       if (!(k in known)) out += row(words(k), value(t[k], ctx), attrsOf ? attrsOf(k) : "");
@@ -296,7 +297,8 @@ const MEEPLE_DRAW = (function () {
   const PEOPLES = ["assyrians", "hittites", "medes", "persians", "sumerians"];
 
   // The five places: each people's temple (levels) and row (people cards) side by side.
-  function places(p, ctx) {
+  function places(p, seat, ctx) {
+    const zone = (name) => ' data-zone="' + name + '" data-seat="' + seat + '"';
     const temples = isObject(p.temples) ? p.temples : {};
     const rowsOf = isObject(p.rows) ? p.rows : {};
     const names = PEOPLES.filter((n) => n in temples || n in rowsOf)
@@ -304,9 +306,11 @@ const MEEPLE_DRAW = (function () {
     return '<div class="places">' + names.map((n) => {
       const levels = asList(temples[n]);
       const people = rowsOf[n];
-      return '<div class="place"><div class="place-name">' + tile(n, ctx) + '</div><div class="temple" title="temple levels">' +
+      const colour = colourOf(n, ctx);
+      return '<div class="place"><div class="place-name"><span class="card' + (colour ? " c-" + esc(colour) : "") + '">' +
+        esc(words(n)) + '</span></div><div class="temple" title="temple levels"' + zone("temples") + ">" +
         (levels.length ? levels.map((l) => '<span class="level">' + esc(l) + "</span>").join("") : none("no temple")) +
-        '</div><div class="people">' + (typeof people === "number" ? faceDown(people) : pile(people, ctx)) + "</div></div>";
+        "</div><div class=\"people\"" + zone("rows") + ">" + (typeof people === "number" ? faceDown(people) : pile(people, ctx)) + "</div></div>";
     }).join("") + "</div>";
   }
 
@@ -323,11 +327,11 @@ const MEEPLE_DRAW = (function () {
       temple_top: ["temple cards turned up", (v) => pile(v, ctx)],
       discard: ["discard pile", (v) => deck(v, ctx)],
       to_move: null,
-    }, () => ({
+    }, (seat) => ({
       pawn: ["pawn at", (v) => (typeof v === "string" ? tile(v, ctx) : value(v, ctx))],
       hand: ["hand", (v) => pile(v, ctx)],
       reserve: ["temple reserve", (v) => asList(v).map((l) => '<span class="level">' + esc(l) + "</span>").join("") || none()],
-      temples: ["temples and peoples", (v, p) => places(p, ctx)],
+      temples: ["temples and peoples", (v, p) => places(p, seat, ctx), false],
       rows: null,
     }), (p) => "temple levels " + templeHeight(p));
   }
