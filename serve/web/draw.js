@@ -310,7 +310,7 @@ const MEEPLE_DRAW = (function () {
       return '<div class="place"><div class="place-name"><span class="card' + (colour ? " c-" + esc(colour) : "") + '">' +
         esc(words(n)) + '</span></div><div class="temple" title="temple levels"' + zone("temples") + ">" +
         (levels.length ? levels.map((l) => '<span class="level">' + esc(l) + "</span>").join("") : none("no temple")) +
-        "</div><div class=\"people\"" + zone("rows") + ">" + (typeof people === "number" ? faceDown(people) : pile(people, ctx)) + "</div></div>";
+        "</div><div class=\"people\"" + zone("rows") + ">" + (typeof people === "number" ? faceDown(people) : asList(people).length ? pile(people, ctx) : none("no people")) + "</div></div>";
     }).join("") + "</div>";
   }
 

@@ -192,6 +192,10 @@
     const list = asList(doc.history);
     const box = $("history");
     const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+    if (list.length === 0) {
+      box.replaceChildren(el("li", { class: "none start", text: "no decision yet" }));
+      return;
+    }
     box.replaceChildren(...list.map((h) => el("li", { value: String(h.n), "data-seat": String(h.seat) },
       el("span", { class: "who", text: seatLabel(doc, h.seat) }), " ", String(h.text))));
     if (atEnd || list.length < 2) box.scrollTop = box.scrollHeight;

@@ -4,8 +4,9 @@
 import { test } from "node:test";
 import { browserOrSkip, startServer, playWholeGame } from "./lib.mjs";
 
-const browser = await browserOrSkip();
-const server = await startServer();
+const launch = await browserOrSkip();
+const server = await startServer(); // a meeple without `serve` skips here, before any browser starts
+const browser = await launch();
 
 test("Babel: two people play to the end by clicks, no page shows the other's hand", { timeout: 300000 }, async () => {
   // The last button is mostly a build or a settle: the quickest way to an end.

@@ -9,8 +9,9 @@ import {
   checkNoHiddenCards, watchErrors,
 } from "./lib.mjs";
 
-const browser = await browserOrSkip();
-const server = await startServer();
+const launch = await browserOrSkip();
+const server = await startServer(); // a meeple without `serve` skips here, before any browser starts
+const browser = await launch();
 const base = server.url;
 const tokenOf = (url) => new URL(url).hash.match(/token=([^&]+)/)[1];
 const idOf = (url) => new URL(url).pathname.split("/").pop();

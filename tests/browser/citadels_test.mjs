@@ -4,8 +4,9 @@
 import { test } from "node:test";
 import { browserOrSkip, startServer, playWholeGame, botFor } from "./lib.mjs";
 
-const browser = await browserOrSkip();
-const server = await startServer();
+const launch = await browserOrSkip();
+const server = await startServer(); // a meeple without `serve` skips here, before any browser starts
+const browser = await launch();
 
 test("Citadels: one person and four bots play to the end by clicks, no page shows a bot's hand", { timeout: 300000 }, async () => {
   const bot = await botFor(server.url, "citadels");
