@@ -134,7 +134,8 @@ const MEEPLE_DRAW = (function () {
         (moving ? ' <span class="badge">deciding</span>' : "") + (extra ? ' <span class="sum">' + extra + "</span>" : "") +
         "</h3>" + body + "</section>" };
     });
-    return list.filter((x) => x.mine).concat(list.filter((x) => !x.mine)).map((x) => x.html).join("");
+    return { mine: list.filter((x) => x.mine).map((x) => x.html).join(""),
+      others: list.filter((x) => !x.mine).map((x) => x.html).join("") };
   }
 
   const seatRef = (ctx) => (v) => (typeof v === "number" ? esc(seatName(ctx, v)) : value(v, ctx));
@@ -144,8 +145,10 @@ const MEEPLE_DRAW = (function () {
     const rest = Object.assign({}, t);
     delete rest.players;
     delete rest.game;
-    return '<section class="panel table-panel"><h3>Table</h3>' + rows(rest, table, ctx) + "</section>" +
-      players(t, ctx, player, summary);
+    // this page's seat first (its hand is what a player looks at most), then the table, then the others
+    const seats = players(t, ctx, player, summary);
+    return seats.mine + '<section class="panel table-panel"><h3>Table</h3>' + rows(rest, table, ctx) + "</section>" +
+      seats.others;
   }
 
   // ------------------------------------------------------------------ the beans (Bohnanza, Rabohnzel)

@@ -261,6 +261,8 @@
     source.addEventListener("error", () => document.body.classList.add("offline"));
   }
 
+  // Folded on a phone, where it would push the board (and the hand to give from) off the screen.
+  $("trade-details").open = window.matchMedia("(min-width: 900px)").matches;
   $("trade").addEventListener("submit", (e) => {
     e.preventDefault();
     play(tradeActions());
