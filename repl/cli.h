@@ -123,5 +123,7 @@ int merge_main(int argc, char **argv, const cli_options *opts);
 int compare_main(int argc, char **argv, const cli_options *opts);
 /* `meeple report`, in report.c. */
 int report_main(int argc, char **argv, const cli_options *opts);
+/* `meeple serve`, in serve/serve_main.c. */
+int serve_main(int argc, char **argv, const cli_options *opts);
 
 #endif

@@ -146,6 +146,24 @@ static const cli_command commands[] = {
      "  --pages N      with --html: at most N replay pages (default 500); the others say how to replay\n"
      "  --json         one JSON object: per bot name, games, wins, ..., rating, rating_sd",
      report_main},
+    {"serve",
+     "meeple serve [--port P] [--bind ADDR] [--db FILE] [--allow-exec] [--max-games N] [--max-connections N]"
+     " [--threads N] [--bot-threads N] [--ms N] [--memory MB]",
+     "a table in the browser: games for people and bots over HTTP, kept in SQLite",
+     "Serves the pages (/ lists and creates games, /play/ID is a seat's table) and the JSON API of\n"
+     "docs/serve.md, with live updates (Server-Sent Events). Every game's creation and decision is\n"
+     "committed to the database before it is answered; a restart with the same --db plays every game\n"
+     "again from its seed and actions and goes on where it stopped. Stops on SIGINT or SIGTERM.\n"
+     "  --port P             the port (default 8080; 0: a free one, printed)\n"
+     "  --bind ADDR          the address to listen on (default 127.0.0.1: this machine alone)\n"
+     "  --db FILE            the SQLite database (default meeple-serve.db in the current folder)\n"
+     "  --allow-exec         let a request seat an external bot (exec:PROGRAM): it runs a program\n"
+     "  --max-games N        games held at once (default 1000; more are refused with 503)\n"
+     "  --max-connections N  open connections (default 512; more are closed at once)\n"
+     "  --threads N          threads answering HTTP (default 2)\n"
+     "  --bot-threads N      threads moving bot seats (default 2)\n"
+     "  --ms N, --memory MB  a bot's limits per decision (default 1000 ms, 128 MiB), as in match",
+     serve_main},
     {"games", "meeple games", "list the games", NULL, cmd_games},
     {"rules", "meeple rules GAME", "a game's rules summary, rulings, action grammar and parameters", NULL,
      cmd_rules},

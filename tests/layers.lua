@@ -2,7 +2,8 @@
 -- higher layer, no object of the core library calls a function or reads a variable a higher layer
 -- defines, no headers include each other in a cycle, and every folder says what it is for.
 --
--- Layers, lowest first: rules < host < sandbox < lua < bots < repl. The public headers
+-- Layers, lowest first: rules < host < sandbox < lua < bots < repl; serve (`meeple serve`) is the top
+-- layer beside repl (each may use the other: repl dispatches to it, it uses repl's cli.h). The public headers
 -- (include/meeple/) belong to the layer that implements them; the Python module (python/) is a program
 -- outside the core and includes the public headers alone. What is found by include lines alone
 -- (a header that only declares) and what only the linker sees (a call through a forward declaration)
@@ -13,6 +14,7 @@ assert(source and library, "usage: layers.lua SOURCE_DIR LIBRARY.a")
 local order = { "rules", "host", "sandbox", "lua", "bots", "repl" }
 local rank = {}
 for i, name in ipairs(order) do rank[name] = i end
+rank.serve = rank.repl
 
 -- Which layer a public header is implemented in.
 local public_layer = {
@@ -38,13 +40,14 @@ local function layer_of(rel)
   local top, second = rel:match("^([^/]+)/([^/]+)")
   if top == "core" then return rank[second] and second end
   if top == "repl" then return "repl" end
+  if top == "serve" then return "serve" end
   if top == "include" then return public_layer[rel:match("([^/]+)$")] or "missing" end
   if top == "python" then return "public" end
 end
 
 -- Every C file of the layers, relative to the source root.
 local files = {}
-for _, rel in ipairs(lines_of("cd '" .. source .. "' && find core include repl python -name '*.[ch]' | LC_ALL=C sort")) do
+for _, rel in ipairs(lines_of("cd '" .. source .. "' && find core include repl serve python -name '*.[ch]' | LC_ALL=C sort")) do
   files[#files + 1] = rel
 end
 assert(#files > 20, "found only " .. #files .. " C files under " .. source)
@@ -56,6 +59,8 @@ local function resolve(includer, name, angle)
     return public and ("include/meeple/" .. public) or nil
   end
   local candidates = { "core/" .. name, (includer:match("^(.*)/") or ".") .. "/" .. name }
+  -- serve/ includes repl's cli.h by its name, as repl's own files do
+  if includer:match("^serve/") then candidates[#candidates + 1] = "repl/" .. name end
   for _, rel in ipairs(candidates) do
     local f = io.open(source .. "/" .. rel, "rb")
     if f then f:close(); return rel end
@@ -147,6 +152,7 @@ for _, name in ipairs(order) do
   local folder = name == "repl" and "repl/" or ("core/" .. name .. "/")
   if not readme:find(folder, 1, true) then problem("core/README.md does not say what %s is for", folder) end
 end
+if not readme:find("serve/", 1, true) then problem("core/README.md does not say what serve/ is for") end
 
 if #problems > 0 then
   table.sort(problems)

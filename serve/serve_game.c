@@ -1,0 +1,745 @@
+/* serve_game.c — the games `meeple serve` holds: created from a request or from the database, each
+ * in a lua_State of its own (serve_game.lua), its human seats behind secret tokens and its bot seats
+ * in their sandboxes; actions checked, committed, then played; the game document for each reader. */
+#define _GNU_SOURCE /* getrandom */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <lauxlib.h>
+
+#include "cli.h"
+#include "host/paths.h"
+#include "lua/lmeeple.h"
+#include "serve.h"
+#include <meeple/registry.h>
+#include <meeple/session.h>
+
+extern const char meeple_lua_serve_game[]; /* serve/serve_game.lua */
+
+typedef struct bot_cache {
+    char name[SERVE_NAME_LEN];
+    bot_code *code;
+    struct bot_cache *next;
+} bot_cache;
+
+bool serve_error_set(serve_error *e, int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    e->status = status;
+    vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* n random bytes from the OS as 2n hex digits. */
+static bool random_hex(char *out, size_t bytes) {
+    unsigned char buf[64];
+    if (bytes > sizeof buf) return false;
+    size_t got = 0;
+    while (got < bytes) {
+        ssize_t r = getrandom(buf + got, bytes - got, 0);
+        if (r <= 0) return false;
+        got += (size_t)r;
+    }
+    for (size_t i = 0; i < bytes; i++) snprintf(out + 2 * i, 3, "%02x", buf[i]);
+    return true;
+}
+
+/* ==================================================================================== the game's Lua */
+
+/* spectator_view(plain): the table a viewer who holds no seat sees (no seat's hand, no secret). */
+static int spectator_view(lua_State *L) {
+    session *s = meeple_to_session(L, 1);
+    if (!s) return luaL_error(L, "spectator_view: not a state");
+    meeple_push_table(L, s->def, s->now, MEEPLE_MAX_PLAYERS);
+    return 1;
+}
+
+/* Calls G[fn] with the nargs values on top; nres results, or the error's first line in why. */
+static bool g_call(serve_game *g, const char *fn, int nargs, int nres, char *why, size_t n) {
+    lua_State *L = g->L;
+    lua_getfield(L, 1, fn);
+    lua_insert(L, -(nargs + 1));
+    if (lua_pcall(L, nargs, nres, 0) == LUA_OK) return true;
+    const char *msg = lua_tostring(L, -1);
+    if (why) snprintf(why, n, "%.*s", (int)strcspn(msg ? msg : "an error", "\n"), msg ? msg : "an error");
+    lua_settop(L, 1);
+    return false;
+}
+
+static bool game_lua(serve_game *g, char *why, size_t n) {
+    lua_State *L = g->L = cli_new_lua();
+    if (!L) return snprintf(why, n, "out of memory"), false;
+    if (cli_load_program(L, meeple_lua_serve_game, "=serve") != LUA_OK) {
+        snprintf(why, n, "%s", lua_tostring(L, -1));
+        return false;
+    }
+    lua_getglobal(L, "meeple");
+    lua_pushstring(L, g->def->name);
+    lua_pushinteger(L, g->players);
+    lua_pushinteger(L, (lua_Integer)g->seed);
+    if (g->variant[0]) lua_pushstring(L, g->variant);
+    else lua_pushnil(L);
+    lua_pushstring(L, g->params_json);
+    lua_pushcfunction(L, spectator_view);
+    if (lua_pcall(L, 7, 1, 0) != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        snprintf(why, n, "%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "the game cannot be made");
+        return false;
+    }
+    return true;
+}
+
+const void *serve_plain_state(serve_game *g) {
+    if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
+    session *s = meeple_to_session(g->L, -1);
+    lua_settop(g->L, 1);
+    return s ? s->now : NULL;
+}
+
+static const session *plain_session(serve_game *g) {
+    if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
+    session *s = meeple_to_session(g->L, -1);
+    lua_settop(g->L, 1);
+    return s;
+}
+
+/* The seat to move (1-based), 0 when the game is over. */
+static int to_move(serve_game *g) {
+    if (!g_call(g, "to_move", 0, 1, NULL, 0)) return 0;
+    int p = lua_isinteger(g->L, -1) ? (int)lua_tointeger(g->L, -1) : 0;
+    lua_settop(g->L, 1);
+    return p;
+}
+
+static bool game_over(serve_game *g) {
+    if (!g_call(g, "over", 0, 1, NULL, 0)) return true;
+    bool over = lua_toboolean(g->L, -1);
+    lua_settop(g->L, 1);
+    return over;
+}
+
+static long long decisions(serve_game *g) {
+    if (!g_call(g, "decisions", 0, 1, NULL, 0)) return 0;
+    long long n = (long long)lua_tointeger(g->L, -1);
+    lua_settop(g->L, 1);
+    return n;
+}
+
+/* The document's fields that never change: id, game, players, variant, seats. */
+static json_t *seats_json(const serve_game *g, bool tokens) {
+    json_t *a = json_array();
+    for (int s = 0; s < g->players; s++) {
+        json_t *o = json_pack("{s:i, s:s, s:s}", "seat", s + 1, "kind", g->seats[s].human ? "human" : "bot", "name",
+                              g->seats[s].name);
+        if (tokens && g->seats[s].human) json_object_set_new(o, "token", json_string(g->seats[s].token));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static bool set_meta(serve_game *g, char *why, size_t n) {
+    json_t *meta = json_pack("{s:s, s:s, s:i, s:s, s:o}", "id", g->id, "game", g->def->name, "players", g->players,
+                             "variant", g->variant, "seats", seats_json(g, false));
+    char *text = meta ? json_dumps(meta, JSON_COMPACT) : NULL;
+    json_decref(meta);
+    if (!text) return snprintf(why, n, "out of memory"), false;
+    lua_pushstring(g->L, text);
+    free(text);
+    return g_call(g, "set_meta", 1, 0, why, n);
+}
+
+char *serve_document(serve_game *g, int seat) {
+    if (seat > 0) lua_pushinteger(g->L, seat);
+    else lua_pushnil(g->L);
+    char why[SERVE_REASON_LEN];
+    if (!g_call(g, "document", 1, 1, why, sizeof why)) {
+        json_t *e = json_pack("{s:s}", "error", why);
+        char *text = json_dumps(e, JSON_COMPACT);
+        json_decref(e);
+        return text;
+    }
+    char *text = strdup(lua_tostring(g->L, -1));
+    lua_settop(g->L, 1);
+    return text;
+}
+
+/* ==================================================================================== seats and bots */
+
+int serve_token_seat(const serve_game *g, const char *token) {
+    if (!token) return 0;
+    /* Every human seat's token is compared, each in full: the time taken tells nothing of any. */
+    char given[SERVE_TOKEN_LEN];
+    size_t len = strnlen(token, SERVE_TOKEN_LEN + 1);
+    memset(given, 0, sizeof given);
+    memcpy(given, token, len < SERVE_TOKEN_LEN ? len : SERVE_TOKEN_LEN);
+    int found = -1;
+    for (int s = 0; s < g->players; s++) {
+        unsigned char diff = len != SERVE_TOKEN_LEN || !g->seats[s].human;
+        for (int i = 0; i < SERVE_TOKEN_LEN; i++) diff |= (unsigned char)(given[i] ^ g->seats[s].token[i]);
+        if (diff == 0) found = s + 1;
+    }
+    return found;
+}
+
+/* A bot's name is a file bots/NAME.lua in meeple's roots (never a path a request makes up), or exec:
+ * under --allow-exec. */
+static bool bot_file(const serve_server *sv, const char *name, char *path, size_t n, serve_error *e) {
+    if (strncmp(name, "exec:", 5) == 0) {
+        if (!sv->cfg.allow_exec)
+            return serve_error_set(e, 400, "bot '%.60s': exec: bots run only on a server started with --allow-exec",
+                                   name);
+        snprintf(path, n, "%s", name);
+        return true;
+    }
+    size_t len = strlen(name);
+    bool plain = len > 0 && len < 64 && name[0] != '.';
+    for (size_t i = 0; i < len && plain; i++) plain = isalnum((unsigned char)name[i]) || strchr("_-", name[i]);
+    char rel[128];
+    snprintf(rel, sizeof rel, "bots/%s.lua", name);
+    if (!plain || !meeple_find(rel, path, n))
+        return serve_error_set(e, 400, "unknown bot '%.60s' (GET /api/catalog lists the bots)", name);
+    return true;
+}
+
+/* The bot's code, loaded once and shared by every game (bot_code is read-only once loaded). */
+static bot_code *bot_code_of(serve_server *sv, const char *name, serve_error *e) {
+    char path[MEEPLE_PATH_LEN], err[300];
+    if (!bot_file(sv, name, path, sizeof path, e)) return NULL;
+    pthread_mutex_lock(&sv->lock);
+    bot_cache *c = sv->codes;
+    while (c && strcmp(c->name, name) != 0) c = c->next;
+    if (!c && (c = calloc(1, sizeof *c)) != NULL) {
+        snprintf(c->name, sizeof c->name, "%s", name);
+        c->code = bot_code_load(path, &sv->cfg.limits, err, sizeof err);
+        if (c->code) c->next = sv->codes, sv->codes = c;
+        else free(c), c = NULL, serve_error_set(e, 400, "bot '%.60s': %s", name, err);
+    } else if (!c) {
+        serve_error_set(e, 500, "out of memory");
+    }
+    pthread_mutex_unlock(&sv->lock);
+    return c ? c->code : NULL;
+}
+
+/* Seats from their names: "human" or a bot. */
+static bool seats_from(serve_server *sv, serve_game *g, const char *const *names, serve_error *e) {
+    for (int s = 0; s < g->players; s++) {
+        serve_seat *seat = &g->seats[s];
+        snprintf(seat->name, sizeof seat->name, "%s", names[s]);
+        if (strlen(names[s]) >= sizeof seat->name) return serve_error_set(e, 400, "seat %d: name too long", s + 1);
+        seat->human = strcmp(names[s], "human") == 0;
+        if (seat->human) continue;
+        if (!bot_code_of(sv, names[s], e)) return false;
+    }
+    return true;
+}
+
+static void record_forfeit(serve_game *g, int seat, const char *reason) {
+    g->forfeit = seat;
+    snprintf(g->forfeit_reason, sizeof g->forfeit_reason, "%s", reason);
+    lua_pushinteger(g->L, seat);
+    lua_pushstring(g->L, g->forfeit_reason);
+    g_call(g, "forfeit", 2, 0, NULL, 0);
+}
+
+/* Each bot seat its sandbox, begun at the game's start. A bot that cannot begin forfeits (returned). */
+static int bots_begin(serve_server *sv, serve_game *g, serve_error *e) {
+    const session *s = plain_session(g);
+    if (!s) return serve_error_set(e, 500, "the game has no plain state"), -1;
+    for (int p = 0; p < g->players; p++) {
+        serve_seat *seat = &g->seats[p];
+        if (seat->human) continue;
+        bot_code *code = bot_code_of(sv, seat->name, e);
+        if (!code) return -1;
+        seat->b = bot_new(code, s->def, s->params, &sv->cfg.limits, false);
+        if (!seat->b) return serve_error_set(e, 500, "out of memory"), -1;
+        if (!bot_begin(seat->b, s->now, p, g->seed)) return p + 1;
+    }
+    return 0;
+}
+
+/* ==================================================================================== changes */
+
+static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat, const char *text, serve_error *e) {
+    char err[300];
+    if (!sv->store) return true;
+    if (store_event(sv->store, g->id, g->events + 1, kind, seat, text, err, sizeof err)) {
+        g->events++;
+        return true;
+    }
+    g->broken = true;
+    fprintf(stderr, "meeple serve: game %s: %s\n", g->id, err);
+    return serve_error_set(e, 500, "the server could not store the event: %s", err);
+}
+
+/* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
+static void changed(serve_server *sv, serve_game *g) {
+    if (!g->ended && !sv->resuming && game_over(g)) {
+        serve_error e;
+        const char *text = g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : "{}";
+        char *copy = strdup(text ? text : "{}");
+        lua_settop(g->L, 1);
+        if (copy && store_ev(sv, g, "end", 0, copy, &e)) g->ended = true;
+        free(copy);
+        for (int p = 0; p < g->players; p++)
+            if (g->seats[p].b) bot_end(g->seats[p].b, (int[MEEPLE_MAX_PLAYERS]){0}, (int[MEEPLE_MAX_PLAYERS]){0}, 0);
+    }
+    g->version++;
+    http_changed(g);
+    bots_wake(sv, g);
+}
+
+/* Plays `text` for `seat` (1-based): checked, committed (when `store`), seen by the bots, played. Lock held. */
+static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *text, bool store, serve_error *e) {
+    char why[SERVE_REASON_LEN];
+    if (g->broken) return serve_error_set(e, 503, "this game cannot take actions: the server could not store one");
+    lua_pushinteger(g->L, seat);
+    lua_pushstring(g->L, text);
+    if (!g_call(g, "check", 2, 2, why, sizeof why)) return serve_error_set(e, 409, "%s", why);
+    bool ok = lua_toboolean(g->L, -2);
+    if (!ok) {
+        const char *reason = lua_tostring(g->L, -1);
+        serve_error_set(e, 409, "%s", reason ? reason : "not a legal action now");
+        lua_settop(g->L, 1);
+        return false;
+    }
+    lua_settop(g->L, 1);
+    if (store && !store_ev(sv, g, "action", seat, text, e)) return false;
+    if (!store) g->events++;
+    const void *st = serve_plain_state(g);
+    for (int p = 0; p < g->players; p++)
+        if (g->seats[p].b && st) bot_saw_text(g->seats[p].b, st, text);
+    lua_pushstring(g->L, text);
+    if (!g_call(g, "play", 1, 0, why, sizeof why)) {
+        g->broken = true;
+        return serve_error_set(e, 500, "the checked action failed: %s", why);
+    }
+    changed(sv, g);
+    return true;
+}
+
+void serve_bot_move(serve_server *sv, serve_game *g) {
+    pthread_mutex_lock(&g->lock);
+    int seat = to_move(g);
+    bot *b = seat > 0 ? g->seats[seat - 1].b : NULL;
+    if (!b || g->broken || sv->stopping) {
+        g->bot_queued = false;
+        pthread_mutex_unlock(&g->lock);
+        return;
+    }
+    int n = 0;
+    char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
+    void *st = malloc(g->def->state_size);
+    const void *now = serve_plain_state(g);
+    if (texts && st && now && g_call(g, "legal", 0, 1, NULL, 0)) {
+        n = (int)lua_rawlen(g->L, -1);
+        for (int i = 0; i < n && i < MEEPLE_MAX_ACTIONS; i++) {
+            lua_rawgeti(g->L, -1, i + 1);
+            snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", lua_tostring(g->L, -1));
+            lua_pop(g->L, 1);
+        }
+        lua_settop(g->L, 1);
+        memcpy(st, now, g->def->state_size);
+    }
+    long long version = g->version;
+    pthread_mutex_unlock(&g->lock);
+    /* The bot thinks with the game unlocked: readers are served meanwhile, and nothing else can move
+     * (the bot's seat decides). */
+    int k = n > 0 && n <= MEEPLE_MAX_ACTIONS ? bot_choose_text(b, st, (const char(*)[MEEPLE_ACTION_TEXT])texts, n) : -2;
+    pthread_mutex_lock(&g->lock);
+    g->bot_queued = false;
+    serve_error e;
+    if (sv->stopping || g->version != version || k == -2) {
+        /* stopped: the decision is made again on the next start */
+    } else if (k < 0) {
+        if (store_ev(sv, g, "forfeit", seat, bot_reason(b), &e)) {
+            record_forfeit(g, seat, bot_reason(b));
+            changed(sv, g);
+        }
+    } else if (!play_locked(sv, g, seat, texts[k], true, &e)) {
+        fprintf(stderr, "meeple serve: game %s: bot seat %d: %s\n", g->id, seat, e.why);
+    }
+    pthread_mutex_unlock(&g->lock);
+    free(texts);
+    free(st);
+}
+
+/* ==================================================================================== creation */
+
+static serve_game *game_alloc(void) {
+    serve_game *g = calloc(1, sizeof *g);
+    if (g) pthread_mutex_init(&g->lock, NULL);
+    return g;
+}
+
+static void game_free(serve_game *g) {
+    if (!g) return;
+    for (int p = 0; p < MEEPLE_MAX_PLAYERS; p++) bot_free(g->seats[p].b);
+    if (g->L) lua_close(g->L);
+    free(g->params_json);
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+static bool add_game(serve_server *sv, serve_game *g, serve_error *e) {
+    pthread_mutex_lock(&sv->lock);
+    bool ok = sv->ngames < sv->cap;
+    if (ok) sv->games[sv->ngames++] = g;
+    pthread_mutex_unlock(&sv->lock);
+    if (!ok) serve_error_set(e, 503, "the server holds its most games (%lld): --max-games", sv->cfg.max_games);
+    return ok;
+}
+
+serve_game *serve_find(serve_server *sv, const char *id) {
+    serve_game *found = NULL;
+    pthread_mutex_lock(&sv->lock);
+    for (long long i = 0; i < sv->ngames && !found; i++)
+        if (strcmp(sv->games[i]->id, id) == 0) found = sv->games[i];
+    pthread_mutex_unlock(&sv->lock);
+    return found;
+}
+
+/* The fields every game has, from a request or the database: game, players, seed, variant, params. */
+static bool game_fields(serve_game *g, const char *game, long long players, long long seed, const char *variant,
+                        const char *params, serve_error *e) {
+    g->def = game_find(game);
+    if (!g->def) return serve_error_set(e, 400, "unknown game '%.40s'; games: %s", game, game_names());
+    if (players < g->def->min_players || players > g->def->max_players)
+        return serve_error_set(e, 400, "%s is for %d to %d players, got %lld", g->def->name, g->def->min_players,
+                               g->def->max_players, players);
+    g->players = (int)players;
+    if (seed < 0 || seed > MEEPLE_SEED_MAX)
+        return serve_error_set(e, 400, "seed must be a whole number from 0 to %lld", MEEPLE_SEED_MAX);
+    g->seed = (uint64_t)seed;
+    size_t vlen = strlen(variant);
+    bool plain = vlen < sizeof g->variant;
+    for (size_t i = 0; i < vlen && plain; i++) plain = isalnum((unsigned char)variant[i]) || strchr("_-", variant[i]);
+    if (!plain) return serve_error_set(e, 400, "variant must be a variant's name (GET /api/catalog lists them)");
+    snprintf(g->variant, sizeof g->variant, "%s", variant);
+    g->params_json = strdup(params);
+    if (!g->params_json) return serve_error_set(e, 500, "out of memory");
+    char why[SERVE_REASON_LEN];
+    if (!game_lua(g, why, sizeof why)) return serve_error_set(e, 400, "%s", why);
+    return true;
+}
+
+static char *created_answer(const serve_game *g) {
+    json_t *seats = seats_json(g, true);
+    size_t i;
+    json_t *seat;
+    json_array_foreach(seats, i, seat) {
+        char url[200];
+        const char *token = json_string_value(json_object_get(seat, "token"));
+        if (token) snprintf(url, sizeof url, "/play/%s#token=%s", g->id, token);
+        else snprintf(url, sizeof url, "/play/%s", g->id);
+        json_object_set_new(seat, "url", json_string(url));
+    }
+    char watch[64];
+    snprintf(watch, sizeof watch, "/play/%s", g->id);
+    json_t *o = json_pack("{s:s, s:o, s:s}", "id", g->id, "seats", seats, "watch_url", watch);
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* The request's fields, checked: one reason for the first that is wrong. */
+static bool read_request(json_t *o, const char **game, long long *players, long long *seed, const char **variant,
+                         char **params, const char *names[], serve_error *e) {
+    json_t *jg = json_object_get(o, "game"), *jp = json_object_get(o, "players"), *js = json_object_get(o, "seats"),
+           *jseed = json_object_get(o, "seed"), *jv = json_object_get(o, "variant"), *jpar = json_object_get(o, "params");
+    if (!json_is_string(jg)) return serve_error_set(e, 400, "\"game\" must be a game's name; games: %s", game_names());
+    *game = json_string_value(jg);
+    if (!json_is_array(js) || json_array_size(js) == 0 || json_array_size(js) > MEEPLE_MAX_PLAYERS)
+        return serve_error_set(e, 400, "\"seats\" must be a list of one entry a seat: \"human\" or a bot's name");
+    *players = jp ? (json_is_integer(jp) ? json_integer_value(jp) : -1) : (long long)json_array_size(js);
+    if (*players < 0) return serve_error_set(e, 400, "\"players\" must be a whole number");
+    if ((size_t)*players != json_array_size(js))
+        return serve_error_set(e, 400, "%lld players need %lld seats, got %zu", *players, *players, json_array_size(js));
+    for (size_t i = 0; i < json_array_size(js); i++) {
+        names[i] = json_string_value(json_array_get(js, i));
+        if (!names[i]) return serve_error_set(e, 400, "seat %zu must be \"human\" or a bot's name", i + 1);
+    }
+    if (jseed && !json_is_integer(jseed)) return serve_error_set(e, 400, "\"seed\" must be a whole number");
+    *seed = jseed ? json_integer_value(jseed) : cli_os_seed();
+    if (jv && !json_is_string(jv) && !json_is_null(jv)) return serve_error_set(e, 400, "\"variant\" must be a name");
+    *variant = json_is_string(jv) ? json_string_value(jv) : "";
+    if (jpar && !json_is_object(jpar) && !json_is_null(jpar))
+        return serve_error_set(e, 400, "\"params\" must be an object of the game's parameters");
+    *params = json_dumps(json_is_object(jpar) ? jpar : json_object(), JSON_COMPACT);
+    if (!*params) return serve_error_set(e, 500, "out of memory");
+    return true;
+}
+
+static char *create_game(serve_server *sv, json_t *o, serve_error *e) {
+    const char *game = NULL, *variant = NULL, *names[MEEPLE_MAX_PLAYERS];
+    long long players = 0, seed = 0;
+    char *params = NULL, err[300];
+    if (!read_request(o, &game, &players, &seed, &variant, &params, names, e)) return free(params), NULL;
+    serve_game *g = game_alloc();
+    if (!g) return free(params), serve_error_set(e, 500, "out of memory"), NULL;
+    bool ok = game_fields(g, game, players, seed, variant, params, e) && seats_from(sv, g, names, e);
+    free(params);
+    g->created = (long long)time(NULL);
+    ok = ok && (random_hex(g->id, SERVE_ID_LEN / 2) || serve_error_set(e, 500, "no randomness from the OS"));
+    for (int p = 0; ok && p < g->players; p++)
+        if (g->seats[p].human && !random_hex(g->seats[p].token, SERVE_TOKEN_BYTES))
+            ok = serve_error_set(e, 500, "no randomness from the OS");
+    char why[SERVE_REASON_LEN];
+    if (ok && !set_meta(g, why, sizeof why)) ok = serve_error_set(e, 500, "%s", why);
+    int forfeit = ok ? bots_begin(sv, g, e) : 0;
+    ok = ok && forfeit >= 0;
+    json_t *seats = ok ? seats_json(g, true) : NULL;
+    char *seats_text = seats ? json_dumps(seats, JSON_COMPACT) : NULL;
+    json_decref(seats);
+    if (ok && !(seats_text && store_create(sv->store, g, seats_text, err, sizeof err)))
+        ok = serve_error_set(e, 500, "the server could not store the game: %s", seats_text ? err : "out of memory");
+    free(seats_text);
+    if (ok && !add_game(sv, g, e)) ok = false; /* stored but not held: it comes back at the next start */
+    if (!ok) return game_free(g), NULL;
+    pthread_mutex_lock(&g->lock);
+    if (forfeit > 0 && store_ev(sv, g, "forfeit", forfeit, bot_reason(g->seats[forfeit - 1].b), e))
+        record_forfeit(g, forfeit, bot_reason(g->seats[forfeit - 1].b));
+    changed(sv, g);
+    char *answer = created_answer(g);
+    pthread_mutex_unlock(&g->lock);
+    return answer;
+}
+
+char *serve_create(serve_server *sv, const char *body, size_t len, serve_error *e) {
+    json_error_t jerr;
+    json_t *o = json_loadb(body, len, 0, &jerr);
+    if (!o || !json_is_object(o)) {
+        if (o) serve_error_set(e, 400, "the body must be a JSON object");
+        else serve_error_set(e, 400, "malformed JSON: %s", jerr.text);
+        json_decref(o);
+        return NULL;
+    }
+    pthread_mutex_lock(&sv->lock);
+    bool full = sv->ngames >= sv->cap;
+    pthread_mutex_unlock(&sv->lock);
+    char *answer = full ? (serve_error_set(e, 503, "the server holds its most games (%lld): --max-games",
+                                           sv->cfg.max_games), NULL)
+                        : create_game(sv, o, e);
+    json_decref(o);
+    return answer;
+}
+
+char *serve_act(serve_server *sv, serve_game *g, const char *body, size_t len, serve_error *e) {
+    json_error_t jerr;
+    json_t *o = json_loadb(body, len, 0, &jerr);
+    const char *token = json_string_value(json_object_get(o, "token"));
+    const char *action = json_string_value(json_object_get(o, "action"));
+    char *doc = NULL;
+    if (!o) serve_error_set(e, 400, "malformed JSON: %s", jerr.text);
+    else if (!json_is_object(o)) serve_error_set(e, 400, "the body must be a JSON object");
+    else if (!token) serve_error_set(e, 403, "a seat's \"token\" is needed to act");
+    else if (!action) serve_error_set(e, 400, "\"action\" must be the action's text");
+    if (!o || !token || !action) return json_decref(o), NULL;
+    pthread_mutex_lock(&g->lock);
+    int seat = serve_token_seat(g, token);
+    if (seat <= 0) serve_error_set(e, 403, "wrong token for this game");
+    else if (play_locked(sv, g, seat, action, true, e)) doc = serve_document(g, seat);
+    pthread_mutex_unlock(&g->lock);
+    json_decref(o);
+    return doc;
+}
+
+/* ==================================================================================== lists */
+
+char *serve_list(serve_server *sv) {
+    pthread_mutex_lock(&sv->lock);
+    long long n = sv->ngames;
+    serve_game **copy = malloc(sizeof *copy * (size_t)(n ? n : 1));
+    if (copy) memcpy(copy, sv->games, sizeof *copy * (size_t)n);
+    pthread_mutex_unlock(&sv->lock);
+    if (!copy) return NULL;
+    json_t *games = json_array();
+    for (long long i = n - 1; i >= 0; i--) {
+        serve_game *g = copy[i];
+        pthread_mutex_lock(&g->lock);
+        int p = to_move(g);
+        json_array_append_new(games, json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:b, s:I, s:I}", "id", g->id, "game",
+                                               g->def->name, "players", g->players, "variant", g->variant, "seats",
+                                               seats_json(g, false), "to_move", p ? json_integer(p) : json_null(),
+                                               "over", game_over(g), "decisions", (json_int_t)decisions(g), "created",
+                                               (json_int_t)g->created));
+        pthread_mutex_unlock(&g->lock);
+    }
+    free(copy);
+    json_t *o = json_pack("{s:o}", "games", games);
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* The names NAME of ROOT/folder/NAME.lua in every root, once each, sorted. */
+static json_t *names_in(const char *folder) {
+    char roots[MEEPLE_MAX_ROOTS][MEEPLE_PATH_LEN], path[MEEPLE_PATH_LEN + 128];
+    int nroots = meeple_roots(roots, MEEPLE_MAX_ROOTS);
+    json_t *names = json_array();
+    for (int r = 0; r < nroots; r++) {
+        snprintf(path, sizeof path, "%.1000s/%.100s", roots[r], folder);
+        DIR *d = opendir(path);
+        for (struct dirent *de; d && (de = readdir(d)) != NULL;) {
+            size_t len = strlen(de->d_name);
+            if (len < 5 || strcmp(de->d_name + len - 4, ".lua") != 0 || de->d_name[0] == '.') continue;
+            json_t *name = json_stringn(de->d_name, len - 4);
+            bool seen = false;
+            for (size_t i = 0; i < json_array_size(names); i++) seen |= json_equal(json_array_get(names, i), name);
+            if (!seen && name) json_array_append(names, name);
+            json_decref(name);
+        }
+        if (d) closedir(d);
+    }
+    /* sorted, by insertion: the lists are short */
+    for (size_t i = 1; i < json_array_size(names); i++)
+        for (size_t j = i; j > 0 && strcmp(json_string_value(json_array_get(names, j - 1)),
+                                           json_string_value(json_array_get(names, j))) > 0; j--) {
+            json_t *a = json_incref(json_array_get(names, j - 1));
+            json_array_set(names, j - 1, json_array_get(names, j));
+            json_array_set_new(names, j, a);
+        }
+    return names;
+}
+
+/* A bot whose name ends in another game's name (greedy_babel) suits that game alone; others suit all. */
+static bool bot_suits(const char *bot, const game_def *def) {
+    size_t len = strlen(bot);
+    for (int i = 0; i < meeple_game_count; i++) {
+        const char *name = meeple_games[i]->name;
+        size_t n = strlen(name);
+        if (len > n && bot[len - n - 1] == '_' && strcmp(bot + len - n, name) == 0) return meeple_games[i] == def;
+    }
+    return true;
+}
+
+char *serve_catalog(serve_server *sv) {
+    (void)sv;
+    json_t *bots = names_in("bots"), *games = json_array();
+    for (int i = 0; i < meeple_game_count; i++) {
+        const game_def *def = meeple_games[i];
+        char folder[96];
+        snprintf(folder, sizeof folder, "scripts/variants/%s", def->name);
+        json_t *suits = json_array();
+        for (size_t b = 0; b < json_array_size(bots); b++)
+            if (bot_suits(json_string_value(json_array_get(bots, b)), def))
+                json_array_append(suits, json_array_get(bots, b));
+        json_array_append_new(games, json_pack("{s:s, s:i, s:i, s:o, s:o}", "name", def->name, "min_players",
+                                               def->min_players, "max_players", def->max_players, "variants",
+                                               names_in(folder), "bots", suits));
+    }
+    json_t *o = json_pack("{s:o, s:o}", "games", games, "bots", bots);
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* ==================================================================================== resume */
+
+typedef struct resume_ctx {
+    serve_server *sv;
+    serve_game *g;
+} resume_ctx;
+
+/* A stored game's seats: one object a seat, kind and name, and a human's token of 64 hex digits. */
+static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serve_error *e) {
+    json_t *a = json_loads(text, 0, NULL);
+    const char *names[MEEPLE_MAX_PLAYERS];
+    bool ok = json_is_array(a) && json_array_size(a) == (size_t)g->players;
+    for (int p = 0; ok && p < g->players; p++) {
+        json_t *s = json_array_get(a, (size_t)p);
+        const char *kind = json_string_value(json_object_get(s, "kind"));
+        names[p] = json_string_value(json_object_get(s, "name"));
+        ok = kind && names[p] && (strcmp(kind, "human") == 0) == (strcmp(names[p], "human") == 0);
+        const char *token = json_string_value(json_object_get(s, "token"));
+        if (ok && strcmp(kind, "human") == 0) {
+            ok = token && strlen(token) == SERVE_TOKEN_LEN && strspn(token, "0123456789abcdef") == SERVE_TOKEN_LEN;
+            if (ok) memcpy(g->seats[p].token, token, SERVE_TOKEN_LEN + 1);
+        }
+    }
+    if (!ok) serve_error_set(e, 400, "its seats are not a list of %d seats with their tokens", g->players);
+    else ok = seats_from(sv, g, names, e);
+    json_decref(a);
+    return ok;
+}
+
+static bool on_game(void *ud, const char *id, const char *game, long long players, long long seed,
+                    const char *variant, const char *params, const char *seats, long long created, char *err,
+                    size_t n) {
+    resume_ctx *rc = ud;
+    serve_error e = {0};
+    if (strlen(id) != SERVE_ID_LEN || strspn(id, "0123456789abcdef") != SERVE_ID_LEN)
+        return snprintf(err, n, "a game's id is not 16 hex digits"), false;
+    serve_game *g = rc->g = game_alloc();
+    if (!g) return snprintf(err, n, "out of memory"), false;
+    memcpy(g->id, id, SERVE_ID_LEN + 1);
+    g->created = created;
+    char why[SERVE_REASON_LEN];
+    bool ok = game_fields(g, game, players, seed, variant, params, &e) && stored_seats(rc->sv, g, seats, &e) &&
+              (set_meta(g, why, sizeof why) || serve_error_set(&e, 500, "%s", why));
+    int forfeit = ok ? bots_begin(rc->sv, g, &e) : 0;
+    (void)forfeit; /* a bot that cannot begin forfeited when the game was made: its event says so */
+    if (ok && forfeit >= 0 && add_game(rc->sv, g, &e)) return true;
+    snprintf(err, n, "game %s: %s", id, e.why[0] ? e.why : "cannot be made again");
+    game_free(g);
+    rc->g = NULL;
+    return false;
+}
+
+static bool on_event(void *ud, const char *id, long long n, const char *kind, long long seat, const char *text,
+                     char *err, size_t errn) {
+    resume_ctx *rc = ud;
+    serve_game *g = rc->g;
+    serve_error e = {0};
+    bool ok = n == g->events + 1;
+    if (!ok) serve_error_set(&e, 400, "events are not numbered 1, 2, ...");
+    else if (g->forfeit || g->ended) ok = serve_error_set(&e, 400, "an event after the game's end");
+    else if (seat < 0 || seat > g->players) ok = serve_error_set(&e, 400, "no seat %lld", seat);
+    else if (strcmp(kind, "action") == 0) ok = play_locked(rc->sv, g, (int)seat, text, false, &e);
+    else if (strcmp(kind, "forfeit") == 0 && seat > 0) g->events++, record_forfeit(g, (int)seat, text), changed(rc->sv, g);
+    else if (strcmp(kind, "end") == 0) {
+        const char *mine = game_over(g) && g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : NULL;
+        ok = mine && strcmp(mine, text) == 0;
+        lua_settop(g->L, 1);
+        if (!ok) serve_error_set(&e, 400, "its end (%.80s) is not where its actions lead", text);
+        else g->events++, g->ended = true;
+    } else ok = serve_error_set(&e, 400, "unknown event '%.20s'", kind);
+    if (!ok) snprintf(err, errn, "game %s, event %lld: %s", id, n, e.why);
+    return ok;
+}
+
+bool serve_resume(serve_server *sv, char *err, size_t n) {
+    resume_ctx rc = {sv, NULL};
+    sv->resuming = true;
+    bool ok = store_load(sv->store, &rc, on_game, on_event, err, n);
+    sv->resuming = false;
+    if (!ok) return false;
+    /* An end not stored yet (killed between the last action and its end event), and the bots' turns. */
+    for (long long i = 0; i < sv->ngames; i++) {
+        serve_game *g = sv->games[i];
+        pthread_mutex_lock(&g->lock);
+        changed(sv, g);
+        pthread_mutex_unlock(&g->lock);
+    }
+    return true;
+}
+
+void serve_games_free(serve_server *sv) {
+    for (long long i = 0; i < sv->ngames; i++) game_free(sv->games[i]);
+    free(sv->games);
+    sv->games = NULL;
+    sv->ngames = 0;
+    while (sv->codes) {
+        bot_cache *next = sv->codes->next;
+        bot_code_free(sv->codes->code);
+        free(sv->codes);
+        sv->codes = next;
+    }
+}

@@ -1,0 +1,414 @@
+/* serve_http.c — `meeple serve`'s HTTP side over libmicrohttpd (docs/serve.md says why that library):
+ * the JSON API, the pages embedded from serve/web/, and the live updates as Server-Sent Events.
+ *
+ * The daemon polls with epoll in a small pool of threads, so open connections cost memory, not
+ * threads; past --max-connections a new connection is closed at once. A live stream waits suspended
+ * (no thread, no polling) until its game changes, then sends the document for its reader. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "serve.h"
+
+/* serve/web/, embedded at build time (cmake/embed_web.cmake). */
+typedef struct web_file {
+    const char *name;
+    const unsigned char *data;
+    size_t size;
+} web_file;
+extern const web_file serve_web_files[];
+extern const int serve_web_count;
+
+#define SSE_PING_SECONDS 15
+
+struct sse_stream {
+    serve_server *sv;
+    serve_game *g;
+    int seat;
+    long long sent;          /* the game's version last sent; -1: none yet */
+    bool suspended, ping;
+    struct MHD_Connection *conn;
+    char *buf;
+    size_t len, off;
+    sse_stream *next;
+};
+
+typedef struct request {
+    char *body;
+    size_t len, cap;
+    bool too_big, begun;
+} request;
+
+static pthread_t pinger;
+static bool pinger_running;
+static pthread_mutex_t ping_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ping_cond = PTHREAD_COND_INITIALIZER;
+
+/* ==================================================================================== answers */
+
+static void common_headers(struct MHD_Response *r) {
+    MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+}
+
+/* Answers `text` (taken: freed by the daemon) with `status`. */
+static enum MHD_Result answer(struct MHD_Connection *c, int status, char *text, const char *type) {
+    if (!text) {
+        status = 500;
+        text = strdup("{\"error\":\"out of memory\"}");
+        if (!text) return MHD_NO;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+    if (!r) return free(text), MHD_NO;
+    common_headers(r);
+    MHD_add_response_header(r, "Content-Type", type);
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    enum MHD_Result ok = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static enum MHD_Result json_answer(struct MHD_Connection *c, int status, char *text) {
+    return answer(c, status, text, "application/json; charset=utf-8");
+}
+
+/* {"error": why}: always one line. */
+static enum MHD_Result error_answer(struct MHD_Connection *c, int status, const char *why) {
+    char clean[SERVE_REASON_LEN];
+    snprintf(clean, sizeof clean, "%.*s", (int)strcspn(why, "\n"), why);
+    /* JSON-escaped by hand: the reason is ours, or a rule's or bot's line that may hold quotes */
+    size_t n = strlen(clean), used = 0;
+    char *out = malloc(n * 6 + 32);
+    if (!out) return json_answer(c, 500, NULL);
+    used += (size_t)sprintf(out, "{\"error\":\"");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)clean[i];
+        if (ch == '"' || ch == '\\') used += (size_t)sprintf(out + used, "\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f) used += (size_t)sprintf(out + used, "\\u%04x", ch);
+        else out[used++] = (char)ch;
+    }
+    sprintf(out + used, "\"}");
+    return json_answer(c, status, out);
+}
+
+static enum MHD_Result failed(struct MHD_Connection *c, const serve_error *e) {
+    return error_answer(c, e->status ? e->status : 500, e->why[0] ? e->why : "the request failed");
+}
+
+/* ==================================================================================== pages */
+
+static const char *content_type(const char *name) {
+    const char *dot = strrchr(name, '.');
+    static const char *const types[][2] = {{".html", "text/html; charset=utf-8"},
+                                           {".js", "text/javascript; charset=utf-8"},
+                                           {".css", "text/css; charset=utf-8"},
+                                           {".svg", "image/svg+xml"},
+                                           {".png", "image/png"},
+                                           {".json", "application/json; charset=utf-8"},
+                                           {".ico", "image/x-icon"}};
+    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i][0]) == 0) return types[i][1];
+    return "application/octet-stream";
+}
+
+static enum MHD_Result web_file_answer(struct MHD_Connection *c, const char *name) {
+    for (int i = 0; i < serve_web_count; i++) {
+        if (strcmp(serve_web_files[i].name, name) != 0) continue;
+        struct MHD_Response *r = MHD_create_response_from_buffer(serve_web_files[i].size,
+                                                                 (void *)serve_web_files[i].data, MHD_RESPMEM_PERSISTENT);
+        if (!r) return MHD_NO;
+        common_headers(r);
+        MHD_add_response_header(r, "Content-Type", content_type(name));
+        enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+        MHD_destroy_response(r);
+        return ok;
+    }
+    return answer(c, 404, strdup("not found\n"), "text/plain; charset=utf-8");
+}
+
+/* ==================================================================================== live streams */
+
+static bool send_document(sse_stream *s) {
+    char *doc = serve_document(s->g, s->seat);
+    if (!doc) return false;
+    size_t n = strlen(doc);
+    free(s->buf);
+    s->buf = malloc(n + 32);
+    if (!s->buf) return free(doc), false;
+    s->len = (size_t)sprintf(s->buf, "event: state\ndata: %s\n\n", doc);
+    s->off = 0;
+    free(doc);
+    s->sent = s->g->version;
+    return true;
+}
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *out, size_t max) {
+    (void)pos;
+    sse_stream *s = cls;
+    if (s->off == s->len) {
+        serve_game *g = s->g;
+        pthread_mutex_lock(&g->lock);
+        bool ok = true;
+        if (s->sv->stopping) {
+            ok = false;
+        } else if (s->sent != g->version) {
+            ok = send_document(s);
+        } else if (s->ping) {
+            free(s->buf);
+            s->buf = strdup(": ping\n\n");
+            ok = s->buf != NULL;
+            s->len = ok ? strlen(s->buf) : 0, s->off = 0;
+        } else {
+            /* nothing new: wait, suspended, until http_changed or the pinger resumes us */
+            s->suspended = true;
+            MHD_suspend_connection(s->conn);
+            pthread_mutex_unlock(&g->lock);
+            return 0;
+        }
+        s->ping = false;
+        pthread_mutex_unlock(&g->lock);
+        if (!ok) return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    size_t n = s->len - s->off < max ? s->len - s->off : max;
+    memcpy(out, s->buf + s->off, n);
+    s->off += n;
+    return (ssize_t)n;
+}
+
+static void sse_free(void *cls) {
+    sse_stream *s = cls;
+    pthread_mutex_lock(&s->g->lock);
+    for (sse_stream **p = &s->g->streams; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    pthread_mutex_unlock(&s->g->lock);
+    free(s->buf);
+    free(s);
+}
+
+static enum MHD_Result sse_answer(serve_server *sv, struct MHD_Connection *c, serve_game *g, int seat) {
+    sse_stream *s = calloc(1, sizeof *s);
+    if (!s) return json_answer(c, 500, NULL);
+    *s = (sse_stream){.sv = sv, .g = g, .seat = seat, .sent = -1, .conn = c};
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, sse_read, s, sse_free);
+    if (!r) return free(s), MHD_NO;
+    pthread_mutex_lock(&g->lock);
+    s->next = g->streams;
+    g->streams = s;
+    pthread_mutex_unlock(&g->lock);
+    common_headers(r);
+    MHD_add_response_header(r, "Content-Type", "text/event-stream");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+void http_changed(serve_game *g) {
+    for (sse_stream *s = g->streams; s; s = s->next)
+        if (s->suspended) {
+            s->suspended = false;
+            MHD_resume_connection(s->conn);
+        }
+}
+
+/* Every stream, a ping (or its end when stopping): a reader that went away is found and freed. */
+static void wake_all(serve_server *sv, bool ping) {
+    pthread_mutex_lock(&sv->lock);
+    long long n = sv->ngames;
+    serve_game **games = malloc(sizeof *games * (size_t)(n ? n : 1));
+    if (games) memcpy(games, sv->games, sizeof *games * (size_t)n);
+    pthread_mutex_unlock(&sv->lock);
+    for (long long i = 0; games && i < n; i++) {
+        pthread_mutex_lock(&games[i]->lock);
+        for (sse_stream *s = games[i]->streams; s; s = s->next) s->ping = ping;
+        http_changed(games[i]);
+        pthread_mutex_unlock(&games[i]->lock);
+    }
+    free(games);
+}
+
+static void *ping_loop(void *arg) {
+    serve_server *sv = arg;
+    pthread_mutex_lock(&ping_lock);
+    while (!sv->stopping) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_sec += SSE_PING_SECONDS;
+        pthread_cond_timedwait(&ping_cond, &ping_lock, &t);
+        if (sv->stopping) break;
+        pthread_mutex_unlock(&ping_lock);
+        wake_all(sv, true);
+        pthread_mutex_lock(&ping_lock);
+    }
+    pthread_mutex_unlock(&ping_lock);
+    return NULL;
+}
+
+void http_end_streams(serve_server *sv) {
+    pthread_mutex_lock(&ping_lock);
+    pthread_cond_broadcast(&ping_cond);
+    pthread_mutex_unlock(&ping_lock);
+    if (pinger_running) pthread_join(pinger, NULL);
+    pinger_running = false;
+    wake_all(sv, false);
+}
+
+/* ==================================================================================== routes */
+
+/* "/api/games/ID" + rest: the game, or NULL (404 answered by the caller). */
+static serve_game *game_of(serve_server *sv, const char *url, const char **rest) {
+    const char *id = url + strlen("/api/games/");
+    size_t len = strcspn(id, "/");
+    *rest = id + len;
+    if (len != SERVE_ID_LEN) return NULL;
+    char key[SERVE_ID_LEN + 1];
+    memcpy(key, id, SERVE_ID_LEN);
+    key[SERVE_ID_LEN] = '\0';
+    return serve_find(sv, key);
+}
+
+static enum MHD_Result game_route(serve_server *sv, struct MHD_Connection *c, const char *url, bool get,
+                                  const request *rq) {
+    const char *rest;
+    serve_game *g = game_of(sv, url, &rest);
+    if (!g) return error_answer(c, 404, "no such game");
+    serve_error e = {0};
+    if (!get && strcmp(rest, "/actions") == 0) {
+        char *doc = serve_act(sv, g, rq->body ? rq->body : "", rq->len, &e);
+        return doc ? json_answer(c, 200, doc) : failed(c, &e);
+    }
+    if (!get || (rest[0] && strcmp(rest, "/events") != 0))
+        return error_answer(c, rest[0] && strcmp(rest, "/events") != 0 && strcmp(rest, "/actions") != 0 ? 404 : 405,
+                            "use GET /api/games/ID, GET /api/games/ID/events or POST /api/games/ID/actions");
+    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    if (token && !token[0]) token = NULL;
+    pthread_mutex_lock(&g->lock);
+    int seat = serve_token_seat(g, token);
+    char *doc = seat >= 0 && !rest[0] ? serve_document(g, seat) : NULL;
+    pthread_mutex_unlock(&g->lock);
+    if (seat < 0) return error_answer(c, 403, "wrong token for this game");
+    if (rest[0]) return sse_answer(sv, c, g, seat);
+    return json_answer(c, 200, doc);
+}
+
+static enum MHD_Result route(serve_server *sv, struct MHD_Connection *c, const char *url, const char *method,
+                             const request *rq) {
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
+    if (!get && !post) return error_answer(c, 405, "only GET and POST are answered");
+    if (strncmp(url, "/api/", 5) == 0) {
+        if (strcmp(url, "/api/catalog") == 0 && get) return json_answer(c, 200, serve_catalog(sv));
+        if (strcmp(url, "/api/games") == 0) {
+            if (get) return json_answer(c, 200, serve_list(sv));
+            serve_error e = {0};
+            char *created = serve_create(sv, rq->body ? rq->body : "", rq->len, &e);
+            return created ? json_answer(c, 201, created) : failed(c, &e);
+        }
+        if (strncmp(url, "/api/games/", 11) == 0) return game_route(sv, c, url, get, rq);
+        return error_answer(c, 404, "no such API route (docs/serve.md lists them)");
+    }
+    if (!get) return error_answer(c, 405, "pages are read with GET");
+    if (strcmp(url, "/") == 0) return web_file_answer(c, "index.html");
+    if (strncmp(url, "/play/", 6) == 0 && !strchr(url + 6, '/')) return web_file_answer(c, "play.html");
+    if (strncmp(url, "/static/", 8) == 0 && !strchr(url + 8, '/')) return web_file_answer(c, url + 8);
+    return answer(c, 404, strdup("not found\n"), "text/plain; charset=utf-8");
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **ctx) {
+    (void)version;
+    serve_server *sv = cls;
+    request *rq = *ctx;
+    if (!rq) {
+        rq = *ctx = calloc(1, sizeof *rq);
+        if (!rq) return MHD_NO;
+        const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        if (length && strtoull(length, NULL, 10) > (unsigned long long)sv->cfg.max_body) {
+            rq->too_big = true;
+            return error_answer(c, 413, "the body is too big");
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (rq->len + *upload_size > (size_t)sv->cfg.max_body) rq->too_big = true;
+        if (!rq->too_big) {
+            if (rq->len + *upload_size + 1 > rq->cap) {
+                size_t cap = (rq->len + *upload_size + 1) * 2;
+                char *grown = realloc(rq->body, cap);
+                if (!grown) return MHD_NO;
+                rq->body = grown, rq->cap = cap;
+            }
+            memcpy(rq->body + rq->len, upload, *upload_size);
+            rq->len += *upload_size;
+            rq->body[rq->len] = '\0';
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (rq->too_big) return error_answer(c, 413, "the body is too big");
+    return route(sv, c, url, method, rq);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_RequestTerminationCode why) {
+    (void)cls, (void)c, (void)why;
+    request *rq = *ctx;
+    if (rq) free(rq->body);
+    free(rq);
+    *ctx = NULL;
+}
+
+/* ==================================================================================== the daemon */
+
+bool http_start(serve_server *sv, char *err, size_t n) {
+    struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sv->cfg.port)};
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)sv->cfg.port)};
+    struct sockaddr *addr;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    if (inet_pton(AF_INET, sv->cfg.bind, &a4.sin_addr) == 1) {
+        addr = (struct sockaddr *)&a4;
+    } else if (inet_pton(AF_INET6, sv->cfg.bind, &a6.sin6_addr) == 1) {
+        addr = (struct sockaddr *)&a6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        snprintf(err, n, "--bind must be an IPv4 or IPv6 address, got '%s'", sv->cfg.bind);
+        return false;
+    }
+    sv->daemon = MHD_start_daemon(flags, (uint16_t)sv->cfg.port, NULL, NULL, on_request, sv,
+                                  MHD_OPTION_SOCK_ADDR, addr,
+                                  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)sv->cfg.threads,
+                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)sv->cfg.max_connections,
+                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+                                  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
+                                  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, sv,
+                                  MHD_OPTION_END);
+    if (!sv->daemon) {
+        snprintf(err, n, "cannot listen on %s port %d (in use, or not an address of this machine)", sv->cfg.bind,
+                 sv->cfg.port);
+        return false;
+    }
+    pinger_running = pthread_create(&pinger, NULL, ping_loop, sv) == 0;
+    return true;
+}
+
+int http_port(serve_server *sv) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(sv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : sv->cfg.port;
+}
+
+void http_stop(serve_server *sv) {
+    if (sv->daemon) MHD_stop_daemon(sv->daemon);
+    sv->daemon = NULL;
+}
