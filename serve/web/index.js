@@ -71,8 +71,8 @@
       group("bots for " + game.name, suited);
       group("other bots", others);
       const fallback = seat === 1 || (suited.length === 0 && others.length === 0) ? "human" : (suited[0] || others[0]);
-      select.value = before[seat - 1] !== undefined ? before[seat - 1] : fallback;
-      if (!select.value) select.value = fallback;
+      // A seat keeps being a person across a change of game; a bot seat takes the new game's bot.
+      select.value = before[seat - 1] === "human" ? "human" : fallback;
       box.append(el("label", { class: "seat" }, "Seat " + seat + " ", select));
     }
   }
@@ -133,12 +133,15 @@
     return "P" + s.seat + " " + (s.kind === "human" ? "person" : (s.name || "bot"));
   }
 
+  // `created`: seconds since 1970 (or already a text)
+  const when = (t) => (typeof t === "number" ? new Date(t * 1000).toLocaleString() : String(t));
+
   function gameRow(g) {
     const now = g.over ? "over" : (g.to_move ? "P" + g.to_move + " to move" : "");
     const watch = el("a", { href: "/play/" + encodeURIComponent(g.id), text: "watch" });
     return el("tr", { "data-game": String(g.id) },
       el("td", {}, el("strong", { text: g.game }), g.variant ? " (" + g.variant + ")" : "",
-        el("div", { class: "small", text: "#" + g.id + (g.created ? ", " + g.created : "") })),
+        el("div", { class: "small", text: "#" + g.id + (g.created ? ", " + when(g.created) : "") })),
       el("td", { text: asList(g.seats).map(seatText).join(", ") }),
       el("td", { text: String(g.decisions === undefined ? "" : g.decisions) }),
       el("td", { text: now }),
