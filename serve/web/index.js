@@ -143,7 +143,7 @@
       el("td", {}, el("strong", { text: g.game }), g.variant ? " (" + g.variant + ")" : "",
         el("div", { class: "small", text: "#" + g.id + (g.created ? ", " + when(g.created) : "") })),
       el("td", { text: asList(g.seats).map(seatText).join(", ") }),
-      el("td", { text: String(g.decisions === undefined ? "" : g.decisions) }),
+      el("td", { class: "n", text: String(g.decisions === undefined ? "" : g.decisions) }),
       el("td", { text: now }),
       el("td", {}, watch));
   }
