@@ -147,7 +147,7 @@ static const cli_command commands[] = {
      "  --json         one JSON object: per bot name, games, wins, ..., rating, rating_sd",
      report_main},
     {"serve",
-     "meeple serve [--port P] [--bind ADDR] [--db FILE] [--allow-exec] [--max-games N] [--max-connections N]"
+     "meeple serve [--port P] [--bind ADDR] [--db FILE] [--durable] [--allow-exec] [--max-games N] [--max-connections N]"
      " [--threads N] [--bot-threads N] [--ms N] [--memory MB]",
      "a table in the browser: games for people and bots over HTTP, kept in SQLite",
      "Serves the pages (/ lists and creates games, /play/ID is a seat's table) and the JSON API of\n"
@@ -157,6 +157,7 @@ static const cli_command commands[] = {
      "  --port P             the port (default 8080; 0: a free one, printed)\n"
      "  --bind ADDR          the address to listen on (default 127.0.0.1: this machine alone)\n"
      "  --db FILE            the SQLite database (default meeple-serve.db in the current folder)\n"
+     "  --durable            wait for the disk at each commit (survives a power cut, not only a kill)\n"
      "  --allow-exec         let a request seat an external bot (exec:PROGRAM): it runs a program\n"
      "  --max-games N        games held at once (default 1000; more are refused with 503)\n"
      "  --max-connections N  open connections (default 512; more are closed at once)\n"

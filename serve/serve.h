@@ -27,7 +27,7 @@
 typedef struct serve_config {
     const char *bind, *db;
     int port;
-    bool allow_exec;
+    bool allow_exec, durable;        /* durable: synchronous=FULL, a commit survives a power cut too */
     long long max_games, max_connections, max_body, threads, bot_workers;
     bot_limits limits;
 } serve_config;
@@ -66,7 +66,7 @@ typedef struct serve_game {
 /* ---- serve_store.c: the database ---- */
 typedef struct serve_store serve_store;
 /* Opens (creating) the database and checks it is one of ours; NULL with one line in err. */
-serve_store *store_open(const char *path, char *err, size_t n);
+serve_store *store_open(const char *path, bool durable, char *err, size_t n);
 void store_close(serve_store *st);
 /* The game's creation, committed. */
 bool store_create(serve_store *st, const serve_game *g, const char *seats_json, char *err, size_t n);

@@ -54,14 +54,6 @@ static bool random_hex(char *out, size_t bytes) {
 
 /* ==================================================================================== the game's Lua */
 
-/* spectator_view(plain): the table a viewer who holds no seat sees (no seat's hand, no secret). */
-static int spectator_view(lua_State *L) {
-    session *s = meeple_to_session(L, 1);
-    if (!s) return luaL_error(L, "spectator_view: not a state");
-    meeple_push_table(L, s->def, s->now, MEEPLE_MAX_PLAYERS);
-    return 1;
-}
-
 /* Calls G[fn] with the nargs values on top; nres results, or the error's first line in why. */
 static bool g_call(serve_game *g, const char *fn, int nargs, int nres, char *why, size_t n) {
     lua_State *L = g->L;
@@ -88,8 +80,7 @@ static bool game_lua(serve_game *g, char *why, size_t n) {
     if (g->variant[0]) lua_pushstring(L, g->variant);
     else lua_pushnil(L);
     lua_pushstring(L, g->params_json);
-    lua_pushcfunction(L, spectator_view);
-    if (lua_pcall(L, 7, 1, 0) != LUA_OK) {
+    if (lua_pcall(L, 6, 1, 0) != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         snprintf(why, n, "%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "the game cannot be made");
         return false;
@@ -279,6 +270,16 @@ static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat
     return serve_error_set(e, 500, "the server could not store the event: %s", err);
 }
 
+static void free_bots(serve_game *g) {
+    int scores[MEEPLE_MAX_PLAYERS] = {0}, winners[MEEPLE_MAX_PLAYERS] = {0};
+    for (int p = 0; p < g->players; p++) {
+        if (!g->seats[p].b) continue;
+        bot_end(g->seats[p].b, scores, winners, 0);
+        bot_free(g->seats[p].b);
+        g->seats[p].b = NULL;
+    }
+}
+
 /* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
 static void changed(serve_server *sv, serve_game *g) {
     if (!g->ended && !sv->resuming && game_over(g)) {
@@ -288,9 +289,8 @@ static void changed(serve_server *sv, serve_game *g) {
         lua_settop(g->L, 1);
         if (copy && store_ev(sv, g, "end", 0, copy, &e)) g->ended = true;
         free(copy);
-        for (int p = 0; p < g->players; p++)
-            if (g->seats[p].b) bot_end(g->seats[p].b, (int[MEEPLE_MAX_PLAYERS]){0}, (int[MEEPLE_MAX_PLAYERS]){0}, 0);
     }
+    if (!sv->resuming && game_over(g)) free_bots(g); /* an external bot's program is told and ends */
     g->version++;
     http_changed(g);
     bots_wake(sv, g);
@@ -325,6 +325,36 @@ static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *t
     return true;
 }
 
+/* The legal actions of the seat to move into texts, and the plain state into st (a copy the bot may
+ * read with the game unlocked); how many actions, 0 when there are none. Lock held. */
+static int decision_inputs(serve_game *g, char (*texts)[MEEPLE_ACTION_TEXT], void *st) {
+    const void *now = serve_plain_state(g);
+    int n = 0;
+    if (!now || !g_call(g, "legal", 0, 1, NULL, 0)) return 0;
+    n = (int)lua_rawlen(g->L, -1);
+    if (n > MEEPLE_MAX_ACTIONS) n = 0;
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(g->L, -1, i + 1);
+        snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", lua_tostring(g->L, -1));
+        lua_pop(g->L, 1);
+    }
+    lua_settop(g->L, 1);
+    memcpy(st, now, g->def->state_size);
+    return n;
+}
+
+/* At a restart, a bot seat is asked again for each decision it took (the answer is the stored one
+ * anyway): its own generator and memory then stand where they stood, and it goes on as it would have. */
+static void bot_choose_again(serve_game *g, int seat) {
+    bot *b = g->seats[seat - 1].b;
+    char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
+    void *st = malloc(g->def->state_size);
+    int n = b && texts && st ? decision_inputs(g, texts, st) : 0;
+    if (n > 0) bot_choose_text(b, st, (const char(*)[MEEPLE_ACTION_TEXT])texts, n);
+    free(texts);
+    free(st);
+}
+
 void serve_bot_move(serve_server *sv, serve_game *g) {
     pthread_mutex_lock(&g->lock);
     int seat = to_move(g);
@@ -334,25 +364,14 @@ void serve_bot_move(serve_server *sv, serve_game *g) {
         pthread_mutex_unlock(&g->lock);
         return;
     }
-    int n = 0;
     char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
     void *st = malloc(g->def->state_size);
-    const void *now = serve_plain_state(g);
-    if (texts && st && now && g_call(g, "legal", 0, 1, NULL, 0)) {
-        n = (int)lua_rawlen(g->L, -1);
-        for (int i = 0; i < n && i < MEEPLE_MAX_ACTIONS; i++) {
-            lua_rawgeti(g->L, -1, i + 1);
-            snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", lua_tostring(g->L, -1));
-            lua_pop(g->L, 1);
-        }
-        lua_settop(g->L, 1);
-        memcpy(st, now, g->def->state_size);
-    }
+    int n = texts && st ? decision_inputs(g, texts, st) : 0;
     long long version = g->version;
     pthread_mutex_unlock(&g->lock);
     /* The bot thinks with the game unlocked: readers are served meanwhile, and nothing else can move
      * (the bot's seat decides). */
-    int k = n > 0 && n <= MEEPLE_MAX_ACTIONS ? bot_choose_text(b, st, (const char(*)[MEEPLE_ACTION_TEXT])texts, n) : -2;
+    int k = n > 0 ? bot_choose_text(b, st, (const char(*)[MEEPLE_ACTION_TEXT])texts, n) : -2;
     pthread_mutex_lock(&g->lock);
     g->bot_queued = false;
     serve_error e;
@@ -700,9 +719,13 @@ static bool on_event(void *ud, const char *id, long long n, const char *kind, lo
     serve_error e = {0};
     bool ok = n == g->events + 1;
     if (!ok) serve_error_set(&e, 400, "events are not numbered 1, 2, ...");
-    else if (g->forfeit || g->ended) ok = serve_error_set(&e, 400, "an event after the game's end");
+    else if (g->ended || (g->forfeit && strcmp(kind, "end") != 0))
+        ok = serve_error_set(&e, 400, "an event after the game's end");
     else if (seat < 0 || seat > g->players) ok = serve_error_set(&e, 400, "no seat %lld", seat);
-    else if (strcmp(kind, "action") == 0) ok = play_locked(rc->sv, g, (int)seat, text, false, &e);
+    else if (strcmp(kind, "action") == 0) {
+        if (seat > 0 && g->seats[seat - 1].b && to_move(g) == seat) bot_choose_again(g, (int)seat);
+        ok = play_locked(rc->sv, g, (int)seat, text, false, &e);
+    }
     else if (strcmp(kind, "forfeit") == 0 && seat > 0) g->events++, record_forfeit(g, (int)seat, text), changed(rc->sv, g);
     else if (strcmp(kind, "end") == 0) {
         const char *mine = game_over(g) && g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : NULL;

@@ -2,9 +2,8 @@
 -- state (under its variant, if any), what each reader may see of it, and the game document
 -- (docs/serve.md) as JSON text.
 --
--- Run with (meeple, game, players, seed, variant or nil, params as JSON text, spectator_view); returns
--- G. spectator_view(plain) is C's: the table of a viewer who holds no seat.
-local meeple, game, players, seed, variant, params_json, spectator_view = ...
+-- Run with (meeple, game, players, seed, variant or nil, params as JSON text); returns G.
+local meeple, game, players, seed, variant, params_json = ...
 local json = meeple.json
 local params, bad = json.decode(params_json)
 if bad then error('params: ' .. bad, 0) end
@@ -15,16 +14,15 @@ local G = {}
 local meta = {}
 -- The document's fields that never change (id, game, players, variant, seats), as JSON text.
 function G.set_meta(text) meta = assert(json.decode(text)) end
--- What a spectator saw of each decision: the decider's secret is secret to them as to any other seat.
-local watched = {}
 local forfeit
+local decisions = 0 -- taken so far
 
 local function plain() return type(s) == 'table' and s._raw or s end
 G.plain = plain
 
 function G.over() return forfeit ~= nil or s:is_over() end
 function G.to_move() if G.over() then return nil end return s:to_move() end
-function G.decisions() return #watched end
+function G.decisions() return decisions end
 
 -- Whether `seat` may play `a` now: true, or nil and the reason a player reads.
 function G.check(seat, a)
@@ -37,16 +35,24 @@ function G.check(seat, a)
   return true
 end
 
--- Plays a checked action; its text as the spectators see it goes into their history.
+-- Each reader's history as JSON text, one entry a decision, made once as the decision is played (a
+-- document then costs no more as the game grows long): seen[p] for seat p, seen[0] for spectators.
+-- Each entry is what that reader saw: the action to its decider, its public text to the others
+-- (s:history(p)); spectators see what the seats other than the decider saw.
+local seen = {}
+for p = 0, players do seen[p] = {} end
+local function entry(n, seat, text) return json.encode({ n = n, seat = seat, text = text }) end
+
+-- Plays a checked action and notes what each reader saw of it.
 function G.play(a)
   local mover = s:to_move()
-  local shown = a
-  for p = 1, players do
-    if p ~= mover then shown = s:public_text(a, p) or a break end
-  end
+  local texts = {}
+  for p = 1, players do texts[p] = p == mover and a or (s:public_text(a, p) or a) end
   local ok, why = s:try(a)
   if not ok then error(why, 0) end
-  watched[#watched + 1] = { player = mover, action = shown }
+  decisions = decisions + 1
+  texts[0] = texts[mover % players + 1]
+  for p = 0, players do seen[p][decisions] = entry(decisions, mover, texts[p]) end
 end
 
 -- The legal actions of the seat to move, as texts (for a bot seat).
@@ -75,11 +81,53 @@ function G.result_json()
   return json.encode({ scores = scores, winners = winners })
 end
 
-local function history_of(seat)
+local function same(a, b)
+  if a == b then return true end
+  if type(a) ~= 'table' or type(b) ~= 'table' then return false end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+
+-- What every seat's view shows alike: the spectators' view. A value the seats see differently is
+-- left out, except a count that some seats see where its owner sees the list (a hand: its size).
+local function meet(values)
+  local first = values[1]
+  local all_same, tables, counts = true, 0, {}
+  for _, v in ipairs(values) do
+    all_same = all_same and same(v, first)
+    if type(v) == 'table' then tables = tables + 1 else counts[#counts + 1] = v end
+  end
+  if all_same then return first end
+  if tables > 0 and #counts > 0 then
+    for _, c in ipairs(counts) do
+      if math.type(c) ~= 'integer' or c ~= counts[1] then return nil end
+    end
+    return counts[1]
+  end
+  if tables < #values then return nil end
+  local n = #first
+  for _, v in ipairs(values) do
+    if #v ~= n then return nil end -- lists of different lengths: some see more of it
+  end
   local out = {}
-  local h = seat and s:history(seat) or watched
-  for i, e in ipairs(h) do out[i] = { n = i, seat = e.player, text = e.action } end
+  for k in pairs(first) do
+    local children = {}
+    for i, v in ipairs(values) do
+      if v[k] == nil then children = nil break end
+      children[i] = v[k]
+    end
+    local m = children and meet(children)
+    if m == nil and math.type(k) == 'integer' and k <= n then return nil end -- no hole in a list
+    out[k] = m
+  end
   return out
+end
+
+local function spectator_view()
+  local views = {}
+  for p = 1, players do views[p] = s:view(p) end
+  return meet(views) or {}
 end
 
 -- The game document for `seat` (nil: a spectator).
@@ -87,16 +135,18 @@ function G.document(seat)
   local d = {}
   for k, v in pairs(meta) do d[k] = v end
   d.seat = seat
-  d.decisions = #watched
+  d.decisions = decisions
   d.over = G.over()
   d.to_move = G.to_move() or json.null
   d.your_turn = seat ~= nil and d.to_move == seat
-  d.view = seat and s:view(seat) or spectator_view(plain())
+  d.view = seat and s:view(seat) or spectator_view()
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end
-  d.history = history_of(seat)
-  return json.encode(d)
+  -- keys sorted as meeple.json writes them: "history" comes after "game"
+  local text = json.encode(d)
+  local at = text:find(',"id":', 1, true)
+  return text:sub(1, at) .. '"history":[' .. table.concat(seen[seat or 0], ',') .. '],' .. text:sub(at + 1)
 end
 
 return G

@@ -13,6 +13,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include <stdatomic.h>
+
 #include <microhttpd.h>
 
 #include "serve.h"
@@ -45,6 +47,10 @@ typedef struct request {
     size_t len, cap;
     bool too_big, begun;
 } request;
+
+/* Open connections, counted here: past --max-connections a new one is closed as soon as it is
+ * accepted (the daemon's own limit, a little higher, would stop accepting and leave clients waiting). */
+static atomic_long open_connections;
 
 static pthread_t pinger;
 static bool pinger_running;
@@ -371,6 +377,17 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **ctx, enum M
 
 /* ==================================================================================== the daemon */
 
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len) {
+    (void)addr, (void)len;
+    const serve_server *sv = cls;
+    return atomic_load(&open_connections) < sv->cfg.max_connections ? MHD_YES : MHD_NO;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx, enum MHD_ConnectionNotificationCode what) {
+    (void)cls, (void)c, (void)socket_ctx;
+    atomic_fetch_add(&open_connections, what == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
+
 bool http_start(serve_server *sv, char *err, size_t n) {
     struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)sv->cfg.port)};
     struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)sv->cfg.port)};
@@ -385,10 +402,11 @@ bool http_start(serve_server *sv, char *err, size_t n) {
         snprintf(err, n, "--bind must be an IPv4 or IPv6 address, got '%s'", sv->cfg.bind);
         return false;
     }
-    sv->daemon = MHD_start_daemon(flags, (uint16_t)sv->cfg.port, NULL, NULL, on_request, sv,
+    sv->daemon = MHD_start_daemon(flags, (uint16_t)sv->cfg.port, on_accept, sv, on_request, sv,
                                   MHD_OPTION_SOCK_ADDR, addr,
                                   MHD_OPTION_THREAD_POOL_SIZE, (unsigned)sv->cfg.threads,
-                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)sv->cfg.max_connections,
+                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)(sv->cfg.max_connections + 64 * sv->cfg.threads),
+                                  MHD_OPTION_NOTIFY_CONNECTION, on_connection, sv,
                                   MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
                                   MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
                                   MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,

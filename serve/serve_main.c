@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "serve.h"
@@ -56,6 +57,8 @@ static int serve_parse(int argc, char **argv, serve_config *c) {
             if (bad) return bad;
         } else if (strcmp(opt, "--allow-exec") == 0) {
             c->allow_exec = true;
+        } else if (strcmp(opt, "--durable") == 0) {
+            c->durable = true;
         } else if (opt[0] == '-') {
             return cli_unknown_option("serve", opt);
         } else {
@@ -67,7 +70,10 @@ static int serve_parse(int argc, char **argv, serve_config *c) {
 
 static int serve_run(serve_server *sv) {
     char err[600];
-    sv->store = store_open(sv->cfg.db, err, sizeof err);
+    /* The database holds the seats' tokens: readable by its owner alone (SQLite gives its -wal and
+     * -shm files the same mode). */
+    umask(077);
+    sv->store = store_open(sv->cfg.db, sv->cfg.durable, err, sizeof err);
     if (!sv->store) return cli_fail("serve", "database '%s': %s", sv->cfg.db, err);
     sv->cap = sv->cfg.max_games;
     sv->games = calloc((size_t)sv->cap, sizeof *sv->games);

@@ -66,7 +66,7 @@ static bool check_format(serve_store *st, char *err, size_t n) {
     return true;
 }
 
-static bool open_db(serve_store *st, const char *path, char *err, size_t n) {
+static bool open_db(serve_store *st, const char *path, bool durable, char *err, size_t n) {
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
         SQLITE_OK)
         return fail(st, "cannot open it", err, n);
@@ -79,9 +79,11 @@ static bool open_db(serve_store *st, const char *path, char *err, size_t n) {
         sqlite3_finalize(q);
     }
     if (!whole) return fail(st, "not a database meeple serve can read (or a damaged one)", err, n);
-    /* WAL: a commit is one append; FULL: it is on the disk before the server answers. */
-    if (sqlite3_exec(st->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON", NULL,
-                     NULL, NULL) != SQLITE_OK)
+    /* WAL: a commit is one append to the log, in the kernel's hands before the server answers, so a
+     * killed server loses nothing; --durable (FULL) also waits for the disk, against a power cut. */
+    if (sqlite3_exec(st->db, durable ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON"
+                                     : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+                     NULL, NULL, NULL) != SQLITE_OK)
         return fail(st, "cannot set WAL mode", err, n);
     if (!check_format(st, err, n)) return false;
     if (sqlite3_prepare_v2(st->db, "INSERT INTO games VALUES(?, ?, ?, ?, ?, ?, ?, ?)", -1, &st->add_game, NULL) !=
@@ -91,11 +93,11 @@ static bool open_db(serve_store *st, const char *path, char *err, size_t n) {
     return true;
 }
 
-serve_store *store_open(const char *path, char *err, size_t n) {
+serve_store *store_open(const char *path, bool durable, char *err, size_t n) {
     serve_store *st = calloc(1, sizeof *st);
     if (!st) return snprintf(err, n, "out of memory"), NULL;
     pthread_mutex_init(&st->lock, NULL);
-    if (open_db(st, path, err, n)) return st;
+    if (open_db(st, path, durable, err, n)) return st;
     store_close(st);
     return NULL;
 }

@@ -75,10 +75,10 @@ _meeple() {
             COMPREPLY=($(compgen -W "$(_meeple_names "$exe" bots)" -- "$cur"))
             COMPREPLY+=($(compgen -f -- "$cur"))
             return ;;
-        --log|--html|--save|--load)
+        --log|--html|--save|--load|--db)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --seed|--games|--jobs|--players|--seat|--ms|--instructions|--memory|--shard|--game|--rounds|--sprt|--alpha|--beta)
+        --seed|--games|--jobs|--players|--seat|--ms|--instructions|--memory|--shard|--game|--rounds|--sprt|--alpha|--beta|--port|--bind|--max-games|--max-connections|--threads|--bot-threads)
             return ;;
     esac
     if [[ $cur == -* ]]; then

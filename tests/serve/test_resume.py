@@ -1,0 +1,156 @@
+"""`meeple serve` keeps its games in SQLite: killed with SIGKILL mid-game and started again on the same
+database, every game goes on where it was and ends as an uninterrupted run of the same seed and actions
+ends; a forfeit is kept; a database that is damaged, foreign or edited is refused in one line."""
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from serve_util import EXE, Server, play_first_legal, tmpdir, tokens_of  # noqa: E402
+
+GAMES = [("babel", ["human", "greedy_babel"], 3), ("citadels", ["human", "greedy_citadels", "human", "random"], 4)]
+
+
+def outcome(doc):
+    return doc["scores"], doc["winners"], [(h["seat"], h["text"]) for h in doc["history"]]
+
+
+@pytest.mark.parametrize("game, seats, seed", GAMES)
+def test_a_game_killed_mid_way_ends_as_an_uninterrupted_run(game, seats, seed):
+    with tmpdir() as d:
+        whole = Server(os.path.join(d, "whole.db"))
+        c = whole.client()
+        out = c.create(game, seats, seed=seed)
+        expected = outcome(play_first_legal(c, out["id"], tokens_of(out)))
+        c.close()
+        assert whole.stop() == 0
+
+        db = os.path.join(d, "killed.db")
+        first = Server(db)
+        c = first.client()
+        out = c.create(game, seats, seed=seed)
+        t = tokens_of(out)
+        seen = play_first_legal(c, out["id"], t, limit=len(expected[2]) // 2)
+        c.close()
+        first.kill9()
+
+        again = Server(db)
+        c = again.client()
+        resumed = c.doc(out["id"])
+        assert resumed["decisions"] >= seen["decisions"]  # nothing acknowledged is lost
+        assert resumed["history"][:seen["decisions"]] == seen["history"]
+        mine = c.doc(out["id"], t[1])
+        assert mine["seat"] == 1  # the tokens came back with the game
+        assert outcome(play_first_legal(c, out["id"], t)) == expected
+        c.close()
+        assert again.stop() == 0
+
+
+def test_every_acknowledged_action_survives_a_kill_during_a_burst():
+    with tmpdir() as d:
+        db = os.path.join(d, "burst.db")
+        s = Server(db)
+        c = s.client()
+        games = [c.create("babel", ["human", "human"], seed=i) for i in range(5)]
+        acked = {}
+        for g in games:
+            acked[g["id"]] = play_first_legal(c, g["id"], tokens_of(g), limit=12)["history"]
+        c.close()
+        s.kill9()
+        s = Server(db)
+        c = s.client()
+        for g in games:
+            assert c.doc(g["id"])["history"][:len(acked[g["id"]])] == acked[g["id"]]
+        c.close()
+        assert s.stop() == 0
+
+
+def test_a_bot_that_fails_forfeits_and_the_forfeit_is_kept():
+    with tmpdir() as d:
+        os.makedirs(os.path.join(d, "root", "bots"))
+        with open(os.path.join(d, "root", "bots", "crasher.lua"), "w") as f:
+            f.write('return { name = "crasher", choose = function(view, legal, ctx) error("boom") end }\n')
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            db = os.path.join(d, "forfeit.db")
+            s = Server(db)
+            c = s.client()
+            out = c.create("babel", ["crasher", "human"])
+            deadline = time.time() + 20
+            while not c.doc(out["id"])["over"] and time.time() < deadline:
+                time.sleep(0.01)
+            doc = c.doc(out["id"], tokens_of(out)[2])
+            assert doc["over"] and doc["forfeit"]["seat"] == 1 and "boom" in doc["forfeit"]["reason"]
+            assert doc["winners"] == [2]
+            c.close()
+            assert s.stop() == 0
+            s = Server(db)
+            c = s.client()
+            assert c.doc(out["id"])["forfeit"] == doc["forfeit"]
+            c.close()
+            assert s.stop() == 0
+        finally:
+            del os.environ["MEEPLE_PATH"]
+
+
+def refused(db):
+    """The server's one-line refusal of `db` (it must not start)."""
+    p = subprocess.run([EXE, "serve", "--port", "0", "--db", db], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1 and p.stdout == ""
+    lines = p.stderr.strip().split("\n")
+    assert len(lines) == 1 and lines[0].startswith("meeple serve: database"), p.stderr
+    return lines[0]
+
+
+def stored_game(d):
+    db = os.path.join(d, "edit.db")
+    s = Server(db)
+    c = s.client()
+    out = c.create("babel", ["human", "human"], seed=2)
+    play_first_legal(c, out["id"], tokens_of(out), limit=6)
+    c.close()
+    assert s.stop() == 0
+    return db, out["id"]
+
+
+def test_a_file_that_is_not_a_database_is_refused_in_one_line():
+    with tmpdir() as d:
+        db = os.path.join(d, "noise.db")
+        with open(db, "wb") as f:
+            f.write(os.urandom(8192))
+        assert "not a database" in refused(db)
+
+
+def test_another_programs_database_is_refused_in_one_line():
+    with tmpdir() as d:
+        db = os.path.join(d, "foreign.db")
+        con = sqlite3.connect(db)
+        con.execute("CREATE TABLE games(name TEXT)")
+        con.commit()
+        con.close()
+        assert "not a meeple serve database" in refused(db)
+
+
+@pytest.mark.parametrize("edit, words", [
+    ("UPDATE events SET text = 'fly away' WHERE n = 3", "event 3"),
+    ("DELETE FROM events WHERE n = 2", "numbered"),
+    ("UPDATE events SET seat = 2 WHERE n = 1", "event 1"),
+    ("UPDATE games SET game = 'chess'", "unknown game"),
+    ("UPDATE games SET seats = '[1, 2]'", "seats"),
+    ("UPDATE games SET id = 'x'", "id"),
+    ("INSERT INTO events VALUES((SELECT id FROM games), 7, 'end', 0, '{\"scores\":[9,9]}')", "event 7"),
+])
+def test_an_edited_database_is_refused_naming_the_game_and_event(edit, words):
+    with tmpdir() as d:
+        db, gid = stored_game(d)
+        con = sqlite3.connect(db)
+        con.execute("PRAGMA foreign_keys = OFF")
+        con.execute(edit)
+        con.commit()
+        con.close()
+        line = refused(db)
+        assert words in line, line
