@@ -258,7 +258,11 @@
       document.body.classList.remove("offline");
       try { accept(JSON.parse(e.data)); } catch (err) { showError("A bad update from the server: " + err.message); }
     });
-    source.addEventListener("error", () => document.body.classList.add("offline"));
+    source.addEventListener("error", () => {
+      // a finished game has nothing more to say: no reconnecting
+      if (shown && shown.over) source.close();
+      else document.body.classList.add("offline");
+    });
   }
 
   // Folded on a phone, where it would push the board (and the hand to give from) off the screen.

@@ -165,6 +165,37 @@ test("a person's page: clicking a legal action plays it and the other pages foll
   assert.deepEqual(errors, []);
 });
 
+// The other way a Bohnanza deal starts: P1 asks, and P2 offers through the trade builder (`offer`,
+// then the items, then `send`), which P1 accepts on its page.
+test("Bohnanza: an invited player's offer composed in the trade builder and accepted on the other page", { timeout: 60000 }, async () => {
+  const errors = [];
+  const bot = await botFor(base, "bohnanza");
+  const made = await newGame("bohnanza", ["human", "human", bot], 5);
+  const [one, two] = [await open(made.seats[0].url, {}, errors), await open(made.seats[1].url, {}, errors)];
+  await one.waitForSelector("#status.yours");
+  await click(one, "plant 1");
+  await click(one, "done");
+  const faceUp = (await documentFor(base, made.id, made.seats[0].token)).view.face_up;
+  await click(one, "ask");
+  await two.waitForSelector('#actions button[data-action="offer"]');
+  const hand = (await documentFor(base, made.id, made.seats[1].token)).view.players[1].hand;
+  await two.waitForSelector("#trade-panel:not([hidden])");
+  assert.equal(await two.isHidden("#trade-partner-label"), true, "an offer goes to the active player: no partner to choose");
+  await two.check('#trade-give input[data-give="give 1"]');
+  await two.fill('#trade-want input[data-want="' + faceUp[0] + '"]', "1");
+  assert.equal(await two.textContent("#trade-preview"), "Sends: offer, give 1, want " + faceUp[0] + ", send");
+  await two.click("#trade-send");
+  await one.waitForSelector('#actions button[data-action="accept"]');
+  await click(one, "accept");
+  // P1 says which card goes when a face-up card and a hand card are the same bean
+  const picks = (await pageState(one)).actions.filter((a) => a.startsWith("pick"));
+  if (picks.length) await click(one, picks.includes("pick up") ? "pick up" : picks[0]);
+  const after = (await documentFor(base, made.id, made.seats[0].token)).view.players;
+  assert.deepEqual(after[1].set_aside, [faceUp[0]], "P2 set aside the bean it wanted");
+  assert.deepEqual(after[0].set_aside, [hand[0]], "P1 set aside the card P2 offered");
+  assert.deepEqual(errors, []);
+});
+
 test.after(async () => {
   await browser.close();
   await server.stop();
