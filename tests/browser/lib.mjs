@@ -178,6 +178,21 @@ export function zoneOnPage(page, seat, zone) {
   }, [seat, zone]);
 }
 
+// Every zone on a page at once, by "seat/zone" (one round trip to the browser).
+function zonesOnPage(page) {
+  return page.evaluate(() => {
+    const out = {};
+    document.querySelectorAll("#board [data-seat][data-zone]").forEach((r) => {
+      const key = r.getAttribute("data-seat") + "/" + r.getAttribute("data-zone");
+      const z = out[key] || (out[key] = { found: 0, cards: [], hidden: 0 });
+      z.found += 1;
+      r.querySelectorAll("[data-card]").forEach((c) => z.cards.push(c.getAttribute("data-card")));
+      z.hidden += r.querySelectorAll("[data-hidden]").length;
+    });
+    return out;
+  });
+}
+
 // Every string in a value (the names of the cards a zone holds).
 function strings(v, out) {
   if (typeof v === "string") out.push(v);
@@ -195,6 +210,7 @@ function strings(v, out) {
 // is q's secret: this page's document must not hold it as q's does.
 export async function checkNoHiddenCards(page, doc, docsBySeat, open) {
   let checked = 0;
+  const zones = await zonesOnPage(page);
   const mine = doc.view.players;
   const whose = doc.seat ? "P" + doc.seat + "'s" : "the spectators'";
   for (let seat = 1; seat <= mine.length; seat++) {
@@ -203,7 +219,7 @@ export async function checkNoHiddenCards(page, doc, docsBySeat, open) {
     const theirs = docsBySeat[seat] ? docsBySeat[seat].view.players[seat - 1] : null;
     for (const zone of Object.keys(Object.assign({}, seen, theirs || {}))) {
       const visible = strings(seen[zone], []).concat(strings(seen.shown, []));
-      const onPage = await zoneOnPage(page, seat, zone);
+      const onPage = zones[seat + "/" + zone] || { found: 0, cards: [], hidden: 0 };
       const left = visible.slice();
       for (const card of onPage.cards) {
         const at = left.indexOf(card);
