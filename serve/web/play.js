@@ -47,6 +47,7 @@
   // ------------------------------------------------------------------ the header and whose decision
   function drawStatus(doc) {
     const status = $("status");
+    document.body.classList.toggle("over", !!doc.over);
     document.title = "meeple: " + doc.game + " #" + doc.id + (doc.over ? " (over)" : doc.your_turn ? " \u2014 your move" : "");
     $("title").textContent = doc.game + (doc.variant ? " (" + doc.variant + ")" : "") + " #" + doc.id;
     $("who").textContent = typeof doc.seat === "number"
@@ -90,6 +91,8 @@
       el("span", { class: "label", text: kind }),
       ...actions.map((a) => {
         const b = el("button", { type: "button", class: "action", "data-action": a, text: a });
+        const what = hint(doc, a);
+        if (what) b.append(" ", el("small", { class: "hint", text: what }));
         const card = cards[String(a).split(" ").pop()];
         if (card && card.text) b.title = card.text;
         else if (card && card.kind === "district") b.title = "costs " + card.cost + ", scores " + card.points;
@@ -97,6 +100,30 @@
         b.addEventListener("click", () => play([a]));
         return b;
       }))));
+  }
+
+  // What a bean game's action names by number: the hand card of `give K` / `pick K`, the field of
+  // `harvest F` / `plant F` (the card planted there is the hand's front one, or the named one).
+  function hint(doc, action) {
+    if (doc.game !== "bohnanza" && doc.game !== "rabohnzel") return "";
+    const me = asList(doc.view && doc.view.players)[doc.seat - 1];
+    if (!me) return "";
+    const words = String(action).split(" ");
+    const n = Number(words[words.length - 1]);
+    if (!Number.isInteger(n) || n < 1) return "";
+    if ((words[0] === "give" || words[0] === "pick") && words.length === 2) {
+      const card = asList(me.hand)[n - 1];
+      return card ? D.words(card) : "";
+    }
+    if (words[0] === "harvest" || words[0] === "plant") {
+      const field = asList(me.fields)[n - 1];
+      const beans = field && !Array.isArray(field) ? asList(field.beans) : asList(field);
+      const onto = beans.length ? beans.length + "\u00D7 " + D.words(beans[beans.length - 1]) : "empty field";
+      if (words[0] === "harvest") return onto;
+      const card = words.length === 3 ? words[1] : asList(me.hand)[0];
+      return card ? D.words(card) + " \u2192 " + onto : "";
+    }
+    return "";
   }
 
   // Posts `actions` one after the other (a trade is several decisions); stops at the first refusal,
