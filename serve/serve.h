@@ -52,6 +52,7 @@ typedef struct serve_game {
     long long created;
     serve_seat seats[MEEPLE_MAX_PLAYERS];
     lua_State *L;                    /* the game (serve_game.lua's G at index 1) */
+    void *bot_state;                 /* a copy of the plain state a bot decides on, the lock released */
     long long events;                /* events stored: the next one's number is events + 1 */
     long long version;               /* bumped at each change: the live streams compare it */
     int forfeit;                     /* 1-based seat that forfeited, 0: none */
@@ -60,6 +61,10 @@ typedef struct serve_game {
     bool bot_queued;                 /* waiting in the bots' queue or being decided */
     bool broken;                     /* the database refused a write: the game takes no more actions */
     sse_stream *streams;             /* live streams of this game */
+    struct {                         /* each reader's last document (0: spectators), and its version: a */
+        long long version;           /* seat's answer to its action and its live stream share one */
+        char *text;
+    } docs[MEEPLE_MAX_PLAYERS + 1];
     struct serve_game *next_queued;
 } serve_game;
 

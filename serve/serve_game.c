@@ -147,7 +147,7 @@ static bool set_meta(serve_game *g, char *why, size_t n) {
     return g_call(g, "set_meta", 1, 0, why, n);
 }
 
-char *serve_document(serve_game *g, int seat) {
+static char *build_document(serve_game *g, int seat) {
     if (seat > 0) lua_pushinteger(g->L, seat);
     else lua_pushnil(g->L);
     char why[SERVE_REASON_LEN];
@@ -159,6 +159,16 @@ char *serve_document(serve_game *g, int seat) {
     }
     char *text = strdup(lua_tostring(g->L, -1));
     lua_settop(g->L, 1);
+    return text;
+}
+
+char *serve_document(serve_game *g, int seat) {
+    if (seat < 0 || seat > g->players) return NULL;
+    if (g->docs[seat].text && g->docs[seat].version == g->version) return strdup(g->docs[seat].text);
+    char *text = build_document(g, seat);
+    free(g->docs[seat].text);
+    g->docs[seat].text = text ? strdup(text) : NULL;
+    g->docs[seat].version = g->version;
     return text;
 }
 
@@ -244,6 +254,8 @@ static void record_forfeit(serve_game *g, int seat, const char *reason) {
 static int bots_begin(serve_server *sv, serve_game *g, serve_error *e) {
     const session *s = plain_session(g);
     if (!s) return serve_error_set(e, 500, "the game has no plain state"), -1;
+    g->bot_state = malloc(g->def->state_size);
+    if (!g->bot_state) return serve_error_set(e, 500, "out of memory"), -1;
     for (int p = 0; p < g->players; p++) {
         serve_seat *seat = &g->seats[p];
         if (seat->human) continue;
@@ -270,11 +282,25 @@ static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat
     return serve_error_set(e, 500, "the server could not store the event: %s", err);
 }
 
+/* The game is over: each bot is told the result (an external bot's program then ends) and freed. */
 static void free_bots(serve_game *g) {
-    int scores[MEEPLE_MAX_PLAYERS] = {0}, winners[MEEPLE_MAX_PLAYERS] = {0};
+    int scores[MEEPLE_MAX_PLAYERS] = {0}, winners[MEEPLE_MAX_PLAYERS] = {0}, nwinners = 0;
+    if (g_call(g, "result", 0, 2, NULL, 0)) {
+        for (int p = 0; p < g->players; p++) {
+            lua_rawgeti(g->L, -2, p + 1);
+            scores[p] = (int)lua_tointeger(g->L, -1);
+            lua_pop(g->L, 1);
+        }
+        for (int i = 0; i < (int)lua_rawlen(g->L, -1) && i < g->players; i++) {
+            lua_rawgeti(g->L, -1, i + 1);
+            winners[nwinners++] = (int)lua_tointeger(g->L, -1) - 1;
+            lua_pop(g->L, 1);
+        }
+        lua_settop(g->L, 1);
+    }
     for (int p = 0; p < g->players; p++) {
         if (!g->seats[p].b) continue;
-        bot_end(g->seats[p].b, scores, winners, 0);
+        bot_end(g->seats[p].b, scores, winners, nwinners);
         bot_free(g->seats[p].b);
         g->seats[p].b = NULL;
     }
@@ -325,6 +351,10 @@ static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *t
     return true;
 }
 
+/* A bot's legal actions as texts, one list a thread (a bot decides on a worker, or on the main thread
+ * at a restart): no allocation a decision. */
+static _Thread_local char decision_texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
+
 /* The legal actions of the seat to move into texts, and the plain state into st (a copy the bot may
  * read with the game unlocked); how many actions, 0 when there are none. Lock held. */
 static int decision_inputs(serve_game *g, char (*texts)[MEEPLE_ACTION_TEXT], void *st) {
@@ -347,12 +377,8 @@ static int decision_inputs(serve_game *g, char (*texts)[MEEPLE_ACTION_TEXT], voi
  * anyway): its own generator and memory then stand where they stood, and it goes on as it would have. */
 static void bot_choose_again(serve_game *g, int seat) {
     bot *b = g->seats[seat - 1].b;
-    char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
-    void *st = malloc(g->def->state_size);
-    int n = b && texts && st ? decision_inputs(g, texts, st) : 0;
-    if (n > 0) bot_choose_text(b, st, (const char(*)[MEEPLE_ACTION_TEXT])texts, n);
-    free(texts);
-    free(st);
+    int n = b && g->bot_state ? decision_inputs(g, decision_texts, g->bot_state) : 0;
+    if (n > 0) bot_choose_text(b, g->bot_state, (const char(*)[MEEPLE_ACTION_TEXT])decision_texts, n);
 }
 
 void serve_bot_move(serve_server *sv, serve_game *g) {
@@ -364,9 +390,9 @@ void serve_bot_move(serve_server *sv, serve_game *g) {
         pthread_mutex_unlock(&g->lock);
         return;
     }
-    char(*texts)[MEEPLE_ACTION_TEXT] = malloc(sizeof *texts * MEEPLE_MAX_ACTIONS);
-    void *st = malloc(g->def->state_size);
-    int n = texts && st ? decision_inputs(g, texts, st) : 0;
+    char(*texts)[MEEPLE_ACTION_TEXT] = decision_texts;
+    void *st = g->bot_state; /* the game's own: one bot of a game decides at a time */
+    int n = st ? decision_inputs(g, texts, st) : 0;
     long long version = g->version;
     pthread_mutex_unlock(&g->lock);
     /* The bot thinks with the game unlocked: readers are served meanwhile, and nothing else can move
@@ -386,8 +412,6 @@ void serve_bot_move(serve_server *sv, serve_game *g) {
         fprintf(stderr, "meeple serve: game %s: bot seat %d: %s\n", g->id, seat, e.why);
     }
     pthread_mutex_unlock(&g->lock);
-    free(texts);
-    free(st);
 }
 
 /* ==================================================================================== creation */
@@ -402,6 +426,8 @@ static void game_free(serve_game *g) {
     if (!g) return;
     for (int p = 0; p < MEEPLE_MAX_PLAYERS; p++) bot_free(g->seats[p].b);
     if (g->L) lua_close(g->L);
+    free(g->bot_state);
+    for (int p = 0; p <= MEEPLE_MAX_PLAYERS; p++) free(g->docs[p].text);
     free(g->params_json);
     pthread_mutex_destroy(&g->lock);
     free(g);
@@ -491,7 +517,7 @@ static bool read_request(json_t *o, const char **game, long long *players, long 
     *variant = json_is_string(jv) ? json_string_value(jv) : "";
     if (jpar && !json_is_object(jpar) && !json_is_null(jpar))
         return serve_error_set(e, 400, "\"params\" must be an object of the game's parameters");
-    *params = json_dumps(json_is_object(jpar) ? jpar : json_object(), JSON_COMPACT);
+    *params = json_is_object(jpar) ? json_dumps(jpar, JSON_COMPACT) : strdup("{}");
     if (!*params) return serve_error_set(e, 500, "out of memory");
     return true;
 }

@@ -18,6 +18,8 @@ def server():
         s = Server(os.path.join(d, "api.db"))
         yield s
         assert s.stop() == 0
+        # nothing is logged per request: no token, no URL
+        assert s.stderr.strip() == "meeple serve: stopping (SIGTERM)", s.stderr
 
 
 @pytest.fixture
