@@ -11,6 +11,9 @@ if type(params) ~= 'table' then error('params must be an object', 0) end
 if next(params) == nil then params = nil end
 local s = meeple.new(game, { seed = seed, players = players, variant = variant, params = params })
 local G = {}
+-- The card catalogue as this game plays it (a variant's or params' beanometers and costs included): the
+-- pages draw meters and costs from it, so it rides in every document.
+local catalogue = s:cards()
 local meta = {}
 -- The document's fields that never change (id, game, players, variant, seats), as JSON text.
 function G.set_meta(text) meta = assert(json.decode(text)) end
@@ -140,6 +143,7 @@ function G.document(seat)
   d.to_move = G.to_move() or json.null
   d.your_turn = seat ~= nil and d.to_move == seat
   d.view = seat and s:view(seat) or spectator_view()
+  d.cards = catalogue
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end

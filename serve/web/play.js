@@ -36,7 +36,7 @@
   }
 
   const ctxOf = (doc) => ({
-    cards: (doc.cards && typeof doc.cards === "object") ? doc.cards : (MEEPLE_CARDS[doc.game] || {}),
+    cards: (doc.cards && typeof doc.cards === "object") ? doc.cards : {},
     seat: typeof doc.seat === "number" ? doc.seat : null,
     seats: asList(doc.seats),
     toMove: doc.over ? null : doc.to_move,

@@ -1,7 +1,6 @@
 // pages_test.mjs — the lobby and the table page apart from whole games: on a phone-width screen (every
 // game's table, and a move made by a tap), a spectator's page, a link with a wrong token, documents
-// older than the one shown dropped, no inline script or style (the server's CSP allows none), and the
-// card catalogue the page falls back on (serve/web/cards.js) up to date with the rules.
+// older than the one shown dropped, and no inline script or style (the server's CSP allows none).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -126,15 +125,6 @@ test("a live update older than the document shown is dropped, a newer one drawn"
     await context.close();
   }
   if (doc.decisions === 0) console.log("# the older document had decision -1");
-});
-
-test("the card catalogue the page falls back on is the rules' (serve/web/cards.js)", { skip: !process.env.MEEPLE_EXE }, async () => {
-  const script = fileURLToPath(new URL("./cards_js.lua", import.meta.url));
-  const env = Object.assign({}, process.env);
-  const expected = execFileSync(process.env.MEEPLE_EXE, ["run", script], { env: env }).toString();
-  const res = await fetch(base + "/static/cards.js");
-  assert.equal(res.status, 200);
-  assert.equal(await res.text(), expected, "serve/web/cards.js is stale: meeple run tests/browser/cards_js.lua > serve/web/cards.js");
 });
 
 test("the lobby lists a game made through the API, and its watch link opens it", { timeout: 60000 }, async () => {

@@ -140,6 +140,15 @@ def test_a_variant_and_params_are_played(client):
     assert status == 201
 
 
+def test_the_document_carries_the_catalogue_as_the_params_play_it(client):
+    plain = client.doc(client.create("bohnanza", ["human"] * 3)["id"])["cards"]
+    changed = client.doc(client.create("bohnanza", ["human"] * 3,
+                                       params={"beanometer": {"garden": [1, 2, 3, 0]}})["id"])["cards"]
+    assert plain["garden"]["meter"] != [1, 2, 3, 0]
+    assert changed["garden"]["meter"] == [1, 2, 3, 0]
+    assert {k: v for k, v in plain.items() if k != "garden"} == {k: v for k, v in changed.items() if k != "garden"}
+
+
 def test_body_over_the_cap_is_413(client):
     big = b'{"token": "' + b"a" * (70 * 1024) + b'"}'
     status, _, body = client.raw("POST", "/api/games", big, {"Content-Type": "application/json"})
