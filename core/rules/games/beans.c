@@ -435,6 +435,19 @@ static void could_hold(const bean_table *g, int from, int to, int *out) {
 #endif
 }
 
+/* bean_deal.room counted afresh: what the addressee could hold less what the deal wants already. */
+static void count_room(const bean_table *g, uint8_t *room) {
+    const bean_deal *d = &g->deal;
+    int most[BEAN_MAX_TYPES];
+    memset(room, 0, BEAN_MAX_TYPES);
+    if (d->stage != BEAN_DEAL_BUILD) return;
+    could_hold(g, d->from, d->to, most);
+    for (int i = 0; i < d->n_want; i++) most[d->want[i]]--; /* bean_validate: a wanted bean is a type */
+    for (int t = 0; t < g->rules.types; t++) room[t] = (uint8_t)(most[t] > 0 ? most[t] : 0);
+}
+
+void bean_deal_refresh(bean_table *g) { count_room(g, g->deal.room); }
+
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
 static int supply_of(const bean_table *g, int seat, int type) {
     return bean_count_in(g, BEAN_ZONE_HAND(seat), type) + (seat == g->active ? bean_count_in(g, BEAN_ZONE_FACE_UP, type) : 0);
@@ -471,6 +484,7 @@ int bean_trade_mover(const bean_table *g) {
 static void open_deal(bean_table *g, int from, int to) {
     memset(&g->deal, 0, sizeof g->deal);
     g->deal = (bean_deal){.stage = BEAN_DEAL_BUILD, .from = (uint8_t)from, .to = (uint8_t)to};
+    count_room(g, g->deal.room);
     g->trade_steps++;
 }
 
@@ -685,12 +699,9 @@ static int give_legal(const bean_table *g, action_t *out, int n) {
 
 /* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
 static int want_legal(const bean_table *g, action_t *out, int n) {
-    const bean_deal *d = &g->deal;
-    int most[BEAN_MAX_TYPES], asked[BEAN_MAX_TYPES] = {0};
-    for (int i = 0; i < d->n_want; i++) asked[d->want[i]]++; /* bean_validate: a wanted bean is a type */
-    could_hold(g, d->from, d->to, most);
+    const uint8_t *room = g->deal.room;
     for (int t = 0; t < g->rules.types; t++)
-        if (asked[t] < most[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
+        if (room[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
     return n;
 }
 
@@ -804,10 +815,11 @@ static bool want_check(const bean_game *bg, const bean_table *g, int type, reaso
     const char *name = bg->kinds[type].name;
     if (d->n_want >= tradeable(g, d->to))
         return deny(why, "player %d has only %d cards to give", d->to + 1, tradeable(g, d->to));
+    if (d->room[type]) return true;
+    if (!why) return false;
     int holds[BEAN_MAX_TYPES];
     could_hold(g, d->from, d->to, holds);
     int asked = count_type(d->want, d->n_want, type) + 1, most = holds[type];
-    if (asked <= most) return true;
     if (most <= 0) return deny(why, "player %d cannot have a %s: all of them are in sight elsewhere", d->to + 1, name);
     return deny(why, "player %d cannot give a %s: you asked for %d and at most %d can be in their hand", d->to + 1,
                 name, asked, most);
@@ -902,8 +914,12 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case BEAN_ACT_WANT:
         if (NEVER(x >= g->rules.types || d->n_want >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->want[d->n_want++] = (uint8_t)x;
+        d->room[x] -= d->room[x] > 0; /* check() refuses a bean without room */
         break;
-    case BEAN_ACT_SEND: d->stage = BEAN_DEAL_ANSWER; break;
+    case BEAN_ACT_SEND:
+        d->stage = BEAN_DEAL_ANSWER;
+        memset(d->room, 0, sizeof d->room);
+        break;
     case BEAN_ACT_CANCEL: case BEAN_ACT_REJECT: close_deal(g); break;
     case BEAN_ACT_ACCEPT:
         d->stage = BEAN_DEAL_PICK;
@@ -1630,6 +1646,7 @@ bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean
               (!bg->read_extra || bg->read_extra(bg, rd, r, g, why)) && deal_rest(rd, g, why);
     if (!ok) return false;
     assemble(rd, g);
+    bean_deal_refresh(g);
     return bean_redeal_unnamed(g, rd) ||
            deny(why, "the hands given as numbers cannot hold the cards the accepted proposal wants");
 }
@@ -1721,7 +1738,11 @@ static bool validate_fields(const bean_table *g, int seat, reason *why) {
 /* The open deal: its parties, stage and items fit the hands and face-up cards. */
 static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
-    if (d->stage == BEAN_DEAL_NONE) return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 ? true : deny(why, "a closed deal holds items");
+    static const uint8_t no_room[BEAN_MAX_TYPES];
+    if (d->stage == BEAN_DEAL_NONE)
+        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && memcmp(d->room, no_room, sizeof no_room) == 0
+                   ? true
+                   : deny(why, "a closed deal holds items");
     if (d->stage > BEAN_DEAL_PICK || d->from >= g->players || d->to >= g->players || d->from == d->to)
         return deny(why, "the proposal's players are damaged (a proposal to oneself?)");
     if (d->from != g->active && d->to != g->active) return deny(why, "every trade involves the active player");
@@ -1748,6 +1769,9 @@ static bool validate_deal(const bean_table *g, reason *why) {
             if (still_wanted(g, t) && !all_going_or_more(g, t))
                 return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
     }
+    uint8_t room[BEAN_MAX_TYPES];
+    count_room(g, room);
+    if (memcmp(room, d->room, sizeof room) != 0) return deny(why, "the proposal's count of what may still be wanted is stale");
     return true;
 }
 
@@ -1965,6 +1989,7 @@ static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     for (int seat = 0; seat < g->players; seat++)
         if (hands >> seat & 1) deal_hidden_hand(g, seat, reserved[seat], m[seat], pool, &n, r);
     if (rest >= 0) memcpy(g->card + bean_zone_start(g, rest), pool, (size_t)n); /* exactly the zone's size left */
+    bean_deal_refresh(g);
     return true;
 }
 
@@ -2018,6 +2043,7 @@ bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const
         if (at < 0) ok = deny(why, type >= 0 ? "there is no %s there" : "the zone %s is empty", type >= 0 ? m->card : from);
         else bean_move(g, src, at, dst, m->to_bottom ? 0 : bean_zone_len(g, dst));
     }
+    bean_deal_refresh(g);
     if (ok) ok = validate(g, why);
     if (!ok) *g = before;
     return ok;

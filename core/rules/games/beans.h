@@ -75,6 +75,11 @@ typedef struct bean_deal {
     /* Picks of one bean go front to back, face-up cards last, so that two orders of the same cards are
      * one choice: by type, the hand position the next pick may start at (BEAN_DEAL_UP_ONLY after `pick up`). */
     uint8_t pick_from[BEAN_MAX_TYPES];
+    /* While the deal is built: by type, how many more the builder may still want (what the addressee
+     * could hold as the builder sees it, less those wanted already). Nothing the builder may do while
+     * building changes what is hidden from them, so it is counted once, when the deal opens; wherever
+     * cards move otherwise (samples, tables, variants) bean_deal_refresh counts again. 0 at other stages. */
+    uint8_t room[BEAN_MAX_TYPES];
 } bean_deal;
 #define BEAN_DEAL_UP_ONLY 0xff
 
@@ -260,6 +265,9 @@ static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
 /* ---- trading (phase 2): the active player's main decision, builders, answers, picks, invitations ---- */
 /* A deal or an invitation round is open: the active player's main decision is not. */
 bool bean_trading_now(const bean_table *g);
+/* Counts again what the deal being built may still want (bean_deal.room): after cards moved other
+ * than by the trade's own actions. */
+void bean_deal_refresh(bean_table *g);
 int bean_trade_mover(const bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:

@@ -2377,6 +2377,7 @@ static void sample_once(rabohnzel *g, int viewer, rng *r) {
             uint8_t *pending = g->b.card + bean_zone_start(&g->b, BEAN_ZONE_PENDING), *card = g->b.card + k;
             uint8_t t = *pending;
             *pending = *card, *card = t;
+            bean_deal_refresh(&g->b);
         }
     }
     sample_spells(g, viewer, r);
