@@ -436,17 +436,22 @@ static void could_hold(const bean_table *g, int from, int to, int *out) {
 }
 
 /* bean_deal.room counted afresh: what the addressee could hold less what the deal wants already. */
-static void count_room(const bean_table *g, uint8_t *room) {
+static uint16_t count_room(const bean_table *g, uint8_t *room) {
     const bean_deal *d = &g->deal;
     int most[BEAN_MAX_TYPES];
+    uint16_t beans = 0;
     memset(room, 0, BEAN_MAX_TYPES);
-    if (d->stage != BEAN_DEAL_BUILD) return;
+    if (d->stage != BEAN_DEAL_BUILD) return 0;
     could_hold(g, d->from, d->to, most);
     for (int i = 0; i < d->n_want; i++) most[d->want[i]]--; /* bean_validate: a wanted bean is a type */
-    for (int t = 0; t < g->rules.types; t++) room[t] = (uint8_t)(most[t] > 0 ? most[t] : 0);
+    for (int t = 0; t < g->rules.types; t++) {
+        room[t] = (uint8_t)(most[t] > 0 ? most[t] : 0);
+        beans |= (uint16_t)((room[t] > 0) << t);
+    }
+    return beans;
 }
 
-void bean_deal_refresh(bean_table *g) { count_room(g, g->deal.room); }
+void bean_deal_refresh(bean_table *g) { g->deal.room_beans = count_room(g, g->deal.room); }
 
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
 static int supply_of(const bean_table *g, int seat, int type) {
@@ -484,7 +489,7 @@ int bean_trade_mover(const bean_table *g) {
 static void open_deal(bean_table *g, int from, int to) {
     memset(&g->deal, 0, sizeof g->deal);
     g->deal = (bean_deal){.stage = BEAN_DEAL_BUILD, .from = (uint8_t)from, .to = (uint8_t)to};
-    count_room(g, g->deal.room);
+    bean_deal_refresh(g);
     g->trade_steps++;
 }
 
@@ -665,18 +670,28 @@ int bean_trade_openings(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
+/* The lowest set bit's index of a mask that is not 0. */
+static int lowest_bit64(uint64_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
+}
+static int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
+
 /* give up B: each bean among the face-up cards not yet in the deal, by bean (free_face_up's rule). */
 static int give_up_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
     const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-    unsigned given = 0; /* face-up places in the deal */
-    bool left[BEAN_MAX_TYPES] = {false};
+    unsigned given = 0, left = 0; /* face-up places in the deal; beans left, a bit each */
     for (int i = 0; i < d->n_give; i++)
         if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
-    for (int i = 0; i < face_up_len(g); i++)
-        if (!(given >> i & 1)) left[up[i]] = true;
-    for (int t = 0; t < g->rules.types; t++)
-        if (left[t]) out[n++] = bean_action(BEAN_ACT_GIVE_UP, t, 0, 0);
+    for (int i = 0, len = face_up_len(g); i < len; i++)
+        if (!(given >> i & 1)) left |= 1u << up[i];
+    for (; left; left &= left - 1) out[n++] = bean_action(BEAN_ACT_GIVE_UP, lowest_bit(left), 0, 0);
     return n;
 }
 
@@ -687,21 +702,26 @@ static int give_legal(const bean_table *g, action_t *out, int n) {
     uint64_t given[(BEAN_ITEM_UP(0) + 63) / 64] = {0}; /* hand positions in the deal, a bit each */
     for (int i = 0; i < d->n_give; i++)
         if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
-    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from), last = -1;
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
     const uint8_t *hand = g->card + start, *shown = g->shown + start;
-    for (int k = 0; k < len; k++) {
-        if (given[k >> 6] >> (k & 63) & 1) continue;
-        if (last < 0 || hand[last] != hand[k] || shown[last] != shown[k]) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
-        last = k;
+    unsigned last = ~0u; /* the last card not in the deal: its bean, and whether it is shown */
+    for (int w = 0; w * 64 < len; w++) { /* the hand 64 places at a time, the cards not in the deal only */
+        uint64_t free = ~given[w];
+        if (len - w * 64 < 64) free &= (1ull << (len - w * 64)) - 1;
+        for (; free; free &= free - 1) {
+            int k = w * 64 + lowest_bit64(free);
+            unsigned card = hand[k] | (unsigned)shown[k] << 8;
+            if (card != last) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
+            last = card;
+        }
     }
     return n;
 }
 
 /* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
 static int want_legal(const bean_table *g, action_t *out, int n) {
-    const uint8_t *room = g->deal.room;
-    for (int t = 0; t < g->rules.types; t++)
-        if (room[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
+    for (unsigned left = g->deal.room_beans; left; left &= left - 1)
+        out[n++] = bean_action(BEAN_ACT_WANT, lowest_bit(left), 0, 0);
     return n;
 }
 
@@ -914,11 +934,12 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case BEAN_ACT_WANT:
         if (NEVER(x >= g->rules.types || d->n_want >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->want[d->n_want++] = (uint8_t)x;
-        d->room[x] -= d->room[x] > 0; /* check() refuses a bean without room */
+        if (d->room[x] && !--d->room[x]) d->room_beans &= (uint16_t)~(1u << x); /* check() refuses a bean without room */
         break;
     case BEAN_ACT_SEND:
         d->stage = BEAN_DEAL_ANSWER;
         memset(d->room, 0, sizeof d->room);
+        d->room_beans = 0;
         break;
     case BEAN_ACT_CANCEL: case BEAN_ACT_REJECT: close_deal(g); break;
     case BEAN_ACT_ACCEPT:
@@ -1740,7 +1761,8 @@ static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
     static const uint8_t no_room[BEAN_MAX_TYPES];
     if (d->stage == BEAN_DEAL_NONE)
-        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && memcmp(d->room, no_room, sizeof no_room) == 0
+        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans &&
+                       memcmp(d->room, no_room, sizeof no_room) == 0
                    ? true
                    : deny(why, "a closed deal holds items");
     if (d->stage > BEAN_DEAL_PICK || d->from >= g->players || d->to >= g->players || d->from == d->to)
@@ -1770,8 +1792,8 @@ static bool validate_deal(const bean_table *g, reason *why) {
                 return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
     }
     uint8_t room[BEAN_MAX_TYPES];
-    count_room(g, room);
-    if (memcmp(room, d->room, sizeof room) != 0) return deny(why, "the proposal's count of what may still be wanted is stale");
+    if (count_room(g, room) != d->room_beans || memcmp(room, d->room, sizeof room) != 0)
+        return deny(why, "the proposal's count of what may still be wanted is stale");
     return true;
 }
 

@@ -80,6 +80,7 @@ typedef struct bean_deal {
      * building changes what is hidden from them, so it is counted once, when the deal opens; wherever
      * cards move otherwise (samples, tables, variants) bean_deal_refresh counts again. 0 at other stages. */
     uint8_t room[BEAN_MAX_TYPES];
+    uint16_t room_beans;                /* bit t: room[t] > 0 (the want list, by bean) */
 } bean_deal;
 #define BEAN_DEAL_UP_ONLY 0xff
 
