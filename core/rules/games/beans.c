@@ -16,6 +16,26 @@
 #include "rules/invariant.h"
 #include "rules/table.h"
 
+/* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
+ * function a larger frame and register saves on every call. */
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
+
+/* The lowest set bit's index of a mask that is not 0. */
+static int lowest_bit64(uint64_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
+}
+static int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
+
 /* ==================================================================== zones */
 
 /* Moves card[src] to just before card[dst] (as the array is now), shifting what lies between. */
@@ -248,14 +268,15 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
 /* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
  * ones, and but a lone bean while another field holds two or more. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
-    int size[BEAN_MAX_FIELDS], fields = g->fields[seat];
-    bool big = false;
-    for (int f = 0; f < fields; f++) {
-        size[f] = bean_zone_len(g, BEAN_ZONE_FIELD(seat, f));
-        big |= size[f] >= 2;
+    const uint8_t *end = &g->zone_end[BEAN_ZONE_FIELD(seat, 0)]; /* a seat's fields are consecutive zones */
+    unsigned big = 0, lone = 0; /* fields of 2+ cards, of 1, a bit each */
+    for (int f = 0, fields = g->fields[seat], start = end[-1]; f < fields; start = end[f++]) {
+        int size = end[f] - start;
+        big |= (unsigned)(size >= 2) << f;
+        lone |= (unsigned)(size == 1) << f;
     }
-    for (int f = 0; f < fields; f++)
-        if (size[f] >= 2 || (size[f] == 1 && !big)) out[n++] = bean_action(BEAN_ACT_HARVEST, f, 0, 0);
+    for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
+        out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
     return n;
 }
 
@@ -451,7 +472,45 @@ static uint16_t count_room(const bean_table *g, uint8_t *room) {
     return beans;
 }
 
-void bean_deal_refresh(bean_table *g) { g->deal.room_beans = count_room(g, g->deal.room); }
+/* bean_deal.give_fronts counted afresh: front to back, each hand card not in the deal that differs
+ * from the last one before it not in the deal (distinct_position's rule: the frontmost of each run). */
+static void count_give_fronts(const bean_table *g, uint64_t *fronts) {
+    const bean_deal *d = &g->deal;
+    memset(fronts, 0, sizeof d->give_fronts);
+    if (d->stage != BEAN_DEAL_BUILD) return;
+    uint64_t given[(BEAN_MAX_CARDS + 63) / 64] = {0}; /* hand positions in the deal */
+    for (int i = 0; i < d->n_give; i++)
+        if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
+    unsigned last = ~0u; /* the last card not in the deal: its bean, and whether it is shown */
+    for (int k = 0; k < len; k++) {
+        if (given[k >> 6] >> (k & 63) & 1) continue;
+        unsigned card = hand[k] | (unsigned)shown[k] << 8;
+        if (card != last) fronts[k >> 6] |= 1ull << (k & 63);
+        last = card;
+    }
+}
+
+/* Hand card k joins the deal: it leaves give_fronts, and the next card not in the deal behind it is
+ * a front when it differs from the last one before k not in the deal (no other card's run changes). */
+static void give_fronts_without(bean_table *g, int k) {
+    bean_deal *d = &g->deal;
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from), prev = k - 1, next = k + 1;
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
+    d->give_fronts[k >> 6] &= ~(1ull << (k & 63));
+    while (prev >= 0 && item_used(d->give, d->n_give, prev)) prev--;
+    while (next < len && item_used(d->give, d->n_give, next)) next++;
+    if (next == len) return;
+    uint64_t bit = 1ull << (next & 63);
+    if (prev < 0 || hand[prev] != hand[next] || shown[prev] != shown[next]) d->give_fronts[next >> 6] |= bit;
+    else d->give_fronts[next >> 6] &= ~bit;
+}
+
+void bean_deal_refresh(bean_table *g) {
+    g->deal.room_beans = count_room(g, g->deal.room);
+    count_give_fronts(g, g->deal.give_fronts);
+}
 
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
 static int supply_of(const bean_table *g, int seat, int type) {
@@ -488,7 +547,9 @@ int bean_trade_mover(const bean_table *g) {
 
 static void open_deal(bean_table *g, int from, int to) {
     memset(&g->deal, 0, sizeof g->deal);
-    g->deal = (bean_deal){.stage = BEAN_DEAL_BUILD, .from = (uint8_t)from, .to = (uint8_t)to};
+    g->deal.stage = BEAN_DEAL_BUILD;
+    g->deal.from = (uint8_t)from;
+    g->deal.to = (uint8_t)to;
     bean_deal_refresh(g);
     g->trade_steps++;
 }
@@ -626,18 +687,25 @@ static void hand_over(bean_table *g, int zone, int index) {
     d->n_picks++;
 }
 
+/* A pick after an accept: the deal completes after the last, and one that is no choice is played.
+ * False when the pick is a choice. */
+static NOT_INLINED bool settle_pick(bean_table *g) {
+    if (g->deal.n_picks == g->deal.n_want) {
+        execute_deal(g);
+        return true;
+    }
+    action_t options[BEAN_MAX_CARDS + 1];
+    int n = pick_options(g, options);
+    if (pick_is_choice(g, options, n)) return false;
+    bean_trade_apply(g, options[0]);
+    return true;
+}
+
 void bean_trade_settle(bean_table *g) {
     for (;;) {
         if (g->deal.stage == BEAN_DEAL_PICK) {
-            if (g->deal.n_picks == g->deal.n_want) {
-                execute_deal(g);
-                continue;
-            }
-            action_t options[BEAN_MAX_CARDS + 1];
-            int n = pick_options(g, options);
-            if (pick_is_choice(g, options, n)) return;
-            bean_trade_apply(g, options[0]);
-            continue;
+            if (settle_pick(g)) continue;
+            return;
         }
         if (g->deal.stage == BEAN_DEAL_NONE && g->invited != BEAN_NOBODY && !steps_left(g)) {
             g->invited = BEAN_NOBODY; /* the steps ran out: the rest of the round is skipped */
@@ -670,18 +738,6 @@ int bean_trade_openings(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
-/* The lowest set bit's index of a mask that is not 0. */
-static int lowest_bit64(uint64_t mask) {
-#if defined(__GNUC__)
-    return __builtin_ctzll(mask);
-#else
-    int i = 0;
-    while (!(mask >> i & 1)) i++;
-    return i;
-#endif
-}
-static int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
-
 /* give up B: each bean among the face-up cards not yet in the deal, by bean (free_face_up's rule). */
 static int give_up_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
@@ -695,26 +751,12 @@ static int give_up_legal(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
-/* give K: front to back, each hand card not in the deal that differs from the last one before it not
- * in the deal (distinct_position's rule: the frontmost of each run). */
+/* give K: front to back, the deal's give_fronts. */
 static int give_legal(const bean_table *g, action_t *out, int n) {
-    const bean_deal *d = &g->deal;
-    uint64_t given[(BEAN_ITEM_UP(0) + 63) / 64] = {0}; /* hand positions in the deal, a bit each */
-    for (int i = 0; i < d->n_give; i++)
-        if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
-    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
-    const uint8_t *hand = g->card + start, *shown = g->shown + start;
-    unsigned last = ~0u; /* the last card not in the deal: its bean, and whether it is shown */
-    for (int w = 0; w * 64 < len; w++) { /* the hand 64 places at a time, the cards not in the deal only */
-        uint64_t free = ~given[w];
-        if (len - w * 64 < 64) free &= (1ull << (len - w * 64)) - 1;
-        for (; free; free &= free - 1) {
-            int k = w * 64 + lowest_bit64(free);
-            unsigned card = hand[k] | (unsigned)shown[k] << 8;
-            if (card != last) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
-            last = card;
-        }
-    }
+    const uint64_t *fronts = g->deal.give_fronts;
+    for (int w = 0, words = (bean_hand_len(g, g->deal.from) + 63) / 64; w < words; w++)
+        for (uint64_t left = fronts[w]; left; left &= left - 1)
+            out[n++] = bean_action(BEAN_ACT_GIVE, w * 64 + lowest_bit64(left), 0, 0);
     return n;
 }
 
@@ -930,6 +972,7 @@ void bean_trade_apply(bean_table *g, action_t a) {
         if (NEVER(x >= bean_hand_len(g, d->from) || d->n_give >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->give[d->n_give++] = (uint8_t)x;
         g->shown[bean_zone_start(g, BEAN_ZONE_HAND(d->from)) + x] = 1;
+        give_fronts_without(g, x);
         break;
     case BEAN_ACT_WANT:
         if (NEVER(x >= g->rules.types || d->n_want >= BEAN_MAX_CARDS)) return; /* check() refuses */
@@ -940,6 +983,7 @@ void bean_trade_apply(bean_table *g, action_t a) {
         d->stage = BEAN_DEAL_ANSWER;
         memset(d->room, 0, sizeof d->room);
         d->room_beans = 0;
+        memset(d->give_fronts, 0, sizeof d->give_fronts);
         break;
     case BEAN_ACT_CANCEL: case BEAN_ACT_REJECT: close_deal(g); break;
     case BEAN_ACT_ACCEPT:
@@ -1762,7 +1806,8 @@ static bool validate_deal(const bean_table *g, reason *why) {
     static const uint8_t no_room[BEAN_MAX_TYPES];
     if (d->stage == BEAN_DEAL_NONE)
         return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans &&
-                       memcmp(d->room, no_room, sizeof no_room) == 0
+                       memcmp(d->room, no_room, sizeof no_room) == 0 && !d->give_fronts[0] && !d->give_fronts[1] &&
+                       !d->give_fronts[2]
                    ? true
                    : deny(why, "a closed deal holds items");
     if (d->stage > BEAN_DEAL_PICK || d->from >= g->players || d->to >= g->players || d->from == d->to)
@@ -1792,8 +1837,11 @@ static bool validate_deal(const bean_table *g, reason *why) {
                 return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
     }
     uint8_t room[BEAN_MAX_TYPES];
-    if (count_room(g, room) != d->room_beans || memcmp(room, d->room, sizeof room) != 0)
-        return deny(why, "the proposal's count of what may still be wanted is stale");
+    uint64_t fronts[sizeof d->give_fronts / sizeof d->give_fronts[0]];
+    count_give_fronts(g, fronts);
+    if (count_room(g, room) != d->room_beans || memcmp(room, d->room, sizeof room) != 0 ||
+        memcmp(fronts, d->give_fronts, sizeof fronts) != 0)
+        return deny(why, "the proposal's count of what may still be given or wanted is stale");
     return true;
 }
 

@@ -67,6 +67,9 @@ enum { BEAN_DEAL_NONE, BEAN_DEAL_BUILD, BEAN_DEAL_ANSWER, BEAN_DEAL_PICK };
 #define BEAN_ITEM_UP_INDEX(x) ((x) & 0x0f)
 
 typedef struct bean_deal {
+    /* While the deal is built: the hand positions the builder may give, a bit each (the frontmost of
+     * each run of like cards not in the deal), counted again at each card given. */
+    uint64_t give_fronts[(BEAN_MAX_CARDS + 63) / 64];
     uint8_t stage, from, to;            /* `to` supplies the wanted cards */
     uint8_t n_give, n_want;
     uint8_t n_picks;                    /* wanted cards handed over so far (stage pick) */
@@ -78,7 +81,8 @@ typedef struct bean_deal {
     /* While the deal is built: by type, how many more the builder may still want (what the addressee
      * could hold as the builder sees it, less those wanted already). Nothing the builder may do while
      * building changes what is hidden from them, so it is counted once, when the deal opens; wherever
-     * cards move otherwise (samples, tables, variants) bean_deal_refresh counts again. 0 at other stages. */
+     * cards move otherwise (samples, tables, variants) bean_deal_refresh counts again. give_fronts and
+     * room are 0 at other stages; bean_validate holds them to a fresh count. */
     uint8_t room[BEAN_MAX_TYPES];
     uint16_t room_beans;                /* bit t: room[t] > 0 (the want list, by bean) */
 } bean_deal;
@@ -266,8 +270,8 @@ static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
 /* ---- trading (phase 2): the active player's main decision, builders, answers, picks, invitations ---- */
 /* A deal or an invitation round is open: the active player's main decision is not. */
 bool bean_trading_now(const bean_table *g);
-/* Counts again what the deal being built may still want (bean_deal.room): after cards moved other
- * than by the trade's own actions. */
+/* Counts again what the deal being built may still give and want (bean_deal.give_fronts, room):
+ * after cards moved other than by the trade's own actions. */
 void bean_deal_refresh(bean_table *g);
 int bean_trade_mover(const bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
