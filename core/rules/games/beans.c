@@ -317,7 +317,7 @@ void bean_compact_fields(bean_table *g, int seat, int *order) {
 bool bean_buy_check(const bean_table *g, int seat, reason *why) {
     int cost = g->rules.third_field_cost;
     if (!cost) return deny(why, "a third field cannot be bought in this game");
-    if (g->third_field[seat] || g->fields[seat] >= BEAN_MAX_FIELDS) return deny(why, "you have 3 fields already");
+    if (g->third_field[seat]) return deny(why, "you have 3 fields already: the third is bought once");
     if (g->fields[seat] != 2) return deny(why, "a third field is bought by a player with 2 fields; you have %d", g->fields[seat]);
     if (bean_coins(g, seat) < cost)
         return deny(why, "a third field costs %d coins; you have %d", cost, bean_coins(g, seat));
@@ -1471,7 +1471,12 @@ static bool read_player(const bean_game *bg, bean_reading *rd, tree_reader *r, b
     if (bought) {
         if (!g->rules.third_field_cost && !bg->temporary_third_field)
             return table_refuse(r, why, "third_field: a third field cannot be bought in this game");
-        if (g->fields[seat] >= BEAN_MAX_FIELDS) return table_refuse(r, why, "third_field: this player has 3 fields already");
+        if (g->fields[seat] >= BEAN_MAX_FIELDS) {
+            char what[80];
+            snprintf(what, sizeof what, "third_field: this player has %d fields already, the most there can be",
+                     g->fields[seat]);
+            return table_refuse(r, why, what);
+        }
         g->third_field[seat] = true;
         g->fields[seat]++;
     }

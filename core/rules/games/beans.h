@@ -15,7 +15,8 @@
 #define BEAN_MAX_CARDS 160
 #define BEAN_MIN_SEATS 3 /* both bean games seat 3 to 5 */
 #define BEAN_MAX_SEATS 5
-#define BEAN_MAX_FIELDS 3
+/* Fields a player may have: 2 or 3 in the games, up to 4 as a parameter (docs/games/bohnanza.md). */
+#define BEAN_MAX_FIELDS 4
 #define BEAN_MAX_FACE_UP 15
 #define BEAN_NOBODY 0xff
 #define BEAN_NONE 0xff
@@ -51,7 +52,7 @@ typedef struct bean_rules {
     uint8_t count[BEAN_MAX_TYPES];      /* cards of each type in this deck */
     uint8_t meter[BEAN_MAX_TYPES][4];   /* cards for 1..4 coins; 0: no such payout */
     uint8_t fields;                     /* fields each player starts with */
-    uint8_t third_field_cost;           /* 0: a third field cannot be bought */
+    uint8_t third_field_cost;           /* 0: a third field cannot be bought (only a player with 2 may) */
     uint8_t passes, tie_break, hand_start, reveal, draw, trade_limit;
     bool duplicate_fields;
 } bean_rules;
@@ -98,7 +99,8 @@ typedef struct bean_table {
     bool traded;                        /* a proposal or offer was accepted this turn */
     uint16_t turn;
     uint8_t fields[BEAN_MAX_SEATS];     /* fields each player has now */
-    bool third_field[BEAN_MAX_SEATS];   /* bought */
+    bool third_field[BEAN_MAX_SEATS];   /* one field more than the rules' fields: bought (Bohnanza's third),
+                                         * or a spell's (Rabohnzel's bean_field) */
     uint8_t enchanted[BEAN_MAX_SEATS][BEAN_MAX_FIELDS]; /* cards at a field's bottom counting as its
                                                          * type (Rabohnzel); always 0 in Bohnanza */
     bean_deal deal;

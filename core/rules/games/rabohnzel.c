@@ -95,7 +95,9 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                       NULL, 0, 4, false},
     [P_PASSES] = {"passes", PARAM_BY_PLAYERS, 3, 1, 9, NULL, "passes through the deck, by player count",
                   default_passes, 6, 0, false},
-    [P_FIELDS] = {"fields", PARAM_INT, 2, 1, 2, NULL, "fields each player has (the bean_field spell adds a third)",
+    [P_FIELDS] = {"fields", PARAM_INT, 2, 1, BEAN_MAX_FIELDS, NULL,
+                  "fields each player has: 1 to 4, the most a player's state holds (the bean_field spell adds one "
+                  "more while there are fewer than 4)",
                   NULL, 0, 0, false},
     [P_HAND_START] = BEAN_PARAM_HAND_START,
     [P_REVEAL] = BEAN_PARAM_REVEAL,
@@ -1423,7 +1425,8 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
         return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) || deny(why, "the discard pile is empty");
     case BEAN_FIELD:
         if (!phase3) return deny(why, "bean_field is used in phase 3");
-        return g->b.fields[me] < BEAN_MAX_FIELDS || deny(why, "you have 3 fields already");
+        return g->b.fields[me] < BEAN_MAX_FIELDS ||
+               deny(why, "you have %d fields already, the most there can be", g->b.fields[me]);
     }
     /* bean_enchantment */
     if (kind == ACT_USE) return deny(why, "bean_enchantment is used by planting: enchant B F");
@@ -1611,7 +1614,7 @@ static bool parse_power(const rabohnzel *g, char **w, int n, action_t *out, reas
     while (strcmp(powers[p].word, w[0]) != 0) p++;
     int kind = powers[p].kind, x = 0, z = 0, field = -1, count = 0;
     if (n > 1 && w[n - 1][0] == '@') {
-        if (!parse_count(w[n - 1] + 1, BEAN_MAX_FIELDS, &field)) return deny(why, "@F names a field, 1 to 3");
+        if (!parse_count(w[n - 1] + 1, BEAN_MAX_FIELDS, &field)) return deny(why, "@F names a field, 1 to 4");
         n--;
     }
     for (int i = 1; i < n; i++)
@@ -1698,7 +1701,7 @@ static bool rabohnzel_parse_action(const void *st, const char *text, action_t *o
     if (!strcmp(w[0], "enchant")) {
         int f;
         if (n != 3 || !parse_rab_bean(w[1], &x, why)) return n == 3 ? false : deny(why, "enchant B F");
-        if (!parse_count(w[2], BEAN_MAX_FIELDS, &f)) return deny(why, "enchant B F: F is a field, 1 to 3");
+        if (!parse_count(w[2], BEAN_MAX_FIELDS, &f)) return deny(why, "enchant B F: F is a field, 1 to 4");
         return *out = act(ACT_ENCHANT, x, f, 0), true;
     }
     if (!strcmp(w[0], "buy")) /* Bohnanza's word: say why there is none here */
