@@ -1021,9 +1021,9 @@ describe("bohnanza with four fields (the fields parameter's most)", function()
     end
   end)
 
-  it("whole random games with four fields keep every card in exactly one place, and saves replay them", function()
+  it("whole random games with four fields keep every card in exactly one place, and saves replay them #soak", function()
     local fourth = 0 -- decisions with a bean on some fourth field
-    for seed = 1, 6 do
+    for seed = 1, util.soak_count(3, 12) do -- the soak (ctest -L soak) plays more
       local n = 3 + seed % 3
       local s = meeple.new("bohnanza", { seed = seed, players = n, params = { fields = 4 } })
       local want = sorted(all_cards(s))
