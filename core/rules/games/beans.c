@@ -160,14 +160,6 @@ void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rule
 
 /* ==================================================================== fields and planting */
 
-int bean_field_size(const bean_table *g, int seat, int field) { return bean_zone_len(g, BEAN_ZONE_FIELD(seat, field)); }
-
-/* A field's type is that of its cards; enchanted cards at its bottom count as it. */
-int bean_field_type(const bean_table *g, int seat, int field) {
-    int n = bean_field_size(g, seat, field), e = g->enchanted[seat][field];
-    return n > e ? bean_zone(g, BEAN_ZONE_FIELD(seat, field))[e] : BEAN_NONE;
-}
-
 static int bean_lowest_empty(const bean_table *g, int seat) {
     for (int f = 0; f < g->fields[seat]; f++)
         if (bean_field_size(g, seat, f) == 0) return f;
@@ -293,8 +285,6 @@ int bean_harvest(bean_table *g, int seat, int field) {
     g->enchanted[seat][field] = 0;
     return coins;
 }
-
-int bean_coins(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_COINS(seat)); }
 
 void bean_compact_fields(bean_table *g, int seat, int *order) {
     int size[BEAN_MAX_FIELDS], n = 0;
@@ -532,16 +522,6 @@ static bool deal_possible(const bean_table *g, int from, int to) {
 }
 
 static bool steps_left(const bean_table *g) { return g->trade_steps < g->rules.trade_limit; }
-
-bool bean_trading_now(const bean_table *g) { return g->deal.stage != BEAN_DEAL_NONE || g->invited != BEAN_NOBODY; }
-
-int bean_trade_mover(const bean_table *g) {
-    switch (g->deal.stage) {
-    case BEAN_DEAL_BUILD: return g->deal.from;
-    case BEAN_DEAL_ANSWER: case BEAN_DEAL_PICK: return g->deal.to;
-    }
-    return g->invited != BEAN_NOBODY ? g->invited : g->active;
-}
 
 /* ---- the main decision and the invitation round ---- */
 

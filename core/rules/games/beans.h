@@ -223,8 +223,15 @@ extern const char *const bean_tie_break_names[];
     {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, bean_tie_break_names, doc, NULL, 0, 0, game_default}
 
 /* ---- fields and planting ---- */
-int bean_field_type(const bean_table *g, int seat, int field);       /* BEAN_NONE when empty */
-int bean_field_size(const bean_table *g, int seat, int field);
+/* Asked at nearly every decision: inline. */
+static inline int bean_field_size(const bean_table *g, int seat, int field) {
+    return bean_zone_len(g, BEAN_ZONE_FIELD(seat, field));
+}
+/* A field's type is that of its cards; enchanted cards at its bottom count as it. BEAN_NONE when empty. */
+static inline int bean_field_type(const bean_table *g, int seat, int field) {
+    int n = bean_field_size(g, seat, field), e = g->enchanted[seat][field];
+    return n > e ? bean_zone(g, BEAN_ZONE_FIELD(seat, field))[e] : BEAN_NONE;
+}
 /* Whether a bean of `type` may go onto the field (matching, or the lowest empty one). */
 bool bean_fits(const bean_table *g, int seat, int type, int field);
 int bean_first_fit(const bean_table *g, int seat, int type);          /* -1 when none */
@@ -242,7 +249,7 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n);
 int bean_harvest(bean_table *g, int seat, int field);
 bool bean_buy_check(const bean_table *g, int seat, reason *why);
 void bean_buy(bean_table *g, int seat);
-int bean_coins(const bean_table *g, int seat);
+static inline int bean_coins(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_COINS(seat)); }
 /* Empty fields move behind the others, which keep their order (a spell's third field gone); the cards
  * stay where they lie. order[new] = old, for the game's own per-field data. */
 void bean_compact_fields(bean_table *g, int seat, int *order);
@@ -271,11 +278,20 @@ static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
 
 /* ---- trading (phase 2): the active player's main decision, builders, answers, picks, invitations ---- */
 /* A deal or an invitation round is open: the active player's main decision is not. */
-bool bean_trading_now(const bean_table *g);
+static inline bool bean_trading_now(const bean_table *g) {
+    return g->deal.stage != BEAN_DEAL_NONE || g->invited != BEAN_NOBODY;
+}
+/* Who decides in phase 2: the builder, the addressee (answer, picks), the invited player, or A. */
+static inline int bean_trade_mover(const bean_table *g) {
+    switch (g->deal.stage) {
+    case BEAN_DEAL_BUILD: return g->deal.from;
+    case BEAN_DEAL_ANSWER: case BEAN_DEAL_PICK: return g->deal.to;
+    }
+    return g->invited != BEAN_NOBODY ? g->invited : g->active;
+}
 /* Counts again what the deal being built may still give and want (bean_deal.give_fronts, room):
  * after cards moved other than by the trade's own actions. */
 void bean_deal_refresh(bean_table *g);
-int bean_trade_mover(const bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
  * a game with more to do in phase 2 lists its own actions between them and its `done`. */
