@@ -235,6 +235,16 @@ static bool holds_active(const rabohnzel *g, int seat, int s) {
     return g->up[s] && spell_owner(g, s, &at) == seat;
 }
 
+/* The spells a seat holds face up (its row and luck slot), a bit each: holds_active for every spell
+ * at once. */
+static unsigned active_spells(const rabohnzel *g, int seat) {
+    unsigned held = 0;
+    for (int i = 0; i < g->row_n[seat]; i++)
+        if (g->up[g->row[seat][i]]) held |= 1u << g->row[seat][i];
+    if (g->luck[seat] != NO_SPELL && g->up[g->luck[seat]]) held |= 1u << g->luck[seat];
+    return held;
+}
+
 /* Face-down spells a seat could activate, in row order, then the luck slot's. */
 static int face_down_spells(const rabohnzel *g, int seat, uint8_t *out) {
     int n = 0;
@@ -724,24 +734,26 @@ static int enchant_actions(const rabohnzel *g, action_t *out, int n) {
 static int spell_uses(const rabohnzel *g, action_t *out, int n) {
     int a = active(g), phase = g->b.phase;
     if (g->river && phase != PHASE_MAGIC) return n;
-    if (holds_active(g, a, CARD_EXCHANGE))
+    unsigned held = active_spells(g, a);
+    if (!held) return n; /* most decisions: no spell is face up */
+    if (held >> CARD_EXCHANGE & 1)
         for (int i = 1; i < g->b.players; i++) {
             int seat = (a + i) % g->b.players;
             for (int k = 0; k < g->row_n[seat]; k++) out[n++] = act(ACT_USE, CARD_EXCHANGE, seat, k);
         }
-    if (holds_active(g, a, CARD_RIVER) && !g->river) out[n++] = act(ACT_USE, CARD_RIVER, 0, 0);
-    if (holds_active(g, a, PLAYER_ENCHANTMENT)) out[n++] = act(ACT_USE, PLAYER_ENCHANTMENT, 0, 0);
-    if (holds_active(g, a, RELOCATION) && hand_len(g, a) >= 2) out[n++] = act(ACT_USE, RELOCATION, 0, 0);
-    if (holds_active(g, a, LUCK) && g->pile_n && g->luck[a] == NO_SPELL) out[n++] = act(ACT_USE, LUCK, 0, 0);
+    if ((held >> CARD_RIVER & 1) && !g->river) out[n++] = act(ACT_USE, CARD_RIVER, 0, 0);
+    if (held >> PLAYER_ENCHANTMENT & 1) out[n++] = act(ACT_USE, PLAYER_ENCHANTMENT, 0, 0);
+    if ((held >> RELOCATION & 1) && hand_len(g, a) >= 2) out[n++] = act(ACT_USE, RELOCATION, 0, 0);
+    if ((held >> LUCK & 1) && g->pile_n && g->luck[a] == NO_SPELL) out[n++] = act(ACT_USE, LUCK, 0, 0);
     int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
     if (phase == BEAN_TRADE && face_up < BEAN_MAX_FACE_UP) {
-        if (holds_active(g, a, COMMERCE) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, BEAN_ZONE_DECK))
+        if ((held >> COMMERCE & 1) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, BEAN_ZONE_DECK))
             out[n++] = act(ACT_USE, COMMERCE, 0, 0);
-        if (holds_active(g, a, DECK_SPELL) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
+        if ((held >> DECK_SPELL & 1) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
     }
     if (phase == BEAN_PLANT_TRADED) {
-        if (holds_active(g, a, BEAN_FIELD) && g->b.fields[a] < BEAN_MAX_FIELDS) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
-        if (holds_active(g, a, BEAN_ENCHANTMENT)) n = enchant_actions(g, out, n);
+        if ((held >> BEAN_FIELD & 1) && g->b.fields[a] < BEAN_MAX_FIELDS) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
+        if (held >> BEAN_ENCHANTMENT & 1) n = enchant_actions(g, out, n);
     }
     return n;
 }
