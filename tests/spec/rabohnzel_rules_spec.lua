@@ -1305,6 +1305,21 @@ describe("rabohnzel with more fields (the fields parameter, up to 4)", function(
     assert.same({ "princess" }, beans(s, 1, 3))
   end)
 
+  it("bean_field lends one field at a time: not again while its field is there", function()
+    for _, fields in ipairs { 2, 3 } do
+      local mine = { { "magic", "magic" }, { "sword" }, { "princess" }, { "cape" } }
+      mine[fields + 2] = nil
+      local s = rab {
+        params = { fields = fields }, phase = "plant_traded", face_up = { "sword" },
+        players = {
+          { fields = mine, third_field = true, hand = { "wise" }, spells = { { name = "bean_field", up = true } } },
+          { hand = { "wise", "wise", "wise" } }, { hand = { "wise", "wise", "wise" } },
+        },
+      }
+      assert_illegal(s, "use bean_field", "one at a time")
+    end
+  end)
+
   it("with 4 fields, bean_field has no field to lend", function()
     local s = rab {
       params = { fields = 4 }, phase = "plant_traded", face_up = { "sword" },

@@ -245,6 +245,11 @@ static unsigned active_spells(const rabohnzel *g, int seat) {
     return held;
 }
 
+/* bean_field lends one field more, while its last one is not there and the state has room for it. */
+static bool lends_field(const rabohnzel *g, int seat) {
+    return !g->b.third_field[seat] && g->b.fields[seat] < BEAN_MAX_FIELDS;
+}
+
 /* Face-down spells a seat could activate, in row order, then the luck slot's. */
 static int face_down_spells(const rabohnzel *g, int seat, uint8_t *out) {
     int n = 0;
@@ -752,7 +757,7 @@ static int spell_uses(const rabohnzel *g, action_t *out, int n) {
         if ((held >> DECK_SPELL & 1) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
     }
     if (phase == BEAN_PLANT_TRADED) {
-        if ((held >> BEAN_FIELD & 1) && g->b.fields[a] < BEAN_MAX_FIELDS) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
+        if ((held >> BEAN_FIELD & 1) && lends_field(g, a)) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
         if (held >> BEAN_ENCHANTMENT & 1) n = enchant_actions(g, out, n);
     }
     return n;
@@ -1437,8 +1442,8 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
         return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) || deny(why, "the discard pile is empty");
     case BEAN_FIELD:
         if (!phase3) return deny(why, "bean_field is used in phase 3");
-        return g->b.fields[me] < BEAN_MAX_FIELDS ||
-               deny(why, "you have %d fields already, the most there can be", g->b.fields[me]);
+        if (g->b.third_field[me]) return deny(why, "bean_field's field is yours already (one at a time)");
+        return lends_field(g, me) || deny(why, "you have %d fields already, the most there can be", g->b.fields[me]);
     }
     /* bean_enchantment */
     if (kind == ACT_USE) return deny(why, "bean_enchantment is used by planting: enchant B F");
