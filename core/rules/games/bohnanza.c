@@ -273,7 +273,8 @@ static void bohnanza_apply(void *st, action_t a) {
 static int free_actions(const bean_table *g, action_t *out, int n) {
     int seat = g->to_move;
     n = bean_harvest_legal(g, seat, out, n);
-    if (bean_buy_check(g, seat, NULL)) out[n++] = bean_action(BEAN_ACT_BUY, 0, 0, 0);
+    if (g->rules.third_field_cost && bean_buy_check(g, seat, NULL)) /* most games have nothing to buy */
+        out[n++] = bean_action(BEAN_ACT_BUY, 0, 0, 0);
     return n;
 }
 
