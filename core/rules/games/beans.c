@@ -469,8 +469,10 @@ static void count_give_fronts(const bean_table *g, uint64_t *fronts) {
     memset(fronts, 0, sizeof d->give_fronts);
     if (d->stage != BEAN_DEAL_BUILD) return;
     uint64_t given[(BEAN_MAX_CARDS + 63) / 64] = {0}; /* hand positions in the deal */
-    for (int i = 0; i < d->n_give; i++)
-        if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
+    for (int i = 0; i < d->n_give; i++) { /* a table's items were checked against the hand before this */
+        int item = d->give[i];
+        if (!BEAN_ITEM_IS_UP(item) && item < BEAN_MAX_CARDS) given[item >> 6] |= 1ull << (item & 63);
+    }
     int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
     const uint8_t *hand = g->card + start, *shown = g->shown + start;
     unsigned last = ~0u; /* the last card not in the deal: its bean, and whether it is shown */
@@ -486,7 +488,8 @@ static void count_give_fronts(const bean_table *g, uint64_t *fronts) {
  * a front when it differs from the last one before k not in the deal (no other card's run changes). */
 static void give_fronts_without(bean_table *g, int k) {
     bean_deal *d = &g->deal;
-    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from), prev = k - 1, next = k + 1;
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
+    int prev = k - 1, next = k + 1;
     const uint8_t *hand = g->card + start, *shown = g->shown + start;
     d->give_fronts[k >> 6] &= ~(1ull << (k & 63));
     while (prev >= 0 && item_used(d->give, d->n_give, prev)) prev--;
@@ -957,7 +960,7 @@ void bean_trade_apply(bean_table *g, action_t a) {
     case BEAN_ACT_WANT:
         if (NEVER(x >= g->rules.types || d->n_want >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->want[d->n_want++] = (uint8_t)x;
-        if (d->room[x] && !--d->room[x]) d->room_beans &= (uint16_t)~(1u << x); /* check() refuses a bean without room */
+        if (d->room[x] && !--d->room[x]) d->room_beans &= (uint16_t)~(1u << x); /* check() refuses one without */
         break;
     case BEAN_ACT_SEND:
         d->stage = BEAN_DEAL_ANSWER;
