@@ -18,7 +18,7 @@ import meeple._meeple as _core
 # in a bean hand, a bean field, a place in a Rabohnzel row of spells.
 BABEL_ROW = 60
 BEAN_HAND = 160
-BEAN_FIELDS = 3
+BEAN_FIELDS = 4  # the most fields the bean games hold (the `fields` parameter goes to 4)
 SPELL_ROW = 11
 
 

@@ -8,7 +8,7 @@ from meeple.actions import action_index
 from meeple.env import Env
 
 # The index sizes docs/python.md states.
-SIZES = {"babel": 938, "citadels": 355, "bohnanza": 396, "rabohnzel": 2344}
+SIZES = {"babel": 938, "citadels": 355, "bohnanza": 409, "rabohnzel": 2388}
 
 
 def test_each_game_has_an_index_of_the_documented_size():
@@ -62,6 +62,25 @@ def test_every_legal_action_has_its_own_index_and_step_plays_it(game):
         players = info["max_players"] if seed % 2 else info["min_players"]
         env = play_randomly(game, players, seed, each)
         assert env.agents == [] and env.agent_selection is None
+
+
+@pytest.mark.parametrize("game", ["bohnanza", "rabohnzel"])
+def test_every_legal_action_of_a_four_field_game_has_its_own_index(game):
+    # fields = 4, the parameter's most: the fourth field's plants, harvests and powers are in the index.
+    fourth = 0
+    for seed in (1, 2):
+        env = Env(game, players=4, seed=seed, params={"fields": 4})
+        env.reset()
+        pick = random.Random(seed)
+        for _ in env.agent_iter():
+            if env.last()[2]:
+                env.step(None)
+                continue
+            legal, indices = env.legal_actions(), env.legal_indices()
+            assert sorted(indices.values()) == sorted(legal), "a legal action has no index, or two share one"
+            fourth += sum(text.endswith(" 4") and text.split()[0] in ("plant", "harvest") for text in legal)
+            env.step(pick.choice(sorted(indices)))
+    assert fourth > 0, "the fourth field was never planted nor harvested"
 
 
 def test_step_by_index_plays_the_legal_text():

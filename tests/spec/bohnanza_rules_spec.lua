@@ -954,3 +954,98 @@ describe("bohnanza from_table's shown cards", function()
     assert.truthy(err:find("two shown cards at one place", 1, true), err)
   end)
 end)
+
+---------------------------------------------------------------------------
+describe("bohnanza with four fields (the fields parameter's most)", function()
+  -- A table read back under the parameters it was played with (a table does not carry them).
+  local function reread(s)
+    local t = T(s)
+    t.params = { fields = 4 }
+    return meeple.from_table(t)
+  end
+
+  it("fields takes 1 to 4: 5 is refused in one line naming the range", function()
+    local ok, err = pcall(meeple.new, "bohnanza", { players = 4, params = { fields = 5 } })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("fields must be 1..4, got 5", 1, true), err)
+    local s = meeple.new("bohnanza", { players = 4, seed = 1, params = { fields = 4 } })
+    for p = 1, 4 do assert.equal(4, #player(s, p).fields) end
+  end)
+
+  it("the fourth field is planted when the first three grow other beans, and harvested like the others", function()
+    local s = bohnanza { params = { fields = 4 }, players = {
+      { hand = { "garden", "red" }, fields = { { "blue", "blue" }, { "soy" }, { "chili" }, {} } }, {}, {}, {} } }
+    assert.same({ "plant 4" }, legal_starting(s, "plant"))
+    assert_illegal(s, "plant 5", "4 fields")
+    play(s, "plant 4")
+    assert.same({ "garden" }, field(s, 1, 4))
+    -- bean protection counts the fourth field as any other: only the field of two may go
+    assert.same({ "harvest 1" }, legal_starting(s, "harvest"))
+    assert_illegal(s, "harvest 4", "lone bean")
+    play(s, "harvest 1")
+    assert.same({ "harvest 2", "harvest 3", "harvest 4" }, legal_starting(s, "harvest"))
+    play(s, "harvest 4")
+    assert.same({}, field(s, 1, 4))
+    assert.equal("garden", discard(s)[#discard(s)])
+  end)
+
+  it("an empty fourth field is named only as the lowest empty one", function()
+    local s = bohnanza { params = { fields = 4 }, players = {
+      { hand = { "red" }, fields = { { "blue" }, {}, { "chili" }, {} } }, {}, {}, {} } }
+    assert.same({ "plant 2" }, legal_starting(s, "plant"))
+    assert_illegal(s, "plant 4", "field 2")
+  end)
+
+  it("views, tables, saves and from_table keep all four fields", function()
+    local s = bohnanza { params = { fields = 4 }, players = {
+      { hand = { "red" }, fields = { { "blue" }, { "soy" }, { "chili" }, { "green", "green" } } }, {}, {}, {} } }
+    assert.same({ "green", "green" }, field(s, 1, 4))
+    assert.same({ "green", "green" }, s:view(2).players[1].fields[4])
+    assert.same(T(s), T(reread(s)))
+    assert.same(T(s), T(meeple.load(s:save())))
+    local ok, err = pcall(meeple.from_table, { game = "bohnanza", params = { fields = 3 }, players = {
+      { fields = { {}, {}, {}, { "blue" } } }, {}, {}, {} } })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("4 fields listed; this player has 3", 1, true), err)
+  end)
+
+  it("a third field is bought only by a player with 2: with 3 or 4 fields there is nothing to buy", function()
+    for _, fields in ipairs { 3, 4 } do
+      local s = bohnanza { params = { fields = fields, third_field_cost = 1 }, players = {
+        { hand = { "soy" }, coins = { "soy", "red" } }, {}, {}, {} } }
+      assert_illegal(s, "buy", "2 fields")
+      local ok, err = pcall(meeple.from_table, { game = "bohnanza", params = { fields = fields, third_field_cost = 1 },
+        players = { { third_field = true }, {}, {}, {} } })
+      assert.is_false(ok)
+      assert.truthy(tostring(err):find(fields == 4 and "4 fields already" or "2 fields", 1, true), err)
+    end
+  end)
+
+  it("whole random games with four fields keep every card in exactly one place, and saves replay them #soak", function()
+    local fourth = 0 -- decisions with a bean on some fourth field
+    for seed = 1, util.soak_count(3, 12) do -- the soak (ctest -L soak) plays more
+      local n = 3 + seed % 3
+      local s = meeple.new("bohnanza", { seed = seed, players = n, params = { fields = 4 } })
+      local want = sorted(all_cards(s))
+      local rng, steps = seed * 7919, 0
+      while not s:is_over() and steps < 4000 do
+        local l = s:legal()
+        rng = (rng * 1103515245 + 12345) % 2147483648
+        local a = l[rng % #l + 1]
+        if has(l, "done") and rng % 4 ~= 0 then a = "done" end
+        if has(l, "pass") and rng % 3 ~= 0 then a = "pass" end
+        s:play(a)
+        steps = steps + 1
+        assert.same(want, sorted(all_cards(s)), ("seed %d, after %s"):format(seed, a))
+        for p = 1, n do
+          assert.equal(4, #player(s, p).fields)
+          if #field(s, p, 4) > 0 then fourth = fourth + 1 end
+        end
+        if steps % 97 == 0 then assert.same(T(s), T(reread(s))) end
+      end
+      assert.is_true(s:is_over(), ("seed %d ends"):format(seed))
+      assert.same(T(s), T(meeple.load(s:save())))
+    end
+    assert.is_true(fourth > 0, "beans grew on fourth fields")
+  end)
+end)

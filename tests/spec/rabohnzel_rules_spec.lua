@@ -1271,3 +1271,134 @@ describe("rabohnzel refusals", function()
     assert.truthy(err:find("two shown cards at one place", 1, true), err)
   end)
 end)
+
+---------------------------------------------------------------------------
+describe("rabohnzel with more fields (the fields parameter, up to 4)", function()
+  it("fields takes 1 to 4: 5 is refused in one line naming the range", function()
+    local ok, err = pcall(meeple.new, "rabohnzel", { players = 4, params = { fields = 5 } })
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("fields must be 1..4, got 5", 1, true), err)
+    local s = meeple.new("rabohnzel", { players = 4, seed = 1, params = { fields = 4 } })
+    for p = 1, 4 do assert.equal(4, #P(s, p).fields) end
+  end)
+
+  it("with 3 fields, bean_field lends a fourth until its owner's next harvest", function()
+    local s = rab {
+      params = { fields = 3 }, phase = "plant_traded", face_up = { "sword", "princess" },
+      players = {
+        { fields = { { "magic", "magic" }, { "sword" }, { "cape" } }, hand = { "wise" },
+          spells = { { name = "bean_field", up = true } } },
+        { hand = { "wise", "wise", "wise" } }, { hand = { "wise", "wise", "wise" } },
+      },
+    }
+    play(s, "plant sword 2")
+    assert_illegal(s, "plant princess 4", "3 fields")
+    play(s, "use bean_field", "plant princess 4")
+    assert.is_true(P(s, 1).third_field)
+    assert.equal(4, #P(s, 1).fields)
+    assert.same({ "princess" }, beans(s, 1, 4))
+    assert.same({ "princess" }, s:view(2).players[1].fields[4].beans)
+    until_turn_of(s, 1)
+    play(s, "harvest 1")
+    assert.is_false(P(s, 1).third_field)
+    assert.equal(3, #P(s, 1).fields)
+    assert.same({ "princess" }, beans(s, 1, 3))
+  end)
+
+  it("bean_field lends one field at a time: not again while its field is there", function()
+    for _, fields in ipairs { 2, 3 } do
+      local mine = { { "magic", "magic" }, { "sword" }, { "princess" }, { "cape" } }
+      mine[fields + 2] = nil
+      local s = rab {
+        params = { fields = fields }, phase = "plant_traded", face_up = { "sword" },
+        players = {
+          { fields = mine, third_field = true, hand = { "wise" }, spells = { { name = "bean_field", up = true } } },
+          { hand = { "wise", "wise", "wise" } }, { hand = { "wise", "wise", "wise" } },
+        },
+      }
+      assert_illegal(s, "use bean_field", "one at a time")
+    end
+  end)
+
+  it("with 4 fields, bean_field has no field to lend", function()
+    local s = rab {
+      params = { fields = 4 }, phase = "plant_traded", face_up = { "sword" },
+      players = {
+        { fields = { { "magic", "magic" }, { "sword" }, { "cape" }, { "wise" } }, hand = { "wise" },
+          spells = { { name = "bean_field", up = true } } },
+        { hand = { "wise", "wise", "wise" } }, { hand = { "wise", "wise", "wise" } },
+      },
+    }
+    assert_illegal(s, "use bean_field", "4 fields already")
+  end)
+
+  it("the fourth field's power and enchantment name it: @4 and enchant B 4", function()
+    local s = rab { params = { fields = 4 }, phase = "magic", players = {
+      { fields = { { "pluck" }, { "cape" }, { "wise" }, { "pluck" } }, hand = { "sword" } },
+      { hand = { "cape" } }, { hand = { "cape" } } } }
+    assert_illegal(s, "pluck 2", "pluck 2 @1")
+    assert_legal(s, "pluck 2 @4")
+    play(s, "pluck 2 @4")
+    assert.equal(0, P(s, 1).fields[4].power)
+    local e = rab { params = { fields = 4 }, phase = "plant_traded", face_up = { "sword" }, players = {
+      { fields = { { "magic", "magic" }, { "cape", "cape" }, { "wise", "wise" }, { "pluck" } }, hand = { "wise" },
+        spells = { { name = "bean_enchantment", up = true } } },
+      { hand = { "wise" } }, { hand = { "wise" } } } }
+    assert_legal(e, "enchant sword 4")
+    play(e, "enchant sword 4")
+    assert.same({ "pluck", "sword" }, beans(e, 1, 4)) -- the lone pluck below, enchanted: it counts as sword
+    assert.equal(1, P(e, 1).fields[4].enchanted)
+  end)
+
+  it("whole random games with 3 and 4 fields keep every bean and spell in exactly one place #soak", function()
+    local function check(t, fields)
+      local n, total = {}, 0
+      local function add(list)
+        for _, c in ipairs(list or {}) do
+          n[c] = (n[c] or 0) + 1
+          total = total + 1
+        end
+      end
+      add(t.deck)
+      add(t.discard)
+      add(t.face_up)
+      add(t.spell_pile)
+      if t.pending then add { t.pending.card } end
+      for _, p in ipairs(t.players) do
+        add(p.hand)
+        add(p.coins)
+        add(p.set_aside)
+        assert.equal(fields + (p.third_field and 1 or 0), #p.fields)
+        for _, f in ipairs(p.fields) do add(f.beans) end
+        add(spell_names(p.spells))
+        if p.luck_slot then add { p.luck_slot.name } end
+      end
+      for b, k in pairs(BEAN_COUNT) do assert.equal(k, n[b] or 0, b) end
+      for _, sp in ipairs(ALL_SPELLS) do assert.equal(1, n[sp] or 0, sp) end
+      assert.equal(98 + 11, total)
+    end
+    local x, last_field = 4242, 0
+    local function rnd(k)
+      x = (x * 1103515245 + 12345) % 2147483648
+      return (x // 65536) % k + 1
+    end
+    for game = 1, util.soak_count(2, 8) do -- the soak (ctest -L soak) plays more
+      local fields = 3 + game % 2
+      local s = meeple.new("rabohnzel", { seed = game, players = 3 + game % 3, params = { fields = fields } })
+      check(s:table(), fields)
+      for _ = 1, 4000 do
+        if s:is_over() then break end
+        local l = s:legal()
+        s:play(l[rnd(#l)])
+        local t = s:table()
+        check(t, fields)
+        for _, p in ipairs(t.players) do
+          if p.fields[4] and #p.fields[4].beans > 0 then last_field = last_field + 1 end
+        end
+      end
+      assert.is_true(s:is_over(), "game " .. game .. " ends")
+      assert.same(s:table(), meeple.load(s:save()):table())
+    end
+    assert.is_true(last_field > 0, "beans grew on fourth fields")
+  end)
+end)

@@ -16,6 +16,26 @@
 #include "rules/invariant.h"
 #include "rules/table.h"
 
+/* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
+ * function a larger frame and register saves on every call. */
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
+
+/* The lowest set bit's index of a mask that is not 0. */
+static int lowest_bit64(uint64_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
+}
+static int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
+
 /* ==================================================================== zones */
 
 /* Moves card[src] to just before card[dst] (as the array is now), shifting what lies between. */
@@ -140,14 +160,6 @@ void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rule
 
 /* ==================================================================== fields and planting */
 
-int bean_field_size(const bean_table *g, int seat, int field) { return bean_zone_len(g, BEAN_ZONE_FIELD(seat, field)); }
-
-/* A field's type is that of its cards; enchanted cards at its bottom count as it. */
-int bean_field_type(const bean_table *g, int seat, int field) {
-    int n = bean_field_size(g, seat, field), e = g->enchanted[seat][field];
-    return n > e ? bean_zone(g, BEAN_ZONE_FIELD(seat, field))[e] : BEAN_NONE;
-}
-
 static int bean_lowest_empty(const bean_table *g, int seat) {
     for (int f = 0; f < g->fields[seat]; f++)
         if (bean_field_size(g, seat, f) == 0) return f;
@@ -248,14 +260,15 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
 /* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
  * ones, and but a lone bean while another field holds two or more. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
-    int size[BEAN_MAX_FIELDS], fields = g->fields[seat];
-    bool big = false;
-    for (int f = 0; f < fields; f++) {
-        size[f] = bean_zone_len(g, BEAN_ZONE_FIELD(seat, f));
-        big |= size[f] >= 2;
+    const uint8_t *end = &g->zone_end[BEAN_ZONE_FIELD(seat, 0)]; /* a seat's fields are consecutive zones */
+    unsigned big = 0, lone = 0; /* fields of 2+ cards, of 1, a bit each */
+    for (int f = 0, fields = g->fields[seat], start = end[-1]; f < fields; start = end[f++]) {
+        int size = end[f] - start;
+        big |= (unsigned)(size >= 2) << f;
+        lone |= (unsigned)(size == 1) << f;
     }
-    for (int f = 0; f < fields; f++)
-        if (size[f] >= 2 || (size[f] == 1 && !big)) out[n++] = bean_action(BEAN_ACT_HARVEST, f, 0, 0);
+    for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
+        out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
     return n;
 }
 
@@ -272,8 +285,6 @@ int bean_harvest(bean_table *g, int seat, int field) {
     g->enchanted[seat][field] = 0;
     return coins;
 }
-
-int bean_coins(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_COINS(seat)); }
 
 void bean_compact_fields(bean_table *g, int seat, int *order) {
     int size[BEAN_MAX_FIELDS], n = 0;
@@ -296,7 +307,7 @@ void bean_compact_fields(bean_table *g, int seat, int *order) {
 bool bean_buy_check(const bean_table *g, int seat, reason *why) {
     int cost = g->rules.third_field_cost;
     if (!cost) return deny(why, "a third field cannot be bought in this game");
-    if (g->third_field[seat] || g->fields[seat] >= BEAN_MAX_FIELDS) return deny(why, "you have 3 fields already");
+    if (g->third_field[seat]) return deny(why, "you have 3 fields already: the third is bought once");
     if (g->fields[seat] != 2) return deny(why, "a third field is bought by a player with 2 fields; you have %d", g->fields[seat]);
     if (bean_coins(g, seat) < cost)
         return deny(why, "a third field costs %d coins; you have %d", cost, bean_coins(g, seat));
@@ -435,6 +446,65 @@ static void could_hold(const bean_table *g, int from, int to, int *out) {
 #endif
 }
 
+/* bean_deal.room counted afresh: what the addressee could hold less what the deal wants already. */
+static uint16_t count_room(const bean_table *g, uint8_t *room) {
+    const bean_deal *d = &g->deal;
+    int most[BEAN_MAX_TYPES];
+    uint16_t beans = 0;
+    memset(room, 0, BEAN_MAX_TYPES);
+    if (d->stage != BEAN_DEAL_BUILD) return 0;
+    could_hold(g, d->from, d->to, most);
+    for (int i = 0; i < d->n_want; i++) most[d->want[i]]--; /* bean_validate: a wanted bean is a type */
+    for (int t = 0; t < g->rules.types; t++) {
+        room[t] = (uint8_t)(most[t] > 0 ? most[t] : 0);
+        beans |= (uint16_t)((room[t] > 0) << t);
+    }
+    return beans;
+}
+
+/* bean_deal.give_fronts counted afresh: front to back, each hand card not in the deal that differs
+ * from the last one before it not in the deal (distinct_position's rule: the frontmost of each run). */
+static void count_give_fronts(const bean_table *g, uint64_t *fronts) {
+    const bean_deal *d = &g->deal;
+    memset(fronts, 0, sizeof d->give_fronts);
+    if (d->stage != BEAN_DEAL_BUILD) return;
+    uint64_t given[(BEAN_MAX_CARDS + 63) / 64] = {0}; /* hand positions in the deal */
+    for (int i = 0; i < d->n_give; i++) { /* a table's items were checked against the hand before this */
+        int item = d->give[i];
+        if (!BEAN_ITEM_IS_UP(item) && item < BEAN_MAX_CARDS) given[item >> 6] |= 1ull << (item & 63);
+    }
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
+    unsigned last = ~0u; /* the last card not in the deal: its bean, and whether it is shown */
+    for (int k = 0; k < len; k++) {
+        if (given[k >> 6] >> (k & 63) & 1) continue;
+        unsigned card = hand[k] | (unsigned)shown[k] << 8;
+        if (card != last) fronts[k >> 6] |= 1ull << (k & 63);
+        last = card;
+    }
+}
+
+/* Hand card k joins the deal: it leaves give_fronts, and the next card not in the deal behind it is
+ * a front when it differs from the last one before k not in the deal (no other card's run changes). */
+static void give_fronts_without(bean_table *g, int k) {
+    bean_deal *d = &g->deal;
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
+    int prev = k - 1, next = k + 1;
+    const uint8_t *hand = g->card + start, *shown = g->shown + start;
+    d->give_fronts[k >> 6] &= ~(1ull << (k & 63));
+    while (prev >= 0 && item_used(d->give, d->n_give, prev)) prev--;
+    while (next < len && item_used(d->give, d->n_give, next)) next++;
+    if (next == len) return;
+    uint64_t bit = 1ull << (next & 63);
+    if (prev < 0 || hand[prev] != hand[next] || shown[prev] != shown[next]) d->give_fronts[next >> 6] |= bit;
+    else d->give_fronts[next >> 6] &= ~bit;
+}
+
+void bean_deal_refresh(bean_table *g) {
+    g->deal.room_beans = count_room(g, g->deal.room);
+    count_give_fronts(g, g->deal.give_fronts);
+}
+
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
 static int supply_of(const bean_table *g, int seat, int type) {
     return bean_count_in(g, BEAN_ZONE_HAND(seat), type) + (seat == g->active ? bean_count_in(g, BEAN_ZONE_FACE_UP, type) : 0);
@@ -456,21 +526,14 @@ static bool deal_possible(const bean_table *g, int from, int to) {
 
 static bool steps_left(const bean_table *g) { return g->trade_steps < g->rules.trade_limit; }
 
-bool bean_trading_now(const bean_table *g) { return g->deal.stage != BEAN_DEAL_NONE || g->invited != BEAN_NOBODY; }
-
-int bean_trade_mover(const bean_table *g) {
-    switch (g->deal.stage) {
-    case BEAN_DEAL_BUILD: return g->deal.from;
-    case BEAN_DEAL_ANSWER: case BEAN_DEAL_PICK: return g->deal.to;
-    }
-    return g->invited != BEAN_NOBODY ? g->invited : g->active;
-}
-
 /* ---- the main decision and the invitation round ---- */
 
 static void open_deal(bean_table *g, int from, int to) {
     memset(&g->deal, 0, sizeof g->deal);
-    g->deal = (bean_deal){.stage = BEAN_DEAL_BUILD, .from = (uint8_t)from, .to = (uint8_t)to};
+    g->deal.stage = BEAN_DEAL_BUILD;
+    g->deal.from = (uint8_t)from;
+    g->deal.to = (uint8_t)to;
+    bean_deal_refresh(g);
     g->trade_steps++;
 }
 
@@ -607,18 +670,25 @@ static void hand_over(bean_table *g, int zone, int index) {
     d->n_picks++;
 }
 
+/* A pick after an accept: the deal completes after the last, and one that is no choice is played.
+ * False when the pick is a choice. */
+static NOT_INLINED bool settle_pick(bean_table *g) {
+    if (g->deal.n_picks == g->deal.n_want) {
+        execute_deal(g);
+        return true;
+    }
+    action_t options[BEAN_MAX_CARDS + 1];
+    int n = pick_options(g, options);
+    if (pick_is_choice(g, options, n)) return false;
+    bean_trade_apply(g, options[0]);
+    return true;
+}
+
 void bean_trade_settle(bean_table *g) {
     for (;;) {
         if (g->deal.stage == BEAN_DEAL_PICK) {
-            if (g->deal.n_picks == g->deal.n_want) {
-                execute_deal(g);
-                continue;
-            }
-            action_t options[BEAN_MAX_CARDS + 1];
-            int n = pick_options(g, options);
-            if (pick_is_choice(g, options, n)) return;
-            bean_trade_apply(g, options[0]);
-            continue;
+            if (settle_pick(g)) continue;
+            return;
         }
         if (g->deal.stage == BEAN_DEAL_NONE && g->invited != BEAN_NOBODY && !steps_left(g)) {
             g->invited = BEAN_NOBODY; /* the steps ran out: the rest of the round is skipped */
@@ -655,42 +725,28 @@ int bean_trade_openings(const bean_table *g, action_t *out, int n) {
 static int give_up_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
     const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-    unsigned given = 0; /* face-up places in the deal */
-    bool left[BEAN_MAX_TYPES] = {false};
+    unsigned given = 0, left = 0; /* face-up places in the deal; beans left, a bit each */
     for (int i = 0; i < d->n_give; i++)
         if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
-    for (int i = 0; i < face_up_len(g); i++)
-        if (!(given >> i & 1)) left[up[i]] = true;
-    for (int t = 0; t < g->rules.types; t++)
-        if (left[t]) out[n++] = bean_action(BEAN_ACT_GIVE_UP, t, 0, 0);
+    for (int i = 0, len = face_up_len(g); i < len; i++)
+        if (!(given >> i & 1)) left |= 1u << up[i];
+    for (; left; left &= left - 1) out[n++] = bean_action(BEAN_ACT_GIVE_UP, lowest_bit(left), 0, 0);
     return n;
 }
 
-/* give K: front to back, each hand card not in the deal that differs from the last one before it not
- * in the deal (distinct_position's rule: the frontmost of each run). */
+/* give K: front to back, the deal's give_fronts. */
 static int give_legal(const bean_table *g, action_t *out, int n) {
-    const bean_deal *d = &g->deal;
-    uint64_t given[(BEAN_ITEM_UP(0) + 63) / 64] = {0}; /* hand positions in the deal, a bit each */
-    for (int i = 0; i < d->n_give; i++)
-        if (!BEAN_ITEM_IS_UP(d->give[i])) given[d->give[i] >> 6] |= 1ull << (d->give[i] & 63);
-    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from), last = -1;
-    const uint8_t *hand = g->card + start, *shown = g->shown + start;
-    for (int k = 0; k < len; k++) {
-        if (given[k >> 6] >> (k & 63) & 1) continue;
-        if (last < 0 || hand[last] != hand[k] || shown[last] != shown[k]) out[n++] = bean_action(BEAN_ACT_GIVE, k, 0, 0);
-        last = k;
-    }
+    const uint64_t *fronts = g->deal.give_fronts;
+    for (int w = 0, words = (bean_hand_len(g, g->deal.from) + 63) / 64; w < words; w++)
+        for (uint64_t left = fronts[w]; left; left &= left - 1)
+            out[n++] = bean_action(BEAN_ACT_GIVE, w * 64 + lowest_bit64(left), 0, 0);
     return n;
 }
 
 /* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
 static int want_legal(const bean_table *g, action_t *out, int n) {
-    const bean_deal *d = &g->deal;
-    int most[BEAN_MAX_TYPES], asked[BEAN_MAX_TYPES] = {0};
-    for (int i = 0; i < d->n_want; i++) asked[d->want[i]]++; /* bean_validate: a wanted bean is a type */
-    could_hold(g, d->from, d->to, most);
-    for (int t = 0; t < g->rules.types; t++)
-        if (asked[t] < most[t]) out[n++] = bean_action(BEAN_ACT_WANT, t, 0, 0);
+    for (unsigned left = g->deal.room_beans; left; left &= left - 1)
+        out[n++] = bean_action(BEAN_ACT_WANT, lowest_bit(left), 0, 0);
     return n;
 }
 
@@ -804,10 +860,11 @@ static bool want_check(const bean_game *bg, const bean_table *g, int type, reaso
     const char *name = bg->kinds[type].name;
     if (d->n_want >= tradeable(g, d->to))
         return deny(why, "player %d has only %d cards to give", d->to + 1, tradeable(g, d->to));
+    if (d->room[type]) return true;
+    if (!why) return false;
     int holds[BEAN_MAX_TYPES];
     could_hold(g, d->from, d->to, holds);
     int asked = count_type(d->want, d->n_want, type) + 1, most = holds[type];
-    if (asked <= most) return true;
     if (most <= 0) return deny(why, "player %d cannot have a %s: all of them are in sight elsewhere", d->to + 1, name);
     return deny(why, "player %d cannot give a %s: you asked for %d and at most %d can be in their hand", d->to + 1,
                 name, asked, most);
@@ -898,12 +955,19 @@ void bean_trade_apply(bean_table *g, action_t a) {
         if (NEVER(x >= bean_hand_len(g, d->from) || d->n_give >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->give[d->n_give++] = (uint8_t)x;
         g->shown[bean_zone_start(g, BEAN_ZONE_HAND(d->from)) + x] = 1;
+        give_fronts_without(g, x);
         break;
     case BEAN_ACT_WANT:
         if (NEVER(x >= g->rules.types || d->n_want >= BEAN_MAX_CARDS)) return; /* check() refuses */
         d->want[d->n_want++] = (uint8_t)x;
+        if (d->room[x] && !--d->room[x]) d->room_beans &= (uint16_t)~(1u << x); /* check() refuses one without */
         break;
-    case BEAN_ACT_SEND: d->stage = BEAN_DEAL_ANSWER; break;
+    case BEAN_ACT_SEND:
+        d->stage = BEAN_DEAL_ANSWER;
+        memset(d->room, 0, sizeof d->room);
+        d->room_beans = 0;
+        memset(d->give_fronts, 0, sizeof d->give_fronts);
+        break;
     case BEAN_ACT_CANCEL: case BEAN_ACT_REJECT: close_deal(g); break;
     case BEAN_ACT_ACCEPT:
         d->stage = BEAN_DEAL_PICK;
@@ -1390,7 +1454,12 @@ static bool read_player(const bean_game *bg, bean_reading *rd, tree_reader *r, b
     if (bought) {
         if (!g->rules.third_field_cost && !bg->temporary_third_field)
             return table_refuse(r, why, "third_field: a third field cannot be bought in this game");
-        if (g->fields[seat] >= BEAN_MAX_FIELDS) return table_refuse(r, why, "third_field: this player has 3 fields already");
+        if (g->fields[seat] >= BEAN_MAX_FIELDS) {
+            char what[80];
+            snprintf(what, sizeof what, "third_field: this player has %d fields already, the most there can be",
+                     g->fields[seat]);
+            return table_refuse(r, why, what);
+        }
         g->third_field[seat] = true;
         g->fields[seat]++;
     }
@@ -1630,6 +1699,7 @@ bool bean_read_table(const bean_game *bg, bean_reading *rd, tree_reader *r, bean
               (!bg->read_extra || bg->read_extra(bg, rd, r, g, why)) && deal_rest(rd, g, why);
     if (!ok) return false;
     assemble(rd, g);
+    bean_deal_refresh(g);
     return bean_redeal_unnamed(g, rd) ||
            deny(why, "the hands given as numbers cannot hold the cards the accepted proposal wants");
 }
@@ -1721,7 +1791,13 @@ static bool validate_fields(const bean_table *g, int seat, reason *why) {
 /* The open deal: its parties, stage and items fit the hands and face-up cards. */
 static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
-    if (d->stage == BEAN_DEAL_NONE) return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 ? true : deny(why, "a closed deal holds items");
+    static const uint8_t no_room[BEAN_MAX_TYPES];
+    if (d->stage == BEAN_DEAL_NONE)
+        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans &&
+                       memcmp(d->room, no_room, sizeof no_room) == 0 && !d->give_fronts[0] && !d->give_fronts[1] &&
+                       !d->give_fronts[2]
+                   ? true
+                   : deny(why, "a closed deal holds items");
     if (d->stage > BEAN_DEAL_PICK || d->from >= g->players || d->to >= g->players || d->from == d->to)
         return deny(why, "the proposal's players are damaged (a proposal to oneself?)");
     if (d->from != g->active && d->to != g->active) return deny(why, "every trade involves the active player");
@@ -1748,6 +1824,12 @@ static bool validate_deal(const bean_table *g, reason *why) {
             if (still_wanted(g, t) && !all_going_or_more(g, t))
                 return deny(why, "player %d cannot supply what the accepted proposal wants", d->to + 1);
     }
+    uint8_t room[BEAN_MAX_TYPES];
+    uint64_t fronts[sizeof d->give_fronts / sizeof d->give_fronts[0]];
+    count_give_fronts(g, fronts);
+    if (count_room(g, room) != d->room_beans || memcmp(room, d->room, sizeof room) != 0 ||
+        memcmp(fronts, d->give_fronts, sizeof fronts) != 0)
+        return deny(why, "the proposal's count of what may still be given or wanted is stale");
     return true;
 }
 
@@ -1965,6 +2047,7 @@ static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     for (int seat = 0; seat < g->players; seat++)
         if (hands >> seat & 1) deal_hidden_hand(g, seat, reserved[seat], m[seat], pool, &n, r);
     if (rest >= 0) memcpy(g->card + bean_zone_start(g, rest), pool, (size_t)n); /* exactly the zone's size left */
+    bean_deal_refresh(g);
     return true;
 }
 
@@ -2018,6 +2101,7 @@ bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const
         if (at < 0) ok = deny(why, type >= 0 ? "there is no %s there" : "the zone %s is empty", type >= 0 ? m->card : from);
         else bean_move(g, src, at, dst, m->to_bottom ? 0 : bean_zone_len(g, dst));
     }
+    bean_deal_refresh(g);
     if (ok) ok = validate(g, why);
     if (!ok) *g = before;
     return ok;

@@ -15,7 +15,8 @@
 #define BEAN_MAX_CARDS 160
 #define BEAN_MIN_SEATS 3 /* both bean games seat 3 to 5 */
 #define BEAN_MAX_SEATS 5
-#define BEAN_MAX_FIELDS 3
+/* Fields a player may have: 2 or 3 in the games, up to 4 as a parameter (docs/games/bohnanza.md). */
+#define BEAN_MAX_FIELDS 4
 #define BEAN_MAX_FACE_UP 15
 #define BEAN_NOBODY 0xff
 #define BEAN_NONE 0xff
@@ -51,7 +52,7 @@ typedef struct bean_rules {
     uint8_t count[BEAN_MAX_TYPES];      /* cards of each type in this deck */
     uint8_t meter[BEAN_MAX_TYPES][4];   /* cards for 1..4 coins; 0: no such payout */
     uint8_t fields;                     /* fields each player starts with */
-    uint8_t third_field_cost;           /* 0: a third field cannot be bought */
+    uint8_t third_field_cost;           /* 0: a third field cannot be bought (only a player with 2 may) */
     uint8_t passes, tie_break, hand_start, reveal, draw, trade_limit;
     bool duplicate_fields;
 } bean_rules;
@@ -67,6 +68,9 @@ enum { BEAN_DEAL_NONE, BEAN_DEAL_BUILD, BEAN_DEAL_ANSWER, BEAN_DEAL_PICK };
 #define BEAN_ITEM_UP_INDEX(x) ((x) & 0x0f)
 
 typedef struct bean_deal {
+    /* While the deal is built: the hand positions the builder may give, a bit each (the frontmost of
+     * each run of like cards not in the deal), counted again at each card given. */
+    uint64_t give_fronts[(BEAN_MAX_CARDS + 63) / 64];
     uint8_t stage, from, to;            /* `to` supplies the wanted cards */
     uint8_t n_give, n_want;
     uint8_t n_picks;                    /* wanted cards handed over so far (stage pick) */
@@ -75,6 +79,13 @@ typedef struct bean_deal {
     /* Picks of one bean go front to back, face-up cards last, so that two orders of the same cards are
      * one choice: by type, the hand position the next pick may start at (BEAN_DEAL_UP_ONLY after `pick up`). */
     uint8_t pick_from[BEAN_MAX_TYPES];
+    /* While the deal is built: by type, how many more the builder may still want (what the addressee
+     * could hold as the builder sees it, less those wanted already). Nothing the builder may do while
+     * building changes what is hidden from them, so it is counted once, when the deal opens; wherever
+     * cards move otherwise (samples, tables, variants) bean_deal_refresh counts again. give_fronts and
+     * room are 0 at other stages; bean_validate holds them to a fresh count. */
+    uint8_t room[BEAN_MAX_TYPES];
+    uint16_t room_beans;                /* bit t: room[t] > 0 (the want list, by bean) */
 } bean_deal;
 #define BEAN_DEAL_UP_ONLY 0xff
 
@@ -88,7 +99,8 @@ typedef struct bean_table {
     bool traded;                        /* a proposal or offer was accepted this turn */
     uint16_t turn;
     uint8_t fields[BEAN_MAX_SEATS];     /* fields each player has now */
-    bool third_field[BEAN_MAX_SEATS];   /* bought */
+    bool third_field[BEAN_MAX_SEATS];   /* one field more than the rules' fields: bought (Bohnanza's third),
+                                         * or a spell's (Rabohnzel's bean_field) */
     uint8_t enchanted[BEAN_MAX_SEATS][BEAN_MAX_FIELDS]; /* cards at a field's bottom counting as its
                                                          * type (Rabohnzel); always 0 in Bohnanza */
     bean_deal deal;
@@ -220,8 +232,15 @@ extern const char *const bean_tie_break_names[];
     {"tie_break", PARAM_CHOICE, BEAN_TIE_SEAT, 0, 0, bean_tie_break_names, doc, NULL, 0, 0, game_default}
 
 /* ---- fields and planting ---- */
-int bean_field_type(const bean_table *g, int seat, int field);       /* BEAN_NONE when empty */
-int bean_field_size(const bean_table *g, int seat, int field);
+/* Asked at nearly every decision: inline. */
+static inline int bean_field_size(const bean_table *g, int seat, int field) {
+    return bean_zone_len(g, BEAN_ZONE_FIELD(seat, field));
+}
+/* A field's type is that of its cards; enchanted cards at its bottom count as it. BEAN_NONE when empty. */
+static inline int bean_field_type(const bean_table *g, int seat, int field) {
+    int n = bean_field_size(g, seat, field), e = g->enchanted[seat][field];
+    return n > e ? bean_zone(g, BEAN_ZONE_FIELD(seat, field))[e] : BEAN_NONE;
+}
 /* Whether a bean of `type` may go onto the field (matching, or the lowest empty one). */
 bool bean_fits(const bean_table *g, int seat, int type, int field);
 int bean_first_fit(const bean_table *g, int seat, int type);          /* -1 when none */
@@ -239,7 +258,7 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n);
 int bean_harvest(bean_table *g, int seat, int field);
 bool bean_buy_check(const bean_table *g, int seat, reason *why);
 void bean_buy(bean_table *g, int seat);
-int bean_coins(const bean_table *g, int seat);
+static inline int bean_coins(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_COINS(seat)); }
 /* Empty fields move behind the others, which keep their order (a spell's third field gone); the cards
  * stay where they lie. order[new] = old, for the game's own per-field data. */
 void bean_compact_fields(bean_table *g, int seat, int *order);
@@ -268,8 +287,20 @@ static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
 
 /* ---- trading (phase 2): the active player's main decision, builders, answers, picks, invitations ---- */
 /* A deal or an invitation round is open: the active player's main decision is not. */
-bool bean_trading_now(const bean_table *g);
-int bean_trade_mover(const bean_table *g);
+static inline bool bean_trading_now(const bean_table *g) {
+    return g->deal.stage != BEAN_DEAL_NONE || g->invited != BEAN_NOBODY;
+}
+/* Who decides in phase 2: the builder, the addressee (answer, picks), the invited player, or A. */
+static inline int bean_trade_mover(const bean_table *g) {
+    switch (g->deal.stage) {
+    case BEAN_DEAL_BUILD: return g->deal.from;
+    case BEAN_DEAL_ANSWER: case BEAN_DEAL_PICK: return g->deal.to;
+    }
+    return g->invited != BEAN_NOBODY ? g->invited : g->active;
+}
+/* Counts again what the deal being built may still give and want (bean_deal.give_fronts, room):
+ * after cards moved other than by the trade's own actions. */
+void bean_deal_refresh(bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
  * a game with more to do in phase 2 lists its own actions between them and its `done`. */

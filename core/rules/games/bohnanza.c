@@ -68,8 +68,10 @@ static const param_def bohnanza_params[NUM_PARAMS] = {
                       "does not exist. Types not named keep the cards' meters (`meeple rules bohnanza`, Beans). "
                       "At most 60, the most cards a type may have.",
                       NULL, 0, 4, false},
-    [P_FIELDS] = {"fields", PARAM_BY_PLAYERS, 2, 1, 3, NULL,
-                  "fields each player starts with, by player count", default_fields, 6, 0, false},
+    [P_FIELDS] = {"fields", PARAM_BY_PLAYERS, 2, 1, BEAN_MAX_FIELDS, NULL,
+                  "fields each player starts with, by player count: 1 to 4 (the most a player's state holds; "
+                  "with 4 fields a bean hardly ever has to be planted where it hurts, which is the game)",
+                  default_fields, 6, 0, false},
     [P_THIRD_FIELD_COST] = {"third_field_cost", PARAM_BY_PLAYERS, 0, 0, 20, NULL,
                             "coins a third field costs, once per game (0: it cannot be bought); amigo 0, riogrande "
                             "3 with 4-5 players. The 1997 first edition: fields = 2, third_field_cost = 3. At most "
@@ -275,7 +277,8 @@ static void bohnanza_apply(void *st, action_t a) {
 static int free_actions(const bean_table *g, action_t *out, int n) {
     int seat = g->to_move;
     n = bean_harvest_legal(g, seat, out, n);
-    if (bean_buy_check(g, seat, NULL)) out[n++] = bean_action(BEAN_ACT_BUY, 0, 0, 0);
+    if (g->rules.third_field_cost && bean_buy_check(g, seat, NULL)) /* most games have nothing to buy */
+        out[n++] = bean_action(BEAN_ACT_BUY, 0, 0, 0);
     return n;
 }
 
@@ -356,9 +359,12 @@ static bool bohnanza_validate(const void *st, reason *why) {
     if (!bean_validate(g, why)) return false;
     if (g->phase >= BEAN_GAME_PHASES) return deny(why, "the phase is damaged");
     if (bean_zone_len(g, BEAN_ZONE_PENDING)) return deny(why, "Bohnanza has no pending cards");
-    for (int p = 0; p < g->players; p++)
+    for (int p = 0; p < g->players; p++) {
         for (int f = 0; f < BEAN_MAX_FIELDS; f++)
             if (g->enchanted[p][f]) return deny(why, "Bohnanza has no enchanted beans");
+        if (g->third_field[p] && g->rules.fields != 2)
+            return deny(why, "player %d bought a third field, but only a player with 2 fields buys one", p + 1);
+    }
     return bean_at_decision(&bohnanza_beans, g, why);
 }
 
@@ -461,7 +467,7 @@ static const char bohnanza_rules_text[] =
     "    side up, one at a time from the top of the coin pile, and so come back with the next pass.\n"
     "\n"
     "Action grammar: plant F, done, plant B F, harvest F, buy, propose N, ask, offer, pass, give up B,\n"
-    "give K, want B, send, cancel, accept, reject, pick K, pick up. (F a field 1-3, K a hand position from\n"
+    "give K, want B, send, cancel, accept, reject, pick K, pick up. (F a field 1-4, K a hand position from\n"
     "the front, N a player, B a bean.)\n"
     "\n"
     "State table: game, phase (plant, trade, plant_traded, over), turn, active, start, to_move, pass,\n"

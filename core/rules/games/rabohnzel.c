@@ -95,7 +95,9 @@ static const param_def rabohnzel_params[NUM_PARAMS] = {
                       NULL, 0, 4, false},
     [P_PASSES] = {"passes", PARAM_BY_PLAYERS, 3, 1, 9, NULL, "passes through the deck, by player count (at most 9, as in Bohnanza)",
                   default_passes, 6, 0, false},
-    [P_FIELDS] = {"fields", PARAM_INT, 2, 1, 2, NULL, "fields each player has (the bean_field spell adds a third)",
+    [P_FIELDS] = {"fields", PARAM_INT, 2, 1, BEAN_MAX_FIELDS, NULL,
+                  "fields each player has: 1 to 4, the most a player's state holds (the bean_field spell adds one "
+                  "more while there are fewer than 4)",
                   NULL, 0, 0, false},
     [P_HAND_START] = BEAN_PARAM_HAND_START,
     [P_REVEAL] = BEAN_PARAM_REVEAL,
@@ -233,6 +235,21 @@ static int spell_owner(const rabohnzel *g, int s, int *at) {
 static bool holds_active(const rabohnzel *g, int seat, int s) {
     int at;
     return g->up[s] && spell_owner(g, s, &at) == seat;
+}
+
+/* The spells a seat holds face up (its row and luck slot), a bit each: holds_active for every spell
+ * at once. */
+static unsigned active_spells(const rabohnzel *g, int seat) {
+    unsigned held = 0;
+    for (int i = 0; i < g->row_n[seat]; i++)
+        if (g->up[g->row[seat][i]]) held |= 1u << g->row[seat][i];
+    if (g->luck[seat] != NO_SPELL && g->up[g->luck[seat]]) held |= 1u << g->luck[seat];
+    return held;
+}
+
+/* bean_field lends one field more, while its last one is not there and the state has room for it. */
+static bool lends_field(const rabohnzel *g, int seat) {
+    return !g->b.third_field[seat] && g->b.fields[seat] < BEAN_MAX_FIELDS;
 }
 
 /* Face-down spells a seat could activate, in row order, then the luck slot's. */
@@ -724,24 +741,26 @@ static int enchant_actions(const rabohnzel *g, action_t *out, int n) {
 static int spell_uses(const rabohnzel *g, action_t *out, int n) {
     int a = active(g), phase = g->b.phase;
     if (g->river && phase != PHASE_MAGIC) return n;
-    if (holds_active(g, a, CARD_EXCHANGE))
+    unsigned held = active_spells(g, a);
+    if (!held) return n; /* most decisions: no spell is face up */
+    if (held >> CARD_EXCHANGE & 1)
         for (int i = 1; i < g->b.players; i++) {
             int seat = (a + i) % g->b.players;
             for (int k = 0; k < g->row_n[seat]; k++) out[n++] = act(ACT_USE, CARD_EXCHANGE, seat, k);
         }
-    if (holds_active(g, a, CARD_RIVER) && !g->river) out[n++] = act(ACT_USE, CARD_RIVER, 0, 0);
-    if (holds_active(g, a, PLAYER_ENCHANTMENT)) out[n++] = act(ACT_USE, PLAYER_ENCHANTMENT, 0, 0);
-    if (holds_active(g, a, RELOCATION) && hand_len(g, a) >= 2) out[n++] = act(ACT_USE, RELOCATION, 0, 0);
-    if (holds_active(g, a, LUCK) && g->pile_n && g->luck[a] == NO_SPELL) out[n++] = act(ACT_USE, LUCK, 0, 0);
+    if ((held >> CARD_RIVER & 1) && !g->river) out[n++] = act(ACT_USE, CARD_RIVER, 0, 0);
+    if (held >> PLAYER_ENCHANTMENT & 1) out[n++] = act(ACT_USE, PLAYER_ENCHANTMENT, 0, 0);
+    if ((held >> RELOCATION & 1) && hand_len(g, a) >= 2) out[n++] = act(ACT_USE, RELOCATION, 0, 0);
+    if ((held >> LUCK & 1) && g->pile_n && g->luck[a] == NO_SPELL) out[n++] = act(ACT_USE, LUCK, 0, 0);
     int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
     if (phase == BEAN_TRADE && face_up < BEAN_MAX_FACE_UP) {
-        if (holds_active(g, a, COMMERCE) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, BEAN_ZONE_DECK))
+        if ((held >> COMMERCE & 1) && !g->b.trade_steps && !g->commerce && bean_zone_len(&g->b, BEAN_ZONE_DECK))
             out[n++] = act(ACT_USE, COMMERCE, 0, 0);
-        if (holds_active(g, a, DECK_SPELL) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
+        if ((held >> DECK_SPELL & 1) && bean_zone_len(&g->b, BEAN_ZONE_DISCARD)) out[n++] = act(ACT_USE, DECK_SPELL, 0, 0);
     }
     if (phase == BEAN_PLANT_TRADED) {
-        if (holds_active(g, a, BEAN_FIELD) && g->b.fields[a] < BEAN_MAX_FIELDS) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
-        if (holds_active(g, a, BEAN_ENCHANTMENT)) n = enchant_actions(g, out, n);
+        if ((held >> BEAN_FIELD & 1) && lends_field(g, a)) out[n++] = act(ACT_USE, BEAN_FIELD, 0, 0);
+        if (held >> BEAN_ENCHANTMENT & 1) n = enchant_actions(g, out, n);
     }
     return n;
 }
@@ -1425,7 +1444,8 @@ static bool spell_check(const rabohnzel *g, action_t a, reason *why) {
         return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) || deny(why, "the discard pile is empty");
     case BEAN_FIELD:
         if (!phase3) return deny(why, "bean_field is used in phase 3");
-        return g->b.fields[me] < BEAN_MAX_FIELDS || deny(why, "you have 3 fields already");
+        if (g->b.third_field[me]) return deny(why, "bean_field's field is yours already (one at a time)");
+        return lends_field(g, me) || deny(why, "you have %d fields already, the most there can be", g->b.fields[me]);
     }
     /* bean_enchantment */
     if (kind == ACT_USE) return deny(why, "bean_enchantment is used by planting: enchant B F");
@@ -1613,7 +1633,7 @@ static bool parse_power(const rabohnzel *g, char **w, int n, action_t *out, reas
     while (strcmp(powers[p].word, w[0]) != 0) p++;
     int kind = powers[p].kind, x = 0, z = 0, field = -1, count = 0;
     if (n > 1 && w[n - 1][0] == '@') {
-        if (!parse_count(w[n - 1] + 1, BEAN_MAX_FIELDS, &field)) return deny(why, "@F names a field, 1 to 3");
+        if (!parse_count(w[n - 1] + 1, BEAN_MAX_FIELDS, &field)) return deny(why, "@F names a field, 1 to 4");
         n--;
     }
     for (int i = 1; i < n; i++)
@@ -1700,7 +1720,7 @@ static bool rabohnzel_parse_action(const void *st, const char *text, action_t *o
     if (!strcmp(w[0], "enchant")) {
         int f;
         if (n != 3 || !parse_rab_bean(w[1], &x, why)) return n == 3 ? false : deny(why, "enchant B F");
-        if (!parse_count(w[2], BEAN_MAX_FIELDS, &f)) return deny(why, "enchant B F: F is a field, 1 to 3");
+        if (!parse_count(w[2], BEAN_MAX_FIELDS, &f)) return deny(why, "enchant B F: F is a field, 1 to 4");
         return *out = act(ACT_ENCHANT, x, f, 0), true;
     }
     if (!strcmp(w[0], "buy")) /* Bohnanza's word: say why there is none here */
@@ -2379,6 +2399,7 @@ static void sample_once(rabohnzel *g, int viewer, rng *r) {
             uint8_t *pending = g->b.card + bean_zone_start(&g->b, BEAN_ZONE_PENDING), *card = g->b.card + k;
             uint8_t t = *pending;
             *pending = *card, *card = t;
+            bean_deal_refresh(&g->b);
         }
     }
     sample_spells(g, viewer, r);
