@@ -11,6 +11,11 @@
 int state_playout(const game_def *def, void *st, rng *r, int limit, double greedy);
 /* session_ranked on `st`: the legal actions, the playout policy's favourites first. */
 int state_ranked(const game_def *def, const void *st, rng *r, action_t *out);
+/* The first of acts[0..n) (every legal action of `st`, in legal()'s order) in state_ranked's order
+ * that `skip` does not mark, drawing from `r` as state_ranked does, without the sort; -1 when all are
+ * skipped. Equal rankings go to the first in legal()'s order, as the stable sort gives. */
+int state_first_ranked(const game_def *def, const void *st, rng *r, const action_t *acts, int n,
+                       const bool *skip);
 /* session_sample's deal on `st`: what `viewer` cannot see re-dealt from `seed`. */
 void state_sample(const game_def *def, void *st, int viewer, uint64_t seed);
 

@@ -188,8 +188,7 @@ static bool may_expand(const search_tree *t, uint32_t visits, int tried, int unt
 }
 
 /* Which untried action of acts[0..n) (child[i] < 0) a new node tries. */
-static int pick_untried(search_tree *t, int32_t node, const action_t *acts, const int32_t *child, int n,
-                        int untried) {
+static int pick_untried(search_tree *t, const action_t *acts, const int32_t *child, int n, int untried) {
     const game_def *def = t->def;
     if (t->hooks.prior) {
         double weights[MEEPLE_MAX_ACTIONS];
@@ -200,17 +199,11 @@ static int pick_untried(search_tree *t, int32_t node, const action_t *acts, cons
         return best;
     }
     if (t->cfg.widen > 0 || t->cfg.expand_policy) {
-        action_t ranked[MEEPLE_MAX_ACTIONS];
+        bool tried[MEEPLE_MAX_ACTIONS];
+        for (int i = 0; i < n; i++) tried[i] = child[i] >= 0;
         rng rr;
         rng_seed(&rr, draw(t, DRAW_SEED), SESSION_RANKED_STREAM);
-        int m = state_ranked(def, t->st, &rr, ranked);
-        bool none = t->nodes[node].children == 0;
-        for (int j = 0; j < m; j++) {
-            if (!none && child_with(t, key_of(def, t->st, ranked[j])) >= 0) continue;
-            for (int i = 0; i < n; i++)
-                if (acts[i] == ranked[j]) return i;
-        }
-        return -1;
+        return state_first_ranked(def, t->st, &rr, acts, n, tried);
     }
     uint32_t k = draw(t, (uint32_t)untried);
     for (int i = 0; i < n; i++)
@@ -246,7 +239,7 @@ static void iterate(search_tree *t) {
             else untried++;
         }
         if (may_expand(t, t->nodes[node].visits, n - untried, untried)) {
-            int i = pick_untried(t, node, acts, child, n, untried);
+            int i = pick_untried(t, acts, child, n, untried);
             int32_t made = new_node(t, node, key_of(def, t->st, acts[i]), def->to_move(t->st));
             t->nodes[made].avail = 1;
             if (node == 0) keep_root_text(t, acts[i]);

@@ -569,30 +569,47 @@ static int by_worth(const void *x, const void *y) {
  * else the mover's score after the action (ties in the game's order). */
 int session_ranked(const session *s, rng *r, action_t *out) { return state_ranked(s->def, s->now, r, out); }
 
-int state_ranked(const game_def *def, const void *st, rng *r, action_t *out) {
-    if (def->is_over(st)) return 0;
-    int n = def->legal(st, out);
-    if (n <= 1) return n < 0 ? 0 : n;
-    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+/* What the playout policy thinks of each of acts[0..n) (all of `st`'s legal actions, in their order):
+ * the ranking session_ranked sorts by, drawn alike. */
+static void rank_actions(const game_def *def, const void *st, rng *r, const action_t *acts, int n,
+                         ranked_action *ranked) {
     alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
     bool by_score = !def->playout_worth && def->state_size <= MEEPLE_MAX_STATE;
     int mover = def->to_move(st);
     for (int i = 0; i < n; i++) {
-        ranked[i].action = out[i];
+        ranked[i].action = acts[i];
         if (def->playout_worth) {
-            ranked[i].worth = def->playout_worth(st, out[i], r);
+            ranked[i].worth = def->playout_worth(st, acts[i], r);
             ranked[i].tie = rng_next(r);
         } else if (by_score) {
-            ranked[i].worth = score_after(def, st, out[i], mover, trial);
+            ranked[i].worth = score_after(def, st, acts[i], mover, trial);
             ranked[i].tie = (uint32_t)i;
         } else {
             ranked[i].worth = 0;
             ranked[i].tie = (uint32_t)i;
         }
     }
+}
+
+int state_ranked(const game_def *def, const void *st, rng *r, action_t *out) {
+    if (def->is_over(st)) return 0;
+    int n = def->legal(st, out);
+    if (n <= 1) return n < 0 ? 0 : n;
+    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+    rank_actions(def, st, r, out, n, ranked);
     qsort(ranked, (size_t)n, sizeof ranked[0], by_worth);
     for (int i = 0; i < n; i++) out[i] = ranked[i].action;
     return n;
+}
+
+int state_first_ranked(const game_def *def, const void *st, rng *r, const action_t *acts, int n,
+                       const bool *skip) {
+    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+    if (n > 1) rank_actions(def, st, r, acts, n, ranked);
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (!skip[i] && (best < 0 || (n > 1 && by_worth(&ranked[i], &ranked[best]) < 0))) best = i;
+    return best;
 }
 
 /* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
