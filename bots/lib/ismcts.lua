@@ -258,13 +258,14 @@ local function c_bot(o)
         widen = for_game(o.widen, game), playouts = o.playouts, stats = o.explain,
       })
       if o.explain then
-        local best = stats.actions[1]
-        print(("%d iterations, %d of %d actions tried, %s: %d visits"):format(stats.iterations, #stats.actions,
-          #legal, action, best and best.visits or 0))
-        for i = 1, math.min(5, #stats.actions) do
+        local best, others = stats.actions[1], {}
+        for i = 2, math.min(4, #stats.actions) do
           local row = stats.actions[i]
-          print(("  %-24s %7d visits, mean reward %.3f"):format(row.action, row.visits, row.mean))
+          others[#others + 1] = ("%s %d (%.2f)"):format(row.action, row.visits, row.mean)
         end
+        print(("%d iterations, %d of %d actions tried, %s: %d visits (mean reward %.2f)%s"):format(
+          stats.iterations, #stats.actions, #legal, action, best.visits, best.mean,
+          #others > 0 and "; next: " .. table.concat(others, ", ") or ""))
       end
       return action
     end,
