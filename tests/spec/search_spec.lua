@@ -233,9 +233,9 @@ describe("meeple.search in a bot", function()
   it("forfeits with the memory cap's reason when its tree outgrows the bot's memory", function()
     local list, out = forfeits([[return { choose = function(view, legal, ctx)
       return meeple.search(view, { ctx = ctx, iterations = 100000000, playout_depth = 0 }) end }]],
-      "--memory 16 --ms 20000")
+      "--memory 8 --ms 60000")
     assert.equal(1, #list, out)
-    assert.truthy(list[1].reason:find("exceeded the memory cap (16 MiB)", 1, true), list[1].reason)
+    assert.truthy(list[1].reason:find("exceeded the memory cap (8 MiB)", 1, true), list[1].reason)
   end)
 
   it("forfeits with the hook's own error, or the time limit a hook overran", function()
@@ -248,6 +248,18 @@ describe("meeple.search in a bot", function()
       "--ms 100")
     assert.equal(1, #list, out)
     assert.truthy(list[1].reason:find("exceeded the time limit (100 ms per decision)", 1, true), list[1].reason)
+  end)
+
+  it("shows in `meeple bench --bot` as iterations per decision and its own cost per iteration", function()
+    local bot = bot_file([[return require("ismcts").bot { name = "quick", iterations = 20 }]])
+    local out = util.sh(("%s bench babel --games 1 --bot %s --json 2>&1"):format(quote(exe), quote(bot)))
+    os.remove(bot)
+    local _, ok = util.jq(out, [[.searches > 10 and .iterations_per_decision == 20 and .search_overhead_ns > 0
+      and .playout_ns > 0]])
+    assert.equal(0, ok, out)
+    out = util.sh(("%s bench babel --games 1 --bot random --json 2>&1"):format(quote(exe)))
+    _, ok = util.jq(out, [[has("iterations_per_decision") or has("search_overhead_ns")]])
+    assert.equal(1, ok, out) -- jq -e: false
   end)
 
   it("takes a bot's view with ctx, and refuses a state there", function()
