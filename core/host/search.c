@@ -152,17 +152,34 @@ static void score_end(search_tree *t, const void *st, double *r) {
     search_rewards(t->def, st, t->players, t->cfg.margin, t->cfg.scale, r);
 }
 
-/* The mean rewards of cfg.playouts playouts from t->st (the last plays on t->st itself). */
-static void playouts(search_tree *t, double *mean) {
+/* One playout of at most `depth` decisions, in stretches between which the clock is read: false when
+ * abandoned at cfg.abandon_at. The stretches draw from `r` as one call would. */
+static bool play_out(search_tree *t, void *st, rng *r, int depth) {
+    int played = 0;
+    while (played < depth) {
+        int stretch = t->cfg.abandon_at > 0 && depth - played > SEARCH_CLOCK_DECISIONS ? SEARCH_CLOCK_DECISIONS
+                                                                                        : depth - played;
+        int n = state_playout(t->def, st, r, stretch, t->cfg.greedy);
+        t->decisions += n;
+        played += n;
+        if (n < stretch) break; /* over, or stuck */
+        if (t->cfg.abandon_at > 0 && played < depth && timing_now_ms() > t->cfg.abandon_at) return false;
+    }
+    return true;
+}
+
+/* The mean rewards of cfg.playouts playouts from t->st (the last plays on t->st itself); false when
+ * one was abandoned. */
+static bool playouts(search_tree *t, double *mean) {
     const game_def *def = t->def;
     int depth = t->cfg.playout_depth < 0 ? SEARCH_PLAYOUT_CAP : t->cfg.playout_depth, k = t->cfg.playouts;
     double r[MEEPLE_MAX_PLAYERS];
     rng pr;
     if (k == 1) {
         rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        t->decisions += state_playout(def, t->st, &pr, depth, t->cfg.greedy);
+        if (!play_out(t, t->st, &pr, depth)) return false;
         score_end(t, t->st, mean);
-        return;
+        return true;
     }
     for (int p = 0; p < t->players; p++) mean[p] = 0;
     for (int i = 1; i <= k; i++) {
@@ -172,10 +189,11 @@ static void playouts(search_tree *t, double *mean) {
             game = t->spare;
         }
         rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        t->decisions += state_playout(def, game, &pr, depth, t->cfg.greedy);
+        if (!play_out(t, game, &pr, depth)) return false;
         score_end(t, game, r);
         for (int p = 0; p < t->players; p++) mean[p] = mean[p] + r[p] / k;
     }
+    return true;
 }
 
 /* Whether a node visited `visits` times takes a new child, `tried` of this deal's actions having one and
@@ -262,9 +280,13 @@ static void iterate(search_tree *t) {
     }
     double r[MEEPLE_MAX_PLAYERS];
     double before = timing_now_ms();
-    playouts(t, r);
+    bool done = playouts(t, r);
     t->now = timing_now_ms();
     t->playout_ms += t->now - before;
+    if (!done) {
+        t->abandoned = true;
+        return;
+    }
     for (; node >= 0; node = t->nodes[node].parent) {
         search_node *at = &t->nodes[node];
         at->visits++;
@@ -281,8 +303,10 @@ int32_t search_run(search_tree *t) {
     if (!t->st) grow(t, (void **)&t->st, 0, t->def->state_size);
     if (t->cfg.playouts > 1 && !t->spare) grow(t, (void **)&t->spare, 0, t->def->state_size);
     new_node(t, -1, 0, -1);
+    t->abandoned = false;
     do {
         iterate(t);
+        if (t->abandoned) break;
         t->iterations++;
     } while (!t->hooks.stop(t->hooks.ud, t->iterations, t->now) &&
              (t->cfg.iterations <= 0 || t->iterations < t->cfg.iterations));

@@ -40,7 +40,14 @@ typedef struct search_config {
     bool expand_policy;    /* a new node tries the playout policy's favourite first */
     double widen;          /* progressive widening: at most ceil(widen * sqrt(visits)) children; 0: off */
     long long iterations;  /* iterations to run; 0: until hooks.stop says */
+    /* On timing.h's clock: a playout still running then is abandoned (read every
+     * SEARCH_CLOCK_DECISIONS of its decisions) and the search ends, its iteration not counted
+     * (search_tree.abandoned); 0: never. A bot's clock runs on while C plays, and one playout of a
+     * game nobody can end is 20,000 decisions. */
+    double abandon_at;
 } search_config;
+
+#define SEARCH_CLOCK_DECISIONS 256
 
 typedef struct search_hooks {
     void *ud;
@@ -92,6 +99,7 @@ typedef struct search_tree {
     long long iterations, decisions; /* decisions: played in playouts */
     double playout_ms, total_ms;
     double now; /* the clock as the last playouts ended */
+    bool abandoned; /* the last run ended at cfg.abandon_at, in a playout */
 } search_tree;
 
 /* Sets the tree up (no allocation); `draws` must outlive the search. */

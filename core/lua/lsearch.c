@@ -418,6 +418,12 @@ int meeple_search(lua_State *L) {
         if (ms > b->lim->ms / 2) ms = b->lim->ms / 2;
     }
     b->stop_at = start + ms;
+    /* A bot's search stops inside a playout before its clock runs out: a timed one short of it, with
+     * what it has (its stop is at half the budget at most), one of counted iterations at the limit,
+     * which it then forfeits at. */
+    cfg.abandon_at = 0;
+    if (b->lim && b->lim->in_call)
+        cfg.abandon_at = b->by_time ? b->lim->start + 0.75 * b->lim->ms : b->lim->deadline;
     b->evaluate = evaluate;
     b->prior = prior;
     if (evaluate || prior) {
@@ -435,6 +441,7 @@ int meeple_search(lua_State *L) {
     totals.iterations += b->tree.iterations;
     totals.ms += b->tree.total_ms;
     totals.playout_ms += b->tree.playout_ms;
+    if (b->tree.abandoned && !b->by_time) box_fail(b, "the time ran out in a playout");
     if (chosen < 0) {
         search_free(&b->tree);
         b->live = false;
