@@ -46,7 +46,8 @@ describe("meeple.search", function()
       local logs = {}
       for _, engine in ipairs { "c", "lua" } do
         local bots = { quote(files[engine]), table.unpack(others) }
-        local games, out, code = match(game, bots, "--games 1 --seating random --seed 9")
+        -- (a time limit far off: under load and the sanitizers the same iterations take longer)
+        local games, out, code = match(game, bots, "--games 1 --seating random --seed 9 --ms 60000")
         assert.equal(0, code, out)
         assert.same({}, games[1].forfeits, out)
         logs[engine] = games[1].actions
@@ -208,7 +209,7 @@ describe("meeple.search in a bot", function()
   -- One game of Babel against random, with the bot from `source`; returns the forfeits and the output.
   local function forfeits(source, args)
     local bot = bot_file(source)
-    local games, out, code = match("babel", { quote(bot), "random" }, "--games 1 --seating random --seed 3 " .. (args or ""))
+    local games, out, code = match("babel", { quote(bot), "random" }, "--games 1 --seating random --seed 3 " .. (args or "--ms 60000"))
     os.remove(bot)
     assert.truthy(games[1], out)
     return games[1].forfeits, out, code
@@ -216,9 +217,10 @@ describe("meeple.search in a bot", function()
 
   it("deals from ctx and plays whole games without a forfeit (the shipped bot, and the example with a hook)", function()
     local list, out = forfeits([[return require("ismcts").bot { name = "quick", iterations = 30 }]])
+    assert.equal(0, #list, out)
     assert.same({}, list, out)
     local games, out2, code = match("babel", { quote(root .. "/examples/search_eval_bot.lua"), "random" },
-      "--games 2 --seed 4")
+      "--games 2 --seed 4 --ms 60000")
     assert.equal(0, code, out2)
     for _, g in ipairs(games) do assert.same({}, g.forfeits, out2) end
   end)
