@@ -444,7 +444,7 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
     getrusage(RUSAGE_SELF, &ru);
     spread ns = spread_of(runs, (int)a->rounds);
     const bench_run *run = &runs[ns.median_round];
-    figure f[33];
+    figure f[34];
     int n = 0;
     f[n++] = (figure){"game", "game", a->def->name, 0, 0};
     f[n++] = (figure){"players", "players", NULL, (double)a->players, 0};
@@ -472,16 +472,18 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
         f[n++] = (figure){"ns to build the view's tables in Lua itself (a plain copy, less the walk)",
                           "lua_build_view_ns", NULL, overhead_ns[PROBE_COPY_PLAIN] - overhead_ns[PROBE_WALK_PLAIN], 1};
     }
-    if (search && search->searches > 0 && search->iterations > 0) {
+    if (search && search->searches > 0 && search->iterations > 0 && search->ms > 0) {
         /* The search's own cost: its time less its playouts' (their decisions are the game's), per
-         * iteration; a decision with one legal action does not search. */
-        double iterations = (double)search->iterations;
+         * iteration, on the thread's CPU clock (a loaded machine's waits left out) split by the wall
+         * clock's shares; a decision with one legal action does not search. */
+        double iterations = (double)search->iterations, cpu = search->cpu_ms > 0 ? search->cpu_ms : search->ms;
+        double own = (search->ms - search->playout_ms) / search->ms;
         f[n++] = (figure){"searches (decisions that searched)", "searches", NULL, (double)search->searches, 0};
         f[n++] = (figure){"iterations per decision", "iterations_per_decision", NULL,
                           iterations / (double)search->searches, 1};
-        f[n++] = (figure){"ns search overhead per iteration", "search_overhead_ns", NULL,
-                          (search->ms - search->playout_ms) * 1e6 / iterations, 1};
-        f[n++] = (figure){"ns in playouts per iteration", "playout_ns", NULL, search->playout_ms * 1e6 / iterations, 1};
+        f[n++] = (figure){"iterations per 100 ms of CPU", "iterations_per_100ms_cpu", NULL, iterations / cpu * 100, 0};
+        f[n++] = (figure){"ns search overhead per iteration", "search_overhead_ns", NULL, cpu * own * 1e6 / iterations, 1};
+        f[n++] = (figure){"ns in playouts per iteration", "playout_ns", NULL, cpu * (1 - own) * 1e6 / iterations, 1};
     }
     if (api) {
         f[n++] = (figure){"ns per s:clone() from Lua", "lua_clone_ns", NULL, api->clone_ns, 1};

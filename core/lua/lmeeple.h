@@ -64,6 +64,7 @@ void meeple_set_search_host(lua_State *L, const meeple_search_host *host);
 typedef struct meeple_search_totals {
     long long searches, iterations;
     double ms, playout_ms; /* the searches' time, and the part of it spent in playouts */
+    double cpu_ms;         /* the searches' time on the thread's CPU clock (the load left out) */
 } meeple_search_totals;
 void meeple_search_totals_take(meeple_search_totals *out);
 

@@ -436,7 +436,9 @@ int meeple_search(lua_State *L) {
     };
     search_init(&b->tree, def, players, &cfg, &hooks, b->draw_from);
     b->live = true;
+    double cpu = timing_thread_cpu_ms();
     int32_t chosen = search_run(&b->tree);
+    totals.cpu_ms += timing_thread_cpu_ms() - cpu;
     totals.searches++;
     totals.iterations += b->tree.iterations;
     totals.ms += b->tree.total_ms;
