@@ -442,7 +442,8 @@ describe("the shipped bots", function()
   it("ismcts cuts a playout nobody can end: wholly greedy Babel playouts, seed 11, no forfeit", function()
     -- This deal samples a game the Babel policy alone never ends: uncut, the playout ran into the memory cap.
     local out = against_greedy_babel(
-      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]], "--games 2 --seed 11")
+      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]],
+      "--games 2 --seed 11 --ms 60000") -- (the memory cap is the point: a far time limit, for load and the sanitizers)
     assert.truthy(out:match("\nismcts_greedy +2 +%d+ +%d+ +%d+ +0 "), out)
   end)
 
