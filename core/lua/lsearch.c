@@ -338,6 +338,89 @@ static void push_stats(lua_State *L, const search_box *b, int chosen_nth) {
     lua_setfield(L, -2, "actions");
 }
 
+/* The state searched, from the first argument and `ctx`: with ctx, the bot's game (its deals come from
+ * the host, the view unread); without, the plain state given. */
+static const session *search_subject(lua_State *L, int opts, const meeple_search_host **host, rng **ctx_rng) {
+    bool with_ctx = lua_getfield(L, opts, "ctx") != LUA_TNIL;
+    lua_pop(L, 1);
+    if (with_ctx) {
+        *host = search_host(L);
+        if (!*host) luaL_error(L, FN ": option 'ctx' is a bot's ctx; a script searches a state without one");
+        if (meeple_to_session(L, 1))
+            luaL_error(L, FN ": with ctx, pass the view choose was given (the search deals from ctx as "
+                          "ctx.sample() does); without ctx, a state");
+        if (option(L, opts, "seat")) option_error(L, "seat", "left out with ctx (the bot's seat)");
+        *ctx_rng = ctx_draws(L, opts);
+        return (*host)->like;
+    }
+    const session *s = meeple_to_plain_session(L, 1);
+    if (!s && meeple_to_session(L, 1))
+        luaL_error(L, FN ": this state plays under a variant, whose Lua hooks a search in C cannot run "
+                      "(search it with bots/lib/ismcts.lua)");
+    if (!s) luaL_error(L, FN ": expected a state (or, from a bot, its view with ctx = ctx), got %s", meeple_describe(L, 1));
+    return s;
+}
+
+/* Pushes the search's userdata, its tree freed by __gc whatever ends the call. */
+static search_box *push_box(lua_State *L, size_t root_bytes) {
+    search_box *b = lua_newuserdatauv(L, sizeof *b + root_bytes, 0);
+    memset(b, 0, sizeof *b);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &box_mt_key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 1);
+        lua_pushcfunction(L, box_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &box_mt_key);
+    }
+    lua_setmetatable(L, -2);
+    b->L = L;
+    b->alloc = lua_getallocf(L, &b->alloc_ud);
+    b->lim = limits_of(L);
+    return b;
+}
+
+/* When the search stops: at `ms` (in a bot counted from the call's start, as ctx.clock() is, and never
+ * past half its time); and in a bot, inside a playout before the clock runs out: a timed search short
+ * of it, with what it has, one of counted iterations at the limit, which it then forfeits at. */
+static void set_clock(search_box *b, search_config *cfg, double ms) {
+    double start = timing_now_ms();
+    bool bot = b->lim && b->lim->in_call;
+    if (bot) {
+        start = b->lim->start;
+        if (ms > b->lim->ms / 2) ms = b->lim->ms / 2;
+    }
+    b->by_time = cfg->iterations == 0;
+    b->stop_at = start + ms;
+    cfg->abandon_at = !bot ? 0 : b->by_time ? b->lim->start + 0.75 * b->lim->ms : b->lim->deadline;
+}
+
+/* Runs the search; pushes the action (and the statistics). */
+static int run(lua_State *L, search_box *b, const search_config *cfg, bool stats) {
+    search_hooks hooks = {
+        .ud = b, .deal = box_deal, .stop = box_stop, .evaluate = b->evaluate ? box_evaluate : NULL,
+        .prior = b->prior ? box_prior : NULL, .alloc = box_alloc, .out_of_memory = box_out_of_memory,
+    };
+    search_init(&b->tree, b->def, b->players, cfg, &hooks, b->draw_from);
+    b->live = true;
+    double cpu = timing_thread_cpu_ms();
+    int32_t chosen = search_run(&b->tree);
+    totals.cpu_ms += timing_thread_cpu_ms() - cpu;
+    totals.searches++;
+    totals.iterations += b->tree.iterations;
+    totals.ms += b->tree.total_ms;
+    totals.playout_ms += b->tree.playout_ms;
+    if (b->tree.abandoned && !b->by_time) box_fail(b, "the time ran out in a playout");
+    if (chosen < 0) luaL_error(L, FN ": the game is over: there is nothing to choose");
+    int nth = 0;
+    for (int32_t c = b->tree.nodes[0].first_child; c != chosen; c = b->tree.nodes[c].next_sibling) nth++;
+    lua_pushstring(L, b->tree.root_text[nth]);
+    if (stats) push_stats(L, b, nth);
+    search_free(&b->tree);
+    b->live = false;
+    return stats ? 2 : 1;
+}
+
 int meeple_search(lua_State *L) {
     const int opts = 2;
     if (lua_isnoneornil(L, opts)) {
@@ -347,28 +430,9 @@ int meeple_search(lua_State *L) {
     if (!lua_istable(L, opts)) luaL_error(L, FN ": options must be a table, got %s", meeple_describe(L, opts));
     lua_settop(L, 2);
     check_option_names(L, opts);
-    bool with_ctx = lua_getfield(L, opts, "ctx") != LUA_TNIL;
-    lua_pop(L, 1);
     const meeple_search_host *host = NULL;
-    const session *s = NULL;
     rng *ctx_rng = NULL;
-    if (with_ctx) {
-        host = search_host(L);
-        if (!host) luaL_error(L, FN ": option 'ctx' is a bot's ctx; a script searches a state without one");
-        if (meeple_to_session(L, 1))
-            luaL_error(L, FN ": with ctx, pass the view choose was given (the search deals from ctx as "
-                          "ctx.sample() does); without ctx, a state");
-        if (option(L, opts, "seat")) option_error(L, "seat", "left out with ctx (the bot's seat)");
-        ctx_rng = ctx_draws(L, opts);
-        s = host->like;
-    } else {
-        s = meeple_to_plain_session(L, 1);
-        if (!s && meeple_to_session(L, 1))
-            luaL_error(L, FN ": this state plays under a variant, whose Lua hooks a search in C cannot run "
-                          "(search it with bots/lib/ismcts.lua)");
-        if (!s) luaL_error(L, FN ": expected a state (or, from a bot, its view with ctx = ctx), got %s",
-                           meeple_describe(L, 1));
-    }
+    const session *s = search_subject(L, opts, &host, &ctx_rng);
     const game_def *def = s->def;
     int evaluate = hook_option(L, opts, "evaluate"), prior = hook_option(L, opts, "prior");
     search_config cfg;
@@ -388,21 +452,7 @@ int meeple_search(lua_State *L) {
         if (mover < 0) luaL_error(L, FN ": the game is over: there is nothing to choose");
         seat = (int)count_option(L, opts, "seat", mover + 1, 1, players, LLONG_MIN, "a seat of the game") - 1;
     }
-
-    search_box *b = lua_newuserdatauv(L, sizeof *b + (host ? 0 : def->state_size), 0);
-    memset(b, 0, sizeof *b);
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &box_mt_key) == LUA_TNIL) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 1);
-        lua_pushcfunction(L, box_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &box_mt_key);
-    }
-    lua_setmetatable(L, -2);
-    b->L = L;
-    b->alloc = lua_getallocf(L, &b->alloc_ud);
-    b->lim = limits_of(L);
+    search_box *b = push_box(L, host ? 0 : def->state_size);
     b->host = host;
     b->def = def;
     b->seat = seat;
@@ -411,49 +461,12 @@ int meeple_search(lua_State *L) {
     rng_seed(&b->draws, (uint64_t)seed, 0x5eac4);
     rng_seed(&b->sample_rng, (uint64_t)seed, SESSION_SAMPLE_STREAM);
     b->draw_from = ctx_rng ? ctx_rng : &b->draws;
-    b->by_time = cfg.iterations == 0;
-    double now = timing_now_ms(), start = now;
-    if (b->lim && b->lim->in_call) {
-        start = b->lim->start; /* as ctx.clock() counts, and never past half the bot's time */
-        if (ms > b->lim->ms / 2) ms = b->lim->ms / 2;
-    }
-    b->stop_at = start + ms;
-    /* A bot's search stops inside a playout before its clock runs out: a timed one short of it, with
-     * what it has (its stop is at half the budget at most), one of counted iterations at the limit,
-     * which it then forfeits at. */
-    cfg.abandon_at = 0;
-    if (b->lim && b->lim->in_call)
-        cfg.abandon_at = b->by_time ? b->lim->start + 0.75 * b->lim->ms : b->lim->deadline;
+    set_clock(b, &cfg, ms);
     b->evaluate = evaluate;
     b->prior = prior;
     if (evaluate || prior) {
         b->hooked = meeple_push_position(L, s);
         b->hook_state = lua_gettop(L);
     }
-    search_hooks hooks = {
-        .ud = b, .deal = box_deal, .stop = box_stop, .evaluate = evaluate ? box_evaluate : NULL,
-        .prior = prior ? box_prior : NULL, .alloc = box_alloc, .out_of_memory = box_out_of_memory,
-    };
-    search_init(&b->tree, def, players, &cfg, &hooks, b->draw_from);
-    b->live = true;
-    double cpu = timing_thread_cpu_ms();
-    int32_t chosen = search_run(&b->tree);
-    totals.cpu_ms += timing_thread_cpu_ms() - cpu;
-    totals.searches++;
-    totals.iterations += b->tree.iterations;
-    totals.ms += b->tree.total_ms;
-    totals.playout_ms += b->tree.playout_ms;
-    if (b->tree.abandoned && !b->by_time) box_fail(b, "the time ran out in a playout");
-    if (chosen < 0) {
-        search_free(&b->tree);
-        b->live = false;
-        luaL_error(L, FN ": the game is over: there is nothing to choose");
-    }
-    int nth = 0;
-    for (int32_t c = b->tree.nodes[0].first_child; c != chosen; c = b->tree.nodes[c].next_sibling) nth++;
-    lua_pushstring(L, b->tree.root_text[nth]);
-    if (stats) push_stats(L, b, nth);
-    search_free(&b->tree);
-    b->live = false;
-    return stats ? 2 : 1;
+    return run(L, b, &cfg, stats);
 }
