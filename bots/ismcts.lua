@@ -1,5 +1,7 @@
--- ismcts.lua — a search bot for any game: information-set Monte Carlo tree search (bots/lib/ismcts.lua).
--- It thinks for `ms` milliseconds per decision, dealing the hidden cards anew for every line it tries.
+-- ismcts.lua — a search bot for any game: information-set Monte Carlo tree search, run in C by
+-- meeple.search (bots/lib/ismcts.lua is the same search in Lua, to read; `engine = "lua"` runs it).
+-- It thinks for `ms` milliseconds per decision, dealing the hidden cards anew for every line it tries;
+-- the tuning by game below is Lua, passed to the search one game's value at a time.
 -- Copy this file and change the options to make another player:
 --   ms = 20            a faster, weaker one
 --   iterations = 500   a fixed amount of work per decision instead of a time: reproducible games

@@ -20,6 +20,7 @@
 #include <meeple/registry.h>
 #include <meeple/session.h>
 #include "host/text.h"
+#include "lua/lmeeple.h"
 
 extern const char meeple_lua_bench_lua_api[]; /* repl/lua/bench_lua_api.lua */
 extern const char meeple_lua_bench_variant[]; /* repl/lua/bench_variant.lua */
@@ -438,12 +439,12 @@ static spread spread_of(const bench_run *runs, int rounds) {
 /* `runs` holds a->rounds rounds of the same games: the figures are the median round's, with the spread
  * of ns per decision over all of them. */
 static void bench_report(const bench_args *a, const bench_run *runs, double clone_ns, const lua_api_figures *api,
-                         const char *bot, const double *overhead_ns) {
+                         const char *bot, const double *overhead_ns, const meeple_search_totals *search) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     spread ns = spread_of(runs, (int)a->rounds);
     const bench_run *run = &runs[ns.median_round];
-    figure f[29];
+    figure f[34];
     int n = 0;
     f[n++] = (figure){"game", "game", a->def->name, 0, 0};
     f[n++] = (figure){"players", "players", NULL, (double)a->players, 0};
@@ -470,6 +471,19 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
         /* A copy walks the plain view and builds its tables: less the walk, Lua's own cost of them. */
         f[n++] = (figure){"ns to build the view's tables in Lua itself (a plain copy, less the walk)",
                           "lua_build_view_ns", NULL, overhead_ns[PROBE_COPY_PLAIN] - overhead_ns[PROBE_WALK_PLAIN], 1};
+    }
+    if (search && search->searches > 0 && search->iterations > 0 && search->ms > 0) {
+        /* The search's own cost: its time less its playouts' (their decisions are the game's), per
+         * iteration, on the thread's CPU clock (a loaded machine's waits left out) split by the wall
+         * clock's shares; a decision with one legal action does not search. */
+        double iterations = (double)search->iterations, cpu = search->cpu_ms > 0 ? search->cpu_ms : search->ms;
+        double own = (search->ms - search->playout_ms) / search->ms;
+        f[n++] = (figure){"searches (decisions that searched)", "searches", NULL, (double)search->searches, 0};
+        f[n++] = (figure){"iterations per decision", "iterations_per_decision", NULL,
+                          iterations / (double)search->searches, 1};
+        f[n++] = (figure){"iterations per 100 ms of CPU", "iterations_per_100ms_cpu", NULL, iterations / cpu * 100, 0};
+        f[n++] = (figure){"ns search overhead per iteration", "search_overhead_ns", NULL, cpu * own * 1e6 / iterations, 1};
+        f[n++] = (figure){"ns in playouts per iteration", "playout_ns", NULL, cpu * (1 - own) * 1e6 / iterations, 1};
     }
     if (api) {
         f[n++] = (figure){"ns per s:clone() from Lua", "lua_clone_ns", NULL, api->clone_ns, 1};
@@ -539,13 +553,16 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     static bench_run runs[BENCH_MAX_ROUNDS];
     double clone_ns = 0, overhead_ns[PROBES] = {0};
     lua_api_figures api;
-    bool ok = bench_lua_api(a, &api) && lua_chooser_init(&lc, a, code, false, opts) &&
-              bench_play_rounds(a, &lc.base, NULL, st, runs);
+    meeple_search_totals search;
+    bool ok = bench_lua_api(a, &api) && lua_chooser_init(&lc, a, code, false, opts);
+    meeple_search_totals_take(&search); /* from zero: the rounds' searches alone */
+    ok = ok && bench_play_rounds(a, &lc.base, NULL, st, runs);
+    meeple_search_totals_take(&search);
     if (ok) ok = bench_overhead(a, st, opts, overhead_ns);
     if (ok) clone_ns = bench_clone(a->def, st, &ok);
     char name[48];
     text_bot_name(name, sizeof name, code->name);
-    if (ok) bench_report(a, runs, clone_ns, &api, name, overhead_ns);
+    if (ok) bench_report(a, runs, clone_ns, &api, name, overhead_ns, &search);
     lua_chooser_free(&lc);
     bot_code_free(code);
     return ok ? 0 : 1;
@@ -594,7 +611,7 @@ static int bench_with_variant(const bench_args *a, const cli_options *opts, void
     bench_run plain;
     ok = bench_play(a, 1, &rc.base, st, &plain, false); /* a state to time clones on */
     double clone_ns = ok ? bench_clone(a->def, st, &ok) : 0;
-    if (ok) bench_report(a, runs, clone_ns, NULL, NULL, NULL);
+    if (ok) bench_report(a, runs, clone_ns, NULL, NULL, NULL, NULL);
     return ok ? 0 : 1;
 }
 
@@ -620,7 +637,7 @@ int bench_main(int argc, char **argv, const cli_options *opts) {
         lua_api_figures api;
         bool ok = bench_lua_api(&a, &api) && bench_play_rounds(&a, &rc.base, &rc.pick, st, runs);
         if (ok) clone_ns = bench_clone(a.def, st, &ok);
-        if (ok) bench_report(&a, runs, clone_ns, &api, NULL, NULL);
+        if (ok) bench_report(&a, runs, clone_ns, &api, NULL, NULL, NULL);
         status = ok ? 0 : 1;
     }
     free(st);

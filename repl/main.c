@@ -156,7 +156,8 @@ static const cli_command commands[] = {
      "  --rounds R   time the same games R times and report the median and the spread of ns per\n"
      "               decision (default 5; 1 with --bot or --variant)\n"
      "  --bot FILE   every decision goes through this bot (Lua, or exec:PROGRAM); adds the host's\n"
-     "               overhead per decision\n"
+     "               overhead per decision, and for a bot that searches with meeple.search its\n"
+     "               iterations per decision and its own cost per iteration against its playouts'\n"
      "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},

@@ -15,6 +15,11 @@
 -- the score lead, or, where `playout_depth` stopped it short, the score lead's worth alone. The action
 -- tried most often at the root is played.
 --
+-- The same search runs in C as meeple.search (core/host/search.c), with the same draws from ctx.rng
+-- and ctx.sample's generator and the same tie-breaks, so that for fixed iterations both choose alike
+-- (tests/spec/search_spec.lua holds them to it). A bot made here runs the C one unless given
+-- `engine = "lua"`; this file is the algorithm to read.
+--
 --   local ismcts = require "ismcts"
 --   return ismcts.bot { name = "ismcts", ms = 100 }     -- see `defaults` for every option
 local ismcts = {}
@@ -39,6 +44,7 @@ ismcts.defaults = {
                          -- hundred iterations weighs the likeliest actions instead of trying each once;
                          -- false: every action is tried before any is tried again; or a table by game
   explain = false,       -- print (under `meeple --debug`) the iterations and the choice's visits
+  engine = "c",          -- "c": meeple.search, the same search in C; "lua": the loop below
 }
 
 local exp, log, sqrt, huge, max, ceil = math.exp, math.log, math.sqrt, math.huge, math.max, math.ceil
@@ -237,6 +243,35 @@ local function for_game(option, game)
   return v
 end
 
+-- The bot on meeple.search: the options resolved for this game, the search in C, its root statistics
+-- printed under `explain`.
+local function c_bot(o)
+  return {
+    name = o.name,
+    choose = function(view, legal, ctx)
+      if #legal == 1 then return legal[1] end
+      local game = ctx.game
+      local action, stats = meeple.search(view, {
+        ctx = ctx, ms = o.ms, iterations = o.iterations, c = o.c, playout_depth = o.playout_depth,
+        greedy = for_game(o.greedy, game), margin = for_game(o.margin, game),
+        score_scale = for_game(o.score_scale, game), expand = for_game(o.expand, game),
+        widen = for_game(o.widen, game), playouts = o.playouts, stats = o.explain,
+      })
+      if o.explain then
+        local best, others = stats.actions[1], {}
+        for i = 2, math.min(4, #stats.actions) do
+          local row = stats.actions[i]
+          others[#others + 1] = ("%s %d (%.2f)"):format(row.action, row.visits, row.mean)
+        end
+        print(("%d iterations, %d of %d actions tried, %s: %d visits (mean reward %.2f)%s"):format(
+          stats.iterations, #stats.actions, #legal, action, best.visits, best.mean,
+          #others > 0 and "; next: " .. table.concat(others, ", ") or ""))
+      end
+      return action
+    end,
+  }
+end
+
 -- A bot table from options (any of `defaults`; another name is a mistake, said at once).
 function ismcts.bot(options)
   local o = {}
@@ -259,6 +294,10 @@ function ismcts.bot(options)
   if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
     error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end
+  if o.engine ~= "c" and o.engine ~= "lua" then
+    error(("ismcts: option 'engine' must be \"c\" or \"lua\", got %s"):format(shown(o.engine)), 2)
+  end
+  if o.engine == "c" then return c_bot(o) end
   return {
     name = o.name,
     choose = function(view, legal, ctx)

@@ -11,6 +11,7 @@
 
 #include <lauxlib.h>
 
+#include "host/playout.h"
 #include "lua/lmeeple.h"
 #include "sandbox/guards.h"
 #include "sandbox/limits.h"
@@ -76,6 +77,21 @@ void luabot_push_rng_type(lua_State *L) {
     luabot_lock_metatable(L, -1);
 }
 
+/* The seed of the next deal: ctx.sample's and meeple.search's, from one generator, so a search in C
+ * and the Lua reference over ctx.sample() deal alike. */
+static uint64_t next_sample_seed(luabot *b) {
+    return ((uint64_t)rng_next(&b->sample_rng) << 31) ^ rng_next(&b->sample_rng);
+}
+
+/* meeple.search's deals with ctx: ctx.sample()'s, straight into the search's state. */
+static bool search_deal(void *ud, void *st) {
+    luabot *b = ud;
+    if (!b->st) return false;
+    memcpy(st, b->st, b->def->state_size);
+    state_sample(b->def, st, b->seat, next_sample_seed(b));
+    return true;
+}
+
 /* ctx.sample(): the true state with everything the seat cannot see re-dealt, as a fresh state.
  * Upvalues: the state method `sample` and this game's template state, which holds a copy of the
  * true state only while the method runs. */
@@ -90,7 +106,7 @@ static int ctx_sample(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushinteger(L, b->seat + 1);
-    lua_pushinteger(L, (lua_Integer)(((uint64_t)rng_next(&b->sample_rng) << 31) ^ rng_next(&b->sample_rng)));
+    lua_pushinteger(L, (lua_Integer)next_sample_seed(b));
     int status = lua_pcall(L, 3, 1, 0);
     /* The template's copy of the true state is wiped at once, whatever happened. */
     memset(t->now, 0, b->def->state_size);
@@ -142,6 +158,8 @@ int luabot_begin_game(lua_State *L) {
     session *t = session_new(b->def, players, b->params, 1, &why);
     if (!t) return luaL_error(L, "cannot make a state for samples: %s", why.text);
     meeple_push_state(L, t); /* TEMPLATE */
+    b->search = (meeple_search_host){t, b->seat, search_deal, b, LUABOT_PLAYOUT_STEPS};
+    meeple_set_search_host(L, &b->search);
     /* ctx */
     lua_createtable(L, 0, 8);
     lua_pushinteger(L, b->seat + 1);

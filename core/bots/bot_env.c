@@ -75,7 +75,7 @@ static int sb_setmetatable(lua_State *L) {
  * history grows in the host's heap, so it is given no more decisions than the instructions and memory
  * left pay for: a policy going round in circles ends at the budget, not past it. Upvalue 1: the
  * original. */
-enum { PLAYOUT_STEPS = 100 };
+enum { PLAYOUT_STEPS = LUABOT_PLAYOUT_STEPS };
 
 static int sb_playout(lua_State *L) {
     limits *lim = &luabot_of(L)->lim;
@@ -358,6 +358,11 @@ int luabot_setup(lua_State *L) {
     wrap(L, g, "setmetatable", sb_setmetatable, NULL);
     lua_pushcfunction(L, sb_xpcall);
     lua_setfield(L, g, "xpcall");
+    /* meeple.search, the one module function a bot has: it deals from ctx, never the true state. */
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, meeple_search);
+    lua_setfield(L, -2, "search");
+    lua_setfield(L, g, "meeple");
     lua_pushcfunction(L, sb_collectgarbage);
     lua_setfield(L, g, "collectgarbage");
     lua_pushcfunction(L, sb_print);

@@ -9,6 +9,7 @@
 #include <lua.h>
 
 #include "bots/bot_ops.h"
+#include "lua/lmeeple.h"
 #include "sandbox/limits.h"
 #include <meeple/game.h>
 #include <meeple/rng.h>
@@ -26,6 +27,10 @@ enum {
     LUABOT_SLOT_TEMPLATE,   /* a state of this game, copied from the true one for each ctx.sample */
     LUABOT_SLOTS = LUABOT_SLOT_TEMPLATE
 };
+
+/* The instructions a playout's decision is charged (s:playout, meeple.search): about what a C
+ * decision costs in Lua instructions' time. */
+#define LUABOT_PLAYOUT_STEPS 100
 
 /* Which call is running, for the reason's wording. */
 typedef enum { LUABOT_CALL_LOAD, LUABOT_CALL_INIT, LUABOT_CALL_CHOOSE } luabot_call;
@@ -54,6 +59,7 @@ struct luabot {
     struct luabot_seen { int player; char text[MEEPLE_PUBLIC_TEXT]; } *seen;
     int seen_n, seen_cap;
     uint32_t keys[MEEPLE_MAX_ACTIONS]; /* the legal actions' text keys (action_texts.h) */
+    meeple_search_host search; /* meeple.search with ctx deals as ctx.sample does (bot_ctx.c) */
 };
 
 /* The Lua bot of the state L (its extra space holds it). */

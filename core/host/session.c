@@ -5,6 +5,7 @@
 #include "rules/invariant.h"
 #include "rules/rules.h"
 #include "host/tree_json.h"
+#include "host/playout.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -433,10 +434,20 @@ void session_rebase(session *s) {
     s->from_table = true;
 }
 
+/* The deal alone, its generator left at the draw session_sample takes the new seed from. */
+static void deal_sample(const game_def *def, void *st, int viewer, uint64_t seed, rng *r) {
+    rng_seed(r, seed, SESSION_SAMPLE_STREAM);
+    def->sample(st, viewer, r);
+}
+
+void state_sample(const game_def *def, void *st, int viewer, uint64_t seed) {
+    rng r;
+    deal_sample(def, st, viewer, seed, &r);
+}
+
 void session_sample(session *s, int viewer, uint64_t seed) {
     rng r;
-    rng_seed(&r, seed, SESSION_SAMPLE_STREAM);
-    s->def->sample(s->now, viewer, &r);
+    deal_sample(s->def, s->now, viewer, seed, &r);
     /* Drawn after the deal, so a sample deals what it dealt before its seed line changed. */
     s->seed = rng_next64(&r) & (uint64_t)MEEPLE_SEED_MAX;
     session_rebase(s);
@@ -556,56 +567,81 @@ static int by_worth(const void *x, const void *y) {
 
 /* Worths as session_playout's greedy decisions weigh them: the game's playout policy (ties at random),
  * else the mover's score after the action (ties in the game's order). */
-int session_ranked(const session *s, rng *r, action_t *out) {
-    const game_def *def = s->def;
-    if (def->is_over(s->now)) return 0;
-    int n = def->legal(s->now, out);
-    if (n <= 1) return n < 0 ? 0 : n;
-    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+int session_ranked(const session *s, rng *r, action_t *out) { return state_ranked(s->def, s->now, r, out); }
+
+/* What the playout policy thinks of each of acts[0..n) (all of `st`'s legal actions, in their order):
+ * the ranking session_ranked sorts by, drawn alike. */
+static void rank_actions(const game_def *def, const void *st, rng *r, const action_t *acts, int n,
+                         ranked_action *ranked) {
     alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
     bool by_score = !def->playout_worth && def->state_size <= MEEPLE_MAX_STATE;
-    int mover = def->to_move(s->now);
+    int mover = def->to_move(st);
     for (int i = 0; i < n; i++) {
-        ranked[i].action = out[i];
+        ranked[i].action = acts[i];
         if (def->playout_worth) {
-            ranked[i].worth = def->playout_worth(s->now, out[i], r);
+            ranked[i].worth = def->playout_worth(st, acts[i], r);
             ranked[i].tie = rng_next(r);
         } else if (by_score) {
-            ranked[i].worth = score_after(def, s->now, out[i], mover, trial);
+            ranked[i].worth = score_after(def, st, acts[i], mover, trial);
             ranked[i].tie = (uint32_t)i;
         } else {
             ranked[i].worth = 0;
             ranked[i].tie = (uint32_t)i;
         }
     }
+}
+
+int state_ranked(const game_def *def, const void *st, rng *r, action_t *out) {
+    if (def->is_over(st)) return 0;
+    int n = def->legal(st, out);
+    if (n <= 1) return n < 0 ? 0 : n;
+    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+    rank_actions(def, st, r, out, n, ranked);
     qsort(ranked, (size_t)n, sizeof ranked[0], by_worth);
     for (int i = 0; i < n; i++) out[i] = ranked[i].action;
     return n;
 }
 
+int state_first_ranked(const game_def *def, const void *st, rng *r, const action_t *acts, int n,
+                       const bool *skip) {
+    ranked_action ranked[MEEPLE_MAX_ACTIONS];
+    if (n > 1) rank_actions(def, st, r, acts, n, ranked);
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (!skip[i] && (best < 0 || (n > 1 && by_worth(&ranked[i], &ranked[best]) < 0))) best = i;
+    return best;
+}
+
 /* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
  * greedy player's choice: imagined opponents then build and score as real ones do), else to
  * best_for_score; the rest are uniform among the legal actions. */
-int session_playout(session *s, rng *r, int limit, double greedy) {
-    const game_def *def = s->def;
+static int playout(const game_def *def, void *st, rng *r, int limit, double greedy, session *record) {
     action_t acts[MEEPLE_MAX_ACTIONS];
     bool can_try = def->state_size <= MEEPLE_MAX_STATE; /* every registered game: test_conformance */
     bool always = can_try && greedy >= 1;
     uint32_t greedy_below = !can_try || greedy <= 0 ? 0 : always ? 0 : (uint32_t)(greedy * 4294967296.0);
     int played = 0;
     if (limit < 0 || limit > SESSION_PLAYOUT_MAX) limit = SESSION_PLAYOUT_MAX;
-    while (played != limit && !def->is_over(s->now)) {
-        int n = def->legal(s->now, acts);
+    while (played != limit && !def->is_over(st)) {
+        int n = def->legal(st, acts);
         if (n <= 0) break; /* a stuck game: validate() and the conformance test say why */
         bool greedy_now = n > 1 && (always || (greedy_below && rng_next(r) < greedy_below));
         action_t a = !greedy_now         ? acts[rng_below(r, (uint32_t)n)]
-                     : def->playout_worth ? most_wanted(def, s->now, acts, n, r)
-                                          : best_for_score(def, s->now, acts, n);
-        if (!history_push(s, a, def->to_move(s->now))) return -1;
-        def->apply(s->now, a);
+                     : def->playout_worth ? most_wanted(def, st, acts, n, r)
+                                          : best_for_score(def, st, acts, n);
+        if (record && !history_push(record, a, def->to_move(st))) return -1;
+        def->apply(st, a);
         played++;
     }
     return played;
+}
+
+int session_playout(session *s, rng *r, int limit, double greedy) {
+    return playout(s->def, s->now, r, limit, greedy, s);
+}
+
+int state_playout(const game_def *def, void *st, rng *r, int limit, double greedy) {
+    return playout(def, st, r, limit, greedy, NULL);
 }
 
 /* Undo replays the kept decisions from the start: the state holds no trail of its own, so clones

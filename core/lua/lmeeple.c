@@ -460,6 +460,15 @@ static session *push_copy(lua_State *L, const session *s, bool with_history) {
     return c;
 }
 
+session *meeple_push_position(lua_State *L, const session *s) { return push_copy(L, s, false); }
+
+session *meeple_to_plain_session(lua_State *L, int idx) {
+    session **u = test_state(L, idx);
+    return u ? *u : NULL;
+}
+
+const char *meeple_describe(lua_State *L, int idx) { return describe(L, idx); }
+
 void meeple_push_state(lua_State *L, session *s) {
     box_own(L, push_box(L, 0), s);
 }
@@ -1126,7 +1135,7 @@ static int m_cards(lua_State *L) {
 
 static const luaL_Reg module_functions[] = {
     {"games", m_games}, {"new", m_new},     {"from_table", m_from_table},
-    {"load", m_load},   {"cards", m_cards}, {NULL, NULL},
+    {"load", m_load},   {"cards", m_cards}, {"search", meeple_search}, {NULL, NULL},
 };
 
 int meeple_open(lua_State *L) {

@@ -44,6 +44,37 @@ typedef void (*meeple_charge_fn)(lua_State *L, void *ud, long long bytes);
 void meeple_set_charge(lua_State *L, meeple_charge_fn fn, void *ud);
 
 
+/* ---- meeple.search (lsearch.c): information-set MCTS in C (host/search.h) ---- */
+int meeple_search(lua_State *L);
+
+/* What a bot's runtime lends the search when a bot passes its ctx: deals consistent with the seat's
+ * view, drawn exactly as ctx.sample() draws them (the same generator), so the search never sees the
+ * true state. Registered per lua_State (NULL: none); the bots layer keeps it alive. */
+typedef struct meeple_search_host {
+    const session *like; /* a state of the game being played, with its parameters (not the true one) */
+    int seat;            /* 0-based: whose information every deal keeps */
+    /* A deal into `st` (like->def->state_size bytes); false outside a call (no position to deal from). */
+    bool (*deal)(void *ud, void *st);
+    void *ud;
+    int steps_per_decision; /* instructions a playout's decision is charged, as s:playout is */
+} meeple_search_host;
+void meeple_set_search_host(lua_State *L, const meeple_search_host *host);
+
+/* Searches run on this thread since the last take: for `meeple bench --bot` (taking resets them). */
+typedef struct meeple_search_totals {
+    long long searches, iterations;
+    double ms, playout_ms; /* the searches' time, and the part of it spent in playouts */
+    double cpu_ms;         /* the searches' time on the thread's CPU clock (the load left out) */
+} meeple_search_totals;
+void meeple_search_totals_take(meeple_search_totals *out);
+
+/* A copy of `s`'s position pushed as a state of its own (history empty): a hook's view of the search. */
+session *meeple_push_position(lua_State *L, const session *s);
+/* The plain state at `idx` (not one under a variant's table), or NULL. */
+session *meeple_to_plain_session(lua_State *L, int idx);
+/* 'text', 2.5 or a type name, for messages (pushes a string). */
+const char *meeple_describe(lua_State *L, int idx);
+
 /* ---- A tree_reader over a Lua table, for session_from_table and params_read ---- */
 typedef struct luatree_reader {
     tree_reader base;

@@ -222,7 +222,7 @@ describe("ctx", function()
   it("ismcts refuses an option it does not have, naming the ones it has, or what became of it", function()
     local out, code = probe([[return require("ismcts").bot { name = "odd", rollouts = 3 }]])
     assert.equal(2, code, out)
-    assert.truthy(out:find("ismcts: no option 'rollouts' (options: c, expand, explain, greedy", 1, true), out)
+    assert.truthy(out:find("ismcts: no option 'rollouts' (options: c, engine, expand, explain, greedy", 1, true), out)
     out, code = probe([[return require("ismcts").bot { name = "old", rollout_depth = 40 }]])
     assert.equal(2, code, out)
     assert.truthy(out:find("ismcts: option 'rollout_depth' is now 'playout_depth'", 1, true), out)
@@ -260,7 +260,7 @@ describe("ctx", function()
   it("ismcts with expand = policy (or widen) tries the playout policy's favourite first, by game name", function()
     -- One iteration a decision: the one action tried is the choice. The proxy reports s:ranked's first.
     local source = spying .. [[
-      local bot = require("ismcts").bot { name = "probe", iterations = 1, %s }
+      local bot = require("ismcts").bot { name = "probe", engine = "lua", iterations = 1, %s }
       local first, ranked = nil, 0
       return spy_on(bot, "ranked", function(s, seed)
         local r = s:ranked(seed)
@@ -362,7 +362,7 @@ describe("ctx", function()
 
   it("ismcts takes its greedy share by game name, else the default", function()
     local out, code = probe(spying .. [[
-      local bot = require("ismcts").bot { name = "probe", iterations = 5, greedy = { babel = 0, default = 1 } }
+      local bot = require("ismcts").bot { name = "probe", engine = "lua", iterations = 5, greedy = { babel = 0, default = 1 } }
       return spy_on(bot, "playout", function(s, seed, n, greedy)
         print(greedy)
         return s:playout(seed, n, greedy)
@@ -442,7 +442,8 @@ describe("the shipped bots", function()
   it("ismcts cuts a playout nobody can end: wholly greedy Babel playouts, seed 11, no forfeit", function()
     -- This deal samples a game the Babel policy alone never ends: uncut, the playout ran into the memory cap.
     local out = against_greedy_babel(
-      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]], "--games 2 --seed 11")
+      [[return require("ismcts").bot { name = "ismcts_greedy", iterations = 500, greedy = 1 }]],
+      "--games 2 --seed 11 --ms 60000") -- (the memory cap is the point: a far time limit, for load and the sanitizers)
     assert.truthy(out:match("\nismcts_greedy +2 +%d+ +%d+ +%d+ +0 "), out)
   end)
 
