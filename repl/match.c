@@ -392,7 +392,7 @@ static bool plain_play(referee *rf, int k) {
 
 static bool plain_result(referee *rf, matchlog_game *g) {
     rf->def->scores(rf->st, g->scores);
-    if (g->forfeit < 0) g->nwinners = rf->def->winners(rf->st, g->winners);
+    if (g->forfeit < 0 && !g->unfinished) g->nwinners = rf->def->winners(rf->st, g->winners); /* else play_game's */
     return true;
 }
 

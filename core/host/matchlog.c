@@ -112,8 +112,9 @@ char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *ac
         (json_int_t)matchlog_seed_of_game(m, g->game), "variant", m->variant, "params",
         params_json(m->def, m->params), "players", p, "bots", names_list(m, -1), "seats", names_list(m, g->game),
         "scores", int_list(g->scores, p, 0), "winners", int_list(g->winners, g->nwinners, 1), "forfeits",
-        forfeits_json(g), "unfinished", g->unfinished ? json_integer((json_int_t)g->unfinished) : NULL, "actions", actions, "by", by, "decisions", long_list(g->decisions, p), "ms",
-        ms_list(g->ms, p), "ms_max", ms_list(g->ms_max, p));
+        forfeits_json(g), "unfinished", g->unfinished ? json_integer((json_int_t)g->unfinished) : NULL, "actions",
+        actions, "by", by, "decisions", long_list(g->decisions, p), "ms", ms_list(g->ms, p), "ms_max",
+        ms_list(g->ms_max, p));
     if (!rec) return NULL;
     char *text = json_dumps(rec, MATCHLOG_DUMP_FLAGS);
     json_decref(rec);
@@ -754,10 +755,13 @@ bool matchlog_print_json(FILE *out, const matchlog_tally *t) {
                             forfeit_list_json(t), "forfeit_count", (json_int_t)t->forfeit_count, "sprt",
                             sprt_json(&t->sprt));
     /* Games the decision cap stopped, each counted as a draw shared by all seats, and that cap. */
-    if (obj && (json_object_set_new(obj, "capped_games", json_integer((json_int_t)t->capped)) != 0 ||
-                json_object_set_new(obj, "max_decisions", t->capped ? json_integer((json_int_t)t->cap) : json_null()) != 0)) {
-        json_decref(obj);
-        obj = NULL;
+    if (obj) { /* each set_new takes its value, even when it fails */
+        int bad = json_object_set_new(obj, "capped_games", json_integer((json_int_t)t->capped));
+        bad |= json_object_set_new(obj, "max_decisions", t->capped ? json_integer((json_int_t)t->cap) : json_null());
+        if (bad) {
+            json_decref(obj);
+            obj = NULL;
+        }
     }
     char *text = obj ? shortest_json_dumps(obj, JSON_COMPACT) : NULL;
     json_decref(obj);

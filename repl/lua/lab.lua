@@ -549,13 +549,15 @@ local function unfinished_of(games)
   return k, cap
 end
 
--- The sentence that says so, or nil when every game ended.
-local function unfinished_sentence(games, label)
+-- The sentence that says so, or nil when every game ended; `metric`: evaluate's, where drawishness
+-- includes them.
+local function unfinished_sentence(games, label, metric)
   local k, cap = unfinished_of(games)
   if k == 0 then return nil end
-  return ("%s%d game%s of %d unfinished at %s decisions, counted as a draw shared by all seats (drawishness "
-    .. "includes %s; --max-decisions)."):format(label and label .. ": " or "", k, k == 1 and "" or "s", #games,
-    thousands(cap), k == 1 and "it" or "them")
+  return ("%s%d game%s of %d unfinished at %s decisions, counted as a draw shared by all seats "
+    .. "(%s--max-decisions)."):format(
+    label and label .. ": " or "", k, k == 1 and "" or "s", #games, thousands(cap),
+    metric and ("drawishness includes %s; "):format(k == 1 and "it" or "them") or "")
 end
 
 local function headline(a, first, ndeals)
@@ -658,7 +660,8 @@ local function evaluate()
     print_single(base_metrics)
   end
   note = note:gsub("%%%%", "%%")
-  local capped = { unfinished_sentence(base, var and "base rules"), var and unfinished_sentence(var, a.variant) }
+  local capped = { unfinished_sentence(base, var and "base rules", true),
+                   var and unfinished_sentence(var, a.variant, true) }
   for i = 1, 2 do if capped[i] then print("\n" .. wrap(capped[i], 100)) end end
   print("\n" .. wrap(note, 100))
   if a.html then
