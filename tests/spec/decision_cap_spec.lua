@@ -29,7 +29,7 @@ describe("a game that does not end (match --max-decisions)", function()
     local started = os.time()
     local out, code = meeple("match " .. LOOP .. " --log " .. quote(log))
     assert.are.equal(0, code, out)
-    assert.is_true(os.time() - started < 30, "reaching the cap took longer than 30 s")
+    assert.is_true(os.time() - started < 60, "reaching the cap took a minute or more")
     assert.is_truthy(out:find("\n2 games of 34 unfinished at 2,000 decisions, counted as a draw shared by all "
                               .. "seats (--max-decisions).", 1, true), out)
     assert.is_truthy(out:match("\ngreedy_babel +34 +16 +2 +16 "), out)
