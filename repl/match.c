@@ -41,9 +41,9 @@ extern const char meeple_lua_referee[]; /* repl/lua/referee.lua */
 #define MATCH_INTERRUPTED 130 /* the shell's status for a command stopped by SIGINT */
 /* A game still running after this many decisions ends unfinished, counted as a draw shared by all
  * seats (--max-decisions; docs/api.md): about ten times the longest game the shipped bots played in
- * 3,000 games (random bots play the longest: Babel 160, Citadels 736 with 7 players, Bohnanza 2,439,
- * Rabohnzel 2,825 with 5), so that no real game is cut and a looping one (a Babel game can cycle)
- * reaches the cap in a second or two with the greedy bots, not minutes. */
+ * 400 to 1,500 games of each (greedy or random, 2 to 7 players: Babel 161, Citadels 736, Bohnanza
+ * 2,439, Rabohnzel 2,825 decisions), so that no real game is cut and a looping one (a Babel game can
+ * cycle) reaches the cap in a second or two with the greedy bots, not minutes. */
 static const struct {
     const char *game;
     long long cap;
