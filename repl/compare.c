@@ -29,6 +29,7 @@
 #include "lab.h"
 #include "report.h"
 #include "host/seating.h"
+#include "host/matchlog.h"
 
 extern const char meeple_lua_compare_check[]; /* repl/lua/compare_check.lua */
 extern const char meeple_lua_compare_page[];  /* repl/lua/compare_page.lua */
@@ -42,6 +43,7 @@ typedef struct compare_args {
     const char *bots[COMPARE_MAX_SEATS];
     int nbots;
     long long games, seed, jobs;
+    long long max_decisions;                      /* match's --max-decisions; 0: its default */
 } compare_args;
 
 /* The results of one seat or one bot: a win is a game won alone, a draw a shared win. */
@@ -85,6 +87,10 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
                 return cli_bad_args("compare", "--seating must be one of %s, got '%s'%s", SEATING_NAMES, a->seating,
                                     cli_suggest(a->seating, (const char *const[]){"rotate", "balanced", "permute",
                                                                                   "random", NULL}));
+        } else if (strcmp(arg, "--max-decisions") == 0 && has_value) {
+            if (!cli_parse_int(argv[++i], 1, MATCHLOG_MAX_DECISIONS, &a->max_decisions))
+                return cli_bad_args("compare", "--max-decisions must be a whole number from 1 to %d, got '%s'",
+                                    MATCHLOG_MAX_DECISIONS, argv[i]);
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
         } else if (strcmp(arg, "--html") == 0 && has_value) {
@@ -93,7 +99,8 @@ static int compare_parse(int argc, char **argv, compare_args *a) {
             if (!cli_parse_int(argv[++i], 0, 256, &a->jobs)) /* 0: one per core, as match takes it */
                 return cli_bad_args("compare", "--jobs takes a whole number from 0 (one per core) to 256, got '%s'", argv[i]);
         } else if (arg[0] == '-') {
-            static const char *const valued[] = {"--variant", "--games", "--seed", "--html", "--jobs", "--seating", NULL};
+            static const char *const valued[] = {"--variant", "--games", "--seed", "--html", "--jobs", "--seating",
+                                                 "--max-decisions", NULL};
             const char *near = cli_nearest(arg, valued);
             if (near && strcmp(near, arg) == 0) return cli_bad_args("compare", "%s needs a value", arg);
             return cli_unknown_option("compare", arg);
@@ -218,7 +225,7 @@ static void relay_output(int fd, halfway *h) {
 /* Runs `meeple match` as `spec` says, its table discarded and its log in spec->log; its stderr comes
  * through relay_line, as spec->cmd's. Returns its exit status (-1: it could not run). */
 int lab_run_match(const lab_match *spec, const cli_options *opts) {
-    char games[32], seed[32], jobs[32];
+    char games[32], seed[32], jobs[32], cap[32];
     snprintf(games, sizeof games, "%lld", spec->games);
     snprintf(seed, sizeof seed, "%lld", spec->seed);
     snprintf(jobs, sizeof jobs, "%lld", spec->jobs);
@@ -231,6 +238,11 @@ int lab_run_match(const lab_match *spec, const cli_options *opts) {
     for (int i = 0; i < spec->nbots && i < MEEPLE_MAX_PLAYERS; i++) argv[n++] = spec->bots[i];
     const char *rest[] = {"--games", games, "--seed", seed, "--jobs", jobs, "--seating", spec->seating, "--log", spec->log};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) argv[n++] = rest[i];
+    if (spec->max_decisions > 0) {
+        snprintf(cap, sizeof cap, "%lld", spec->max_decisions);
+        argv[n++] = "--max-decisions";
+        argv[n++] = cap;
+    }
     if (spec->variant) {
         argv[n++] = "--variant";
         argv[n++] = spec->variant;
@@ -271,7 +283,8 @@ int lab_run_match(const lab_match *spec, const cli_options *opts) {
 /* The comparison's match under `variant` (NULL: the base rules), logged in `log`. */
 static int run_match(const compare_args *a, const char *variant, const char *log, const cli_options *opts) {
     lab_match spec = {.cmd = "compare", .game = a->game, .variant = variant, .seating = a->seating, .log = log,
-                      .nbots = a->nbots, .games = a->games, .seed = a->seed, .jobs = a->jobs};
+                      .nbots = a->nbots, .games = a->games, .seed = a->seed, .jobs = a->jobs,
+                      .max_decisions = a->max_decisions};
     for (int i = 0; i < a->nbots; i++) spec.bots[i] = a->bots[i];
     return lab_run_match(&spec, opts);
 }

@@ -16,6 +16,7 @@ typedef struct lab_match {
     const char *bots[MEEPLE_MAX_PLAYERS];
     int nbots;
     long long games, seed, jobs;
+    long long max_decisions;                /* match's --max-decisions; 0: its default */
     bool quiet;                             /* no "N games under ..." line first */
 } lab_match;
 

@@ -47,7 +47,8 @@ static const cli_command commands[] = {
      play_main},
     {"match",
      "meeple match GAME BOT BOT... [--games N] [--seed S] [--jobs J] [--seating rotate|balanced|permute|random]"
-     " [--sprt P0,P1 [--alpha A] [--beta B]] [--variant V] [--log F.jsonl] [--resume] [--shard K/N] [--json]",
+     " [--sprt P0,P1 [--alpha A] [--beta B]] [--variant V] [--log F.jsonl] [--resume] [--shard K/N]"
+     " [--max-decisions N] [--json]",
      "a tournament between bots, in deals played under every seating of a balanced design",
      "  BOT          a bot file, the name of one in bots/ (random, greedy_babel, ismcts, ...), or a\n"
      "               program: 'exec:PROGRAM [ARGS]' or an executable file (docs/protocol.md);\n"
@@ -74,6 +75,11 @@ static const cli_command commands[] = {
      "  --ms N       a bot's wall-clock limit per decision (default 1000)\n"
      "  --instructions N   its Lua instruction budget per decision (default 1000000000)\n"
      "  --memory MB  its memory cap (default 128); given, it caps each process of an exec: bot too\n"
+     "  --max-decisions N  a game still running after N decisions ends unfinished, 1..200000\n"
+     "               (default about 10 times the game's longest with the shipped bots: babel 2000,\n"
+     "               citadels 10000, bohnanza 25000, rabohnzel 30000): logged as unfinished and\n"
+     "               counted as a draw shared by all seats, as Ludii counts a game at its move\n"
+     "               limit (a Babel game can cycle: collapsed temples go back to the deck)\n"
      "  --shard K/N  play only shard K of N: the deals d with (d-1) mod N = K-1, for a cluster; needs\n"
      "               --seed (the shards of one match share one seed); `meeple merge` joins their logs\n"
      "  --json       the results as one JSON object on stdout instead of the table\n"
@@ -98,7 +104,7 @@ static const cli_command commands[] = {
      merge_main},
     {"compare",
      "meeple compare GAME --variant V BOT BOT... [--games N] [--seed S] [--jobs J]"
-     " [--seating rotate|balanced|permute|random] [--json] [--html FILE]",
+     " [--seating rotate|balanced|permute|random] [--max-decisions N] [--json] [--html FILE]",
      "the same bots and seeds under the base rules and under a variant, side by side",
      "Plays `meeple match` twice with the same seeds, once under the base rules and once under the\n"
      "variant, and prints per-seat win rates (the first player's advantage), game length, and each\n"
@@ -109,13 +115,15 @@ static const cli_command commands[] = {
      "  --seating D  the seating design both matches play (default balanced; see match --help)\n"
      "  --seed S     the match seed both play (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
+     "  --max-decisions N  as match's: a game still running then ends unfinished, a draw (default:\n"
+     "               the game's, as match --help says)\n"
      "  --json       one JSON object instead: both rule sets per bot and per seat, and the differences\n"
      "  --html FILE  also write a page with the plots of `meeple report` for both rule sets side by side\n"
      "`meeple evaluate ... --variant V` plays the same two matches and measures more (docs/lab.md).",
      compare_main},
     {"evaluate",
      "meeple evaluate GAME BOT BOT... [--variant V] [--games N] [--seed S] [--jobs J]"
-     " [--seating rotate|balanced|permute|random] [--json] [--html FILE]",
+     " [--seating rotate|balanced|permute|random] [--max-decisions N] [--json] [--html FILE]",
      "game-design metrics (balance, skill, drama, ...) of a game or a variant, with 95% intervals",
      "Plays `meeple match` (the same seating design, duplicate deals and seeds), plays every logged\n"
      "game again to read its legal actions and scores, and reports with 95% intervals over the deals:\n"
@@ -128,13 +136,15 @@ static const cli_command commands[] = {
      "  --seating D  the seating design (default balanced; see match --help)\n"
      "  --seed S     the match seed (default: drawn from the OS, printed)\n"
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
+     "  --max-decisions N  as match's: a game still running then ends unfinished, a draw (default:\n"
+     "               the game's, as match --help says)\n"
      "  --json       one JSON object instead: each metric's value, interval and what it assumes\n"
      "  --html FILE  also write the table as one self-contained page\n"
      "`meeple compare` is the older summary of the same matches (seat and bot win rates, length).",
      evaluate_main},
     {"tune",
      "meeple tune GAME BOT BOT... --param KEY=LO..HI [--param ...] --objective OBJ [--games N] [--seed S]"
-     " [--jobs J] [--seating D] [--out FILE] [--json]",
+     " [--jobs J] [--seating D] [--max-decisions N] [--out FILE] [--json]",
      "parameter values that best meet an objective, by successive halving, written as a variant",
      "Every combination of the ranges is a candidate (at most 64). Round 1 plays --games games of each\n"
      "(default: 20 rounded up to whole deals); each round keeps the better half by the objective's\n"
@@ -146,7 +156,8 @@ static const cli_command commands[] = {
      "                      duration:N (mean rounds nearest N), lead_changes (most), decisiveness\n"
      "                      (the first bot's skill highest)\n"
      "  --out FILE   the variant file written (default GAME-tuned.lua), for --variant FILE\n"
-     "  --games, --seed, --jobs, --seating   as for evaluate; --json: the evidence as one object",
+     "  --games, --seed, --jobs, --seating, --max-decisions   as for evaluate; --json: the evidence\n"
+     "               as one object",
      tune_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones, and s:clone/s:legal from Lua",

@@ -161,6 +161,9 @@ static const char *record_problem(const json_t *r, int *players) {
         return "'winners' must list seats";
     json_array_foreach(winners, i, item) if (json_integer_value(item) < 1 || json_integer_value(item) > *players)
         return "'winners' must list seats";
+    const json_t *unfinished = json_object_get(r, "unfinished");
+    if (unfinished && (!json_is_integer(unfinished) || json_integer_value(unfinished) < 1))
+        return "'unfinished' must be the decision cap the game reached, a whole number from 1";
     if (forfeits && (!json_is_array(forfeits) || json_array_size(forfeits) > MEEPLE_MAX_PLAYERS))
         return "'forfeits' must be a list of {seat, reason}";
     json_array_foreach(forfeits, i, item) {
@@ -178,7 +181,7 @@ static const char *record_problem(const json_t *r, int *players) {
 static void push_record(lua_State *L, const json_t *r, const game_def *def, const char *variant, long long k,
                         const char *path) {
     static const char *const fields[] = {"seed", "seats", "actions", "scores", "winners", "forfeits",
-                                         "decisions", "ms"};
+                                         "unfinished", "decisions", "ms"};
     lua_createtable(L, 0, 16);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const json_t *v = json_object_get(r, fields[i]);
@@ -231,6 +234,10 @@ static void print_result(const json_t *r) {
             printf(" P%zu %g%s", i + 1, json_number_value(item), i + 1 < json_array_size(scores) ? "," : "");
         printf("\n");
     }
+    const json_t *unfinished = json_object_get(r, "unfinished");
+    if (unfinished)
+        printf("unfinished at %lld decisions (match --max-decisions): a draw shared by all seats\n",
+               (long long)json_integer_value(unfinished));
     if (winners) {
         printf(json_array_size(winners) == 1 ? "winner:" : "winners (shared):");
         json_array_foreach(winners, i, item) {

@@ -61,6 +61,9 @@ local function problem(r)
     end
   end
   if type(r.actions) ~= "table" then return "no actions ('actions')" end
+  if r.unfinished ~= nil and not is_whole(r.unfinished, 1, 1 << 53) then
+    return "'unfinished' must be the decision cap the game reached"
+  end
   if r.deal ~= nil and not is_whole(r.deal, 1, 1 << 53) then return "'deal' must be a deal's number" end
   for _, key in ipairs { "decisions", "ms", "ms_max" } do
     if r[key] ~= nil and not numbers(r[key], n) then return ("'%s' must be one number per seat"):format(key) end
@@ -219,10 +222,14 @@ end
 
 function M.summarize(games, ratings)
   local stats = { games = #games, bots = {}, seats = {}, logs = {}, game = games[1] and games[1].game,
-    list = games, lengths = {} }
+    list = games, lengths = {}, unfinished = 0 }
   local by_name, seen_log = {}, {}
   for _, g in ipairs(games) do
     count_game(stats, g, by_name)
+    if g.unfinished then -- stopped at match's decision cap: its winners are every seat, a draw
+      stats.unfinished = stats.unfinished + 1
+      stats.cap = math.max(stats.cap or 0, g.unfinished)
+    end
     stats.lengths[#stats.lengths + 1] = #g.actions
     if not seen_log[g.log] then
       seen_log[g.log] = true
@@ -278,6 +285,10 @@ function M.text(stats, escape)
   local function line(...) out[#out + 1] = format(...) end
   line("%s: %d games from %s; a win is a game won alone, a draw a shared win; intervals are 95%%",
     stats.game, stats.games, concat(stats.logs, ", "))
+  if stats.unfinished > 0 then
+    line("%d game%s of %d unfinished at %d decisions (match --max-decisions), counted as a draw shared by all seats",
+      stats.unfinished, stats.unfinished == 1 and "" or "s", stats.games, stats.cap)
+  end
   line("")
   line("%-20s %6s %5s %5s %6s %4s  %-22s %-20s %-14s %s", "bot", "games", "wins", "draws", "losses", "ff",
     "win rate", "mean score", "rating", "ms/decision")
@@ -350,7 +361,7 @@ function M.json(stats, null)
       ci_low = or_null(s.win.lo), ci_high = or_null(s.win.hi), effect = s.effect, effect_sd = s.effect_sd }
   end
   return { game = stats.game, games = stats.games, logs = stats.logs, bots = bots, seats = seats,
-    mean_length = or_null(stats.length.value) }
+    mean_length = or_null(stats.length.value), unfinished = stats.unfinished, max_decisions = or_null(stats.cap) }
 end
 
 -- ---------------------------------------------------------------- plots (inline SVG)

@@ -125,7 +125,7 @@ function M.frames(meeple, game)
   local data = {
     game = game.game, title = game.title, seed = game.seed, variant = game.variant,
     index = game.index, log = game.log, seats = game.seats, players = players,
-    scores = game.scores, winners = game.winners, forfeits = game.forfeits,
+    scores = game.scores, winners = game.winners, forfeits = game.forfeits, unfinished = game.unfinished,
     decisions = game.decisions, ms = game.ms,
     start = now, moves = {}, changes = {},
   }

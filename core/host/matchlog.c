@@ -105,15 +105,16 @@ static json_t *sprt_settings(const matchlog_match *m) {
 char *matchlog_write(const matchlog_match *m, const matchlog_game *g, json_t *actions, json_t *by) {
     int p = m->players;
     json_t *rec = json_pack(
-        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:o*,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:O,s:O,s:o,s:o,s:o}", "log",
+        "{s:i,s:s,s:I,s:I,s:s,s:I,s:s,s:I,s:o*,s:I,s:s?,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o*,s:O,s:O,s:o,s:o,s:o}", "log",
         MATCHLOG_VERSION, "meeple", MEEPLE_VERSION, "index", (json_int_t)(g->game + 1), "deal",
         (json_int_t)(matchlog_deal(m, g->game) + 1), "game", m->def->name, "games", (json_int_t)m->games,
         "seating", seating_name(m->seating), "match_seed", (json_int_t)m->match_seed, "sprt", sprt_settings(m), "seed",
         (json_int_t)matchlog_seed_of_game(m, g->game), "variant", m->variant, "params",
         params_json(m->def, m->params), "players", p, "bots", names_list(m, -1), "seats", names_list(m, g->game),
         "scores", int_list(g->scores, p, 0), "winners", int_list(g->winners, g->nwinners, 1), "forfeits",
-        forfeits_json(g), "actions", actions, "by", by, "decisions", long_list(g->decisions, p), "ms",
-        ms_list(g->ms, p), "ms_max", ms_list(g->ms_max, p));
+        forfeits_json(g), "unfinished", g->unfinished ? json_integer((json_int_t)g->unfinished) : NULL, "actions",
+        actions, "by", by, "decisions", long_list(g->decisions, p), "ms", ms_list(g->ms, p), "ms_max",
+        ms_list(g->ms_max, p));
     if (!rec) return NULL;
     char *text = json_dumps(rec, MATCHLOG_DUMP_FLAGS);
     json_decref(rec);
@@ -241,6 +242,19 @@ static bool read_match(json_t *rec, matchlog_match *mm, char *why, size_t n) {
     return true;
 }
 
+/* "unfinished": absent for a game that ended; else the decision cap it reached, without a forfeit and
+ * with every seat a winner (a draw shared by all). Its actions are counted against it in read_decisions. */
+static bool read_unfinished(json_t *rec, int players, matchlog_game *g, char *why, size_t n) {
+    json_t *cap = json_object_get(rec, "unfinished");
+    g->unfinished = 0;
+    if (!cap) return true;
+    if (!whole(cap, 1, MATCHLOG_MAX_DECISIONS, &g->unfinished))
+        return REFUSE("its \"unfinished\" is not a decision cap 1..%d", MATCHLOG_MAX_DECISIONS);
+    if (g->forfeit >= 0) return REFUSE("it is both unfinished and forfeited");
+    if (g->nwinners != players) return REFUSE("it is unfinished, but not every seat is among its \"winners\"");
+    return true;
+}
+
 /* The game's own fields: index, deal, seed, seats (as the design puts the bots), scores, winners, forfeit. */
 static bool read_outcome(json_t *rec, const matchlog_match *mm, matchlog_game *g, char *why, size_t n) {
     long long games = mm->games, match_seed = mm->match_seed, index, num, list[MEEPLE_MAX_PLAYERS];
@@ -278,7 +292,7 @@ static bool read_outcome(json_t *rec, const matchlog_match *mm, matchlog_game *g
         g->forfeit = (int)num - 1;
         snprintf(g->reason, sizeof g->reason, "%s", json_string_value(reason));
     }
-    return true;
+    return read_unfinished(rec, players, g, why, n);
 }
 
 /* The decisions: actions, who took each, and the counts and times by seat. */
@@ -302,6 +316,8 @@ static bool read_decisions(json_t *rec, int players, matchlog_game *g, char *why
         if (g->decisions[s] < taken[s]) return REFUSE("its \"decisions\" are fewer than seat %d's actions", s + 1);
     }
     /* A forfeit may be a decision that gave no action (a bot that failed while choosing). */
+    if (g->unfinished && (long long)json_array_size(actions) != g->unfinished)
+        return REFUSE("it is unfinished at %lld decisions, but has %zu actions", g->unfinished, json_array_size(actions));
     long long extra = total - (long long)json_array_size(actions);
     if (extra != 0 && !(extra == 1 && g->forfeit >= 0)) return REFUSE("its \"decisions\" do not add up to its actions");
     if (!ms_array(json_object_get(rec, "ms"), players, g->ms) ||
@@ -453,6 +469,10 @@ bool matchlog_count(matchlog_tally *t, const matchlog_game *g) {
     }
     long long block = matchlog_block(t->m);
     if (g->game % block == block - 1) close_deal(t, block);
+    if (g->unfinished) {
+        t->capped++;
+        if (g->unfinished > t->cap) t->cap = g->unfinished;
+    }
     if (g->forfeit < 0) return true;
     if (t->forfeit_count < MATCHLOG_FORFEITS_KEPT) {
         if (t->forfeit_count == t->forfeits_cap) {
@@ -468,6 +488,11 @@ bool matchlog_count(matchlog_tally *t, const matchlog_game *g) {
     }
     t->forfeit_count++;
     return true;
+}
+
+void matchlog_all_win(matchlog_game *g, int players) {
+    g->nwinners = players;
+    for (int s = 0; s < players; s++) g->winners[s] = s;
 }
 
 void matchlog_tally_free(matchlog_tally *t) {
@@ -560,6 +585,27 @@ static void print_sprt(FILE *out, const matchlog_sprt *s) {
     else fprintf(out, "no decision after %lld games", s->games);
 }
 
+/* n with thousands separated by commas, as a person writes it: 200,000. */
+static const char *thousands(long long n, char *buf, size_t size) {
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%lld", n < 0 ? 0 : n), j = 0;
+    for (int i = 0; i < len && (size_t)j + 2 < size; i++) {
+        if (i > 0 && (len - i) % 3 == 0) buf[j++] = ',';
+        buf[j++] = digits[i];
+    }
+    buf[j] = '\0';
+    return buf;
+}
+
+/* Games the decision cap stopped (match --max-decisions): how many, and how they were counted. */
+static void print_capped(FILE *out, const matchlog_tally *t) {
+    if (!t->capped) return;
+    char cap[40];
+    fprintf(out, "\n%lld game%s of %lld unfinished at %s decisions, counted as a draw shared by all seats "
+                 "(--max-decisions).", t->capped, t->capped == 1 ? "" : "s", t->seat_games,
+            thousands(t->cap, cap, sizeof cap));
+}
+
 static void print_header(FILE *out, const matchlog_tally *t, const matchlog_notes *notes) {
     const matchlog_match *m = t->m;
     long long block = matchlog_block(m);
@@ -582,6 +628,7 @@ static void print_header(FILE *out, const matchlog_tally *t, const matchlog_note
         fprintf(out, "\nThe unfinished deal's %lld game%s %s left out of the results: they count whole deals only.",
                 left_out, left_out == 1 ? "" : "s", left_out == 1 ? "is" : "are");
     print_sprt(out, &t->sprt);
+    print_capped(out, t);
     fprintf(out, "\n");
 }
 
@@ -707,6 +754,15 @@ bool matchlog_print_json(FILE *out, const matchlog_tally *t) {
                             t->m->variant, "bots", bots_json(t), "seats", seats_json(t), "forfeits",
                             forfeit_list_json(t), "forfeit_count", (json_int_t)t->forfeit_count, "sprt",
                             sprt_json(&t->sprt));
+    /* Games the decision cap stopped, each counted as a draw shared by all seats, and that cap. */
+    if (obj) { /* each set_new takes its value, even when it fails */
+        int bad = json_object_set_new(obj, "capped_games", json_integer((json_int_t)t->capped));
+        bad |= json_object_set_new(obj, "max_decisions", t->capped ? json_integer((json_int_t)t->cap) : json_null());
+        if (bad) {
+            json_decref(obj);
+            obj = NULL;
+        }
+    }
     char *text = obj ? shortest_json_dumps(obj, JSON_COMPACT) : NULL;
     json_decref(obj);
     if (!text) return false;

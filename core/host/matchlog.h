@@ -15,7 +15,7 @@
 
 #define MATCHLOG_VERSION 3
 #define MATCHLOG_MAX_LINE (16u << 20)    /* one record: 200000 actions of 63 bytes fit */
-#define MATCHLOG_MAX_DECISIONS 200000    /* a game still running after this many decisions is stuck */
+#define MATCHLOG_MAX_DECISIONS 200000    /* the highest --max-decisions: a game's actions in one record */
 #define MATCHLOG_MAX_GAMES 100000000LL
 #define MATCHLOG_MAX_VALUES 1000000      /* JSON values in one record: 200000 actions and their seats fit */
 #define MATCHLOG_MAX_TABLES 4096         /* JSON objects and arrays in one record (a few dozen are used) */
@@ -45,6 +45,8 @@ typedef struct matchlog_game {
     int winners[MEEPLE_MAX_PLAYERS], nwinners;
     int forfeit;                                 /* the seat that forfeited, or -1 */
     char reason[MATCHLOG_REASON];
+    long long unfinished;                        /* the decision cap the game reached unended, or 0: it
+                                                  * ended. Then every seat is a winner: a draw shared by all */
     long long decisions[MEEPLE_MAX_PLAYERS];     /* by seat, and their time in ms */
     double ms[MEEPLE_MAX_PLAYERS], ms_max[MEEPLE_MAX_PLAYERS];
 } matchlog_game;
@@ -121,6 +123,7 @@ typedef struct matchlog_tally {
     matchlog_counted done;                       /* as they stood at the last completed deal */
     long long deals;                             /* completed deals (blocks) */
     matchlog_sprt sprt;
+    long long capped, cap;                       /* games left unfinished at a decision cap, and the cap */
     matchlog_forfeit *forfeits;                  /* the first MATCHLOG_FORFEITS_KEPT */
     long long forfeit_count, forfeits_cap;
 } matchlog_tally;
@@ -130,6 +133,8 @@ typedef struct matchlog_tally {
  * for the forfeits list. */
 bool matchlog_count(matchlog_tally *t, const matchlog_game *g);
 void matchlog_tally_free(matchlog_tally *t);
+/* Game g's seats all winners: how a game left unfinished at the decision cap counts (a draw shared by all). */
+void matchlog_all_win(matchlog_game *g, int players);
 
 /* What the table's first lines say besides the results: a resumed or interrupted run, the files. */
 typedef struct matchlog_notes {

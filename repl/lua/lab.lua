@@ -162,7 +162,7 @@ local function measure(game, variant, rec)
   local s = meeple.new(game, { seed = rec.seed, players = n, variant = variant })
   local winner = {}
   for _, w in ipairs(rec.winners) do winner[w] = true end
-  local g = { deal = rec.deal, seats = rec.seats, nwinners = #rec.winners, winner = winner,
+  local g = { deal = rec.deal, seats = rec.seats, nwinners = #rec.winners, winner = winner, unfinished = rec.unfinished,
               decisions = #rec.actions, legal = 0, phase_legal = {}, phase_decisions = {},
               lead_changes = 0, spread = 0, worst = -math.huge, moments = 0, last_unclear = -1 }
   for _, a in ipairs(rec.actions) do
@@ -318,7 +318,7 @@ local function metrics(games, n, first_bot, block)
   end
   local function decided(f)
     return over_deals(per_deal(deals, function(d)
-      return mean_of(d, function(g) return g.nwinners > 0 and f(g) or nil end)
+      return mean_of(d, function(g) return g.nwinners > 0 and not g.unfinished and f(g) or nil end)
     end))
   end
   add("lead_changes", "lead changes per game", clamp(decided(function(g) return g.lead_changes end), 0, math.huge),
@@ -355,6 +355,7 @@ local function whole(text, lo, hi, what)
 end
 
 local SEED_MAX = 9007199254740991
+local MAX_DECISIONS = 200000 -- match's highest --max-decisions (MATCHLOG_MAX_DECISIONS)
 
 -- The options both commands take; `extra(opt, value)` takes the command's own (true when it did).
 local function parse(args, valued, flags, extra)
@@ -369,6 +370,7 @@ local function parse(args, valued, flags, extra)
       if arg == "--games" then a.games = whole(value, 1, 100000000, "--games")
       elseif arg == "--seed" then a.seed = whole(value, 0, SEED_MAX, "--seed")
       elseif arg == "--jobs" then a.jobs = whole(value, 0, 256, "--jobs")
+      elseif arg == "--max-decisions" then a.max_decisions = whole(value, 1, MAX_DECISIONS, "--max-decisions")
       elseif arg == "--seating" then
         if not SEATINGS[value] then bad("--seating must be one of rotate, balanced, permute, random, got '%s'", value) end
         a.seating = value
@@ -424,7 +426,7 @@ end
 
 -- Plays one match into `log` and measures its games. A failed match (said by it, as ours) stops here.
 local function play_and_measure(a, spec)
-  spec.game, spec.bots, spec.seating, spec.jobs = a.game, a.bots, a.seating, a.jobs
+  spec.game, spec.bots, spec.seating, spec.jobs, spec.max_decisions = a.game, a.bots, a.seating, a.jobs, a.max_decisions
   local status = req.play(spec)
   if status ~= 0 then
     os.remove(spec.log)
@@ -519,7 +521,7 @@ local NOTE = "Intervals are 95%%, over the %d deals (a deal's games share its ca
 
 local function evaluate_args()
   local a = parse(req.args, { ["--variant"] = true, ["--games"] = true, ["--seed"] = true, ["--jobs"] = true,
-                              ["--seating"] = true, ["--html"] = true }, { ["--json"] = true },
+                              ["--seating"] = true, ["--html"] = true, ["--max-decisions"] = true }, { ["--json"] = true },
     function(a, opt, value)
       if opt == "--variant" then a.variant = value else a.html = value end
     end)
@@ -529,6 +531,33 @@ local function evaluate_args()
   a.games, a.block = deal_games(a, 200)
   a.seed = match_seed(a)
   return a
+end
+
+-- n with thousands separated by commas, as match prints it: 200,000.
+local function thousands(n)
+  local text = tostring(n):reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return (text:gsub("^,", ""))
+end
+
+-- The games the decision cap stopped (match --max-decisions), and the cap: each is a draw shared by
+-- all seats, as Ludii counts a game at its move limit.
+local function unfinished_of(games)
+  local k, cap = 0, nil
+  for _, g in ipairs(games) do
+    if g.unfinished then k, cap = k + 1, math.max(cap or 0, g.unfinished) end
+  end
+  return k, cap
+end
+
+-- The sentence that says so, or nil when every game ended; `metric`: evaluate's, where drawishness
+-- includes them.
+local function unfinished_sentence(games, label, metric)
+  local k, cap = unfinished_of(games)
+  if k == 0 then return nil end
+  return ("%s%d game%s of %d unfinished at %s decisions, counted as a draw shared by all seats "
+    .. "(%s--max-decisions)."):format(
+    label and label .. ": " or "", k, k == 1 and "" or "s", #games, thousands(cap),
+    metric and ("drawishness includes %s; "):format(k == 1 and "it" or "them") or "")
 end
 
 local function headline(a, first, ndeals)
@@ -592,9 +621,9 @@ local function evaluate()
   local base, first = play_and_measure(a, { games = a.games, seed = a.seed, log = req.tmp .. "/base.jsonl" })
   local first_bot = first.bots[1]
   local base_metrics, ndeals = metrics(base, n, first_bot, a.block)
-  local var_metrics
+  local var_metrics, var
   if a.variant then
-    local var = play_and_measure(a, { games = a.games, seed = a.seed, variant = a.variant,
+    var = play_and_measure(a, { games = a.games, seed = a.seed, variant = a.variant,
                                       log = req.tmp .. "/variant.jsonl" })
     var_metrics = metrics(var, n, first_bot, a.block)
   end
@@ -607,8 +636,10 @@ local function evaluate()
     end
     local out = { game = a.game, bots = first.bots, games = a.games, deals = ndeals, games_a_deal = a.block,
                   seating = a.seating, match_seed = a.seed, metrics = map(base_metrics) }
+    out.unfinished, out.max_decisions = unfinished_of(base)
     if var_metrics then
       out.variant, out.variant_metrics, out.differences = a.variant, map(var_metrics), {}
+      out.variant_unfinished, out.variant_max_decisions = unfinished_of(var)
       for _, r in ipairs(side_by_side(base_metrics, var_metrics)) do
         if r.base and r.var then
           out.differences[r.m.key] = { change = r.var.value - r.base.value, beyond_chance = r.beyond }
@@ -629,6 +660,9 @@ local function evaluate()
     print_single(base_metrics)
   end
   note = note:gsub("%%%%", "%%")
+  local capped = { unfinished_sentence(base, var and "base rules", true),
+                   var and unfinished_sentence(var, a.variant, true) }
+  for i = 1, 2 do if capped[i] then print("\n" .. wrap(capped[i], 100)) end end
   print("\n" .. wrap(note, 100))
   if a.html then
     local table_rows
@@ -708,7 +742,8 @@ end
 
 local function tune_args()
   local a = parse(req.args, { ["--param"] = true, ["--objective"] = true, ["--games"] = true, ["--seed"] = true,
-                              ["--jobs"] = true, ["--seating"] = true, ["--out"] = true }, { ["--json"] = true },
+                              ["--jobs"] = true, ["--seating"] = true, ["--out"] = true, ["--max-decisions"] = true },
+            { ["--json"] = true },
     function(a, opt, value)
       if opt == "--param" then
         a.params = a.params or {}
@@ -768,6 +803,7 @@ local function tune()
   local a = tune_args()
   local survivors, rounds = {}, {}
   for i, values in ipairs(a.candidates) do survivors[i] = { id = i, values = values, games = {} } end
+  local everyone = table.move(survivors, 1, #survivors, 1, {})
   local games, round = a.games, 0
   if not a.json then
     print(("%s: tuning %s for %s (%s), %d candidates, match seed %d (--seed)"):format(a.game,
@@ -798,6 +834,9 @@ local function tune()
   until #survivors == 1
   local best = survivors[1]
   local e, fp = best.est and best.est.est, best.fp_est and best.fp_est.est
+  local all = {}
+  for _, c in ipairs(everyone) do for _, g in ipairs(c.games) do all[#all + 1] = g end end
+  local capped, cap = unfinished_of(all)
   local summary = ("%s over %d games: %s %s"):format(params_text(best.values, a.params), #best.games,
     a.objective.metric, e and cell(e, best.est.unit) or "-")
   local ok, why = req.write_file(a.out, variant_text(a, best.values, ("meeple tune %s %s: %s"):format(
@@ -807,12 +846,14 @@ local function tune()
     print(json.encode(finite({ game = a.game, bots = a.bots, objective = a.objective.name, match_seed = a.seed,
       best = { params = best.values, games = #best.games, estimate = e and e.value, ci_low = e and e.lo,
                ci_high = e and e.hi, first_player = fp and { value = fp.value, ci_low = fp.lo, ci_high = fp.hi } },
-      rounds = rounds, variant_file = a.out }), { indent = true }))
+      rounds = rounds, variant_file = a.out, unfinished = capped, max_decisions = cap }), { indent = true }))
   else
     print(("\nbest: %s"):format(summary))
     if fp and a.objective.metric ~= "first_player" then
       print(("      first-player advantage %s"):format(cell(fp, "share")))
     end
+    local said = unfinished_sentence(all)
+    if said then print(wrap(said, 100)) end
     print(("wrote %s: play it with --variant %s"):format(a.out, a.out))
   end
   return 0

@@ -60,6 +60,8 @@
   const winners = asList(data.winners);
   const forfeits = asList(data.forfeits);
   $("result").textContent = [
+    // a game stopped at match's decision cap: every seat shares the win, as a draw
+    data.unfinished ? "unfinished at " + data.unfinished + " decisions (a draw shared by all seats)" : "",
     winners.length ? (winners.length > 1 ? "winners (shared): " : "winner: ") +
       winners.map((w) => "P" + w + " " + seatName(w)).join(", ") : "",
     scores.length ? "scores: " + scores.map((s, i) => "P" + (i + 1) + " " + s).join(", ") : "",

@@ -296,13 +296,19 @@ describe("the match log against docs/log.schema.json", function()
   it("the schema lists every field a record has, each documented", function()
     local log = os.tmpname()
     meeple("match babel greedy_babel random --games 20 --seed 3 --sprt 0.5,0.6 --log " .. quote(log))
+    -- and games the decision cap stopped ("unfinished")
+    local capped = os.tmpname()
+    meeple("match babel random random --games 2 --seed 1 --max-decisions 40 --log " .. quote(capped))
+    assert.truthy(read(capped):find('"unfinished":40', 1, true))
+    write(log, read(log) .. read(capped))
+    os.remove(capped)
     local out = sh("jq -r --slurpfile s " .. quote(root .. "/docs/log.schema.json") ..
       [[ '$s[0].properties as $p | keys[] | . as $k | select(($p[$k] // {}) | has("description") | not)' ]] ..
       quote(log) .. " 2>&1")
     os.remove(log)
     assert.equal("", out)
     local doc = read(root .. "/docs/log-format.md")
-    for _, field in ipairs { "index", "log", "meeple", "by", "decisions", "ms_max", "params", "match_seed", "deal", "seating", "sprt" } do
+    for _, field in ipairs { "index", "log", "meeple", "by", "decisions", "ms_max", "params", "match_seed", "deal", "seating", "sprt", "unfinished" } do
       assert.truthy(doc:find("`" .. field .. "`", 1, true), field)
     end
   end)
