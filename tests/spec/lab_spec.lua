@@ -161,6 +161,53 @@ return {
     assert.is_true(d.beyond_chance and d.p_value < 0.05 / 11, "decisions: " .. tostring(d.p_value))
   end)
 
+  it("measures the branching factor per phase and overall, and Citadels' rounds by its turn counter", function()
+    -- exactly 2 choices at every choosing decision and 5 at every turn decision (the rules' first
+    -- ones, made up to 5 with "wait" actions that do nothing), over when the second round begins:
+    -- 6 choosing decisions a game (3 players choose two characters each), the rest turn decisions
+    local v = util.write([[
+return {
+  game = "citadels", name = "fixed-branching",
+  hooks = {
+    actions = function(s, list)
+      local out, k = {}, s:table().phase == "choose" and 2 or 5
+      for i = 1, math.min(k, #list) do out[i] = list[i] end
+      for i = #out + 1, k do out[i] = "wait " .. i end
+      return out
+    end,
+    apply = function(s, a) if a:find("^wait ") then return true end end,
+    is_over = function(s) if s:turn() >= 2 then return true, { 1 } end end,
+  },
+}]], ".lua")
+    local m = evaluate("citadels random random random --games 6 --seating rotate --seed 1 --variant " .. v).variant_metrics
+    os.remove(v)
+    near(2, m["branching.choose"].value, "branching in phase choose")
+    near(5, m["branching.turns"].value, "branching in phase turns")
+    -- overall: (2 * 6 + 5 * (N - 6)) / N for N decisions a game
+    near(5 - 18 / m.decisions.value, m.branching.value, "branching overall")
+    -- Citadels' s:turn() counts rounds: the second round began (ceil(2 / 3) would say 1)
+    near(2, m.rounds.value, "rounds")
+  end)
+
+  it("counts a game's rounds as the turns begun over the players, rounded up (Babel)", function()
+    local log = os.tmpname()
+    local out, code = meeple("match babel greedy_babel random --games 8 --seed 2 --log " .. log)
+    assert.are.equal(0, code, out)
+    local sum, games = 0, 0
+    for line in io.lines(log) do
+      local rec = json.decode(line)
+      if rec.actions then
+        local s = require("meeple").new("babel", { seed = rec.seed, players = 2 })
+        for _, a in ipairs(rec.actions) do s:play(a) end
+        sum, games = sum + math.ceil(s:turn() / 2), games + 1
+      end
+    end
+    os.remove(log)
+    assert.are.equal(8, games)
+    local m = evaluate("babel greedy_babel random --games 8 --seed 2").metrics
+    near(sum / games, m.rounds.value, "rounds")
+  end)
+
   it("measures each of the four games", function()
     for _, case in ipairs({ "babel greedy_babel random --games 4", "citadels random random random --games 12",
                             "bohnanza random random random --games 6 --seating rotate",
