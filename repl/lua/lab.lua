@@ -851,11 +851,25 @@ local function candidates_of(params)
   return list
 end
 
+-- The text of tune's --variant: a file (a name in scripts/variants/ is not looked up here).
+local function variant_source(path)
+  if not (path:find("/", 1, true) or path:match("%.lua$")) then
+    bad("--variant for tune takes a variant file (a path, or a name ending in .lua), got '%s'", path)
+  end
+  local f = io.open(path, "rb")
+  local text = f and f:read(1048577)
+  if f then f:close() end
+  if not text then bad("cannot read the variant file '%s'", path) end
+  return text
+end
+
 local function tune_args()
   local a = parse(req.args, { ["--param"] = true, ["--objective"] = true, ["--games"] = true, ["--seed"] = true,
-                              ["--jobs"] = true, ["--seating"] = true, ["--out"] = true }, { ["--json"] = true },
+                              ["--jobs"] = true, ["--seating"] = true, ["--out"] = true, ["--variant"] = true },
+    { ["--json"] = true },
     function(a, opt, value)
-      if opt == "--param" then
+      if opt == "--variant" then a.variant = value
+      elseif opt == "--param" then
         a.params = a.params or {}
         local p = param_of(value)
         for _, q in ipairs(a.params) do if q.key == p.key then bad("--param %s is given twice", p.key) end end
@@ -867,8 +881,9 @@ local function tune_args()
   if not a.objective then bad("--objective says what to tune for: balance, first_player, duration:N, lead_changes or decisiveness") end
   if a.objective.metric == "skill" and #a.bots < 2 then bad("--objective decisiveness needs two bots or more") end
   a.candidates = candidates_of(a.params)
-  check_setup(a, nil)
-  for _, c in ipairs(a.candidates) do check_setup(a, nil, c) end
+  check_setup(a, a.variant)
+  if a.variant then a.variant_source = variant_source(a.variant) end
+  for _, c in ipairs(a.candidates) do check_setup(a, a.variant, c) end
   a.games, a.block = deal_games(a, 20)
   a.seed = match_seed(a)
   a.out = a.out or (a.game .. "-tuned.lua")
@@ -881,8 +896,17 @@ local function params_text(c, params, sep)
   return table.concat(parts, sep and ", " or " ")
 end
 
--- The variant file that sets a candidate's parameters.
+-- The variant file that sets a candidate's parameters: over --variant's own (its text, run as a
+-- function, gives its table; the candidate's values replace its params), or the base rules'.
 local function variant_text(a, c, comment)
+  if a.variant_source then
+    local lines = { "-- " .. comment, "local variant = (function(...)", a.variant_source, "end)()",
+                    "variant.params = variant.params or {}" }
+    for _, p in ipairs(a.params) do lines[#lines + 1] = ("variant.params.%s = %d"):format(p.key, c[p.key]) end
+    lines[#lines + 1] = ("variant.name = \"tuned\"\nvariant.description = %q\nreturn variant\n"):format(
+      ("tuned for %s: %s"):format(a.objective.name, params_text(c, a.params)))
+    return table.concat(lines, "\n")
+  end
   return ("-- %s\nreturn {\n  game = %q,\n  name = \"tuned\",\n  description = %q,\n  params = { %s },\n}\n"):format(
     comment, a.game, ("tuned for %s: %s"):format(a.objective.name, params_text(c, a.params)),
     params_text(c, a.params, " = "))

@@ -326,6 +326,41 @@ describe("meeple tune", function()
     near(m.rounds.value, r.best.estimate, "the confirmation's rounds")
   end)
 
+  it("picks the value a constructed variant makes fair, for first_player and for balance", function()
+    -- seat 1 wins iff (deal mod 4) < hand_start (the deal's number from the temple deck, which
+    -- hand_start leaves alone; the hand holds hand_start + 3 cards after the first draw): seat 1's
+    -- win chance is hand_start / 4, so hand_start 2 is fair, 1 and 3 are 0.5 off, 4 is 1 off
+    local v = util.write([[
+local deal = 0
+return {
+  game = "babel", name = "first-by-hand",
+  hooks = {
+    setup = function(s)
+      local t = s:table()
+      deal = 0
+      for i, card in ipairs(t.temple_deck) do deal = deal + i * card end
+      deal = deal % 4 < #t.players[1].hand - 3 and 1 or 2
+    end,
+    is_over = function(s) if #s:history() >= 2 then return true, { deal } end end,
+  },
+}]], ".lua")
+    local out_file = os.tmpname() .. ".lua"
+    for _, objective in ipairs({ "first_player", "balance" }) do
+      local out, code = util.sh(util.quote(util.exe) .. (" tune babel greedy_babel random --param hand_start=1..4"
+        .. " --objective %s --games 40 --seed 1 --json --variant %s --out %s 2>/dev/null"):format(objective,
+        util.quote(v), util.quote(out_file)))
+      assert.are.equal(0, code, out)
+      local r = json.decode(out)
+      assert.are.equal(2, r.best.params.hand_start, objective)
+      within({ ci_low = r.best.ci_low, ci_high = r.best.ci_high }, 0, objective .. ": the fair value's estimate")
+      -- the file written plays the variant's rules at the value found
+      local s = require("meeple").new("babel", { variant = out_file, seed = 1 })
+      assert.are.equal(5, #s:table().players[1].hand, objective)
+      os.remove(out_file)
+    end
+    os.remove(v)
+  end)
+
   it("measures the first bot's skill when it is named by its file", function()
     local out_file = os.tmpname() .. ".lua"
     local out, code = meeple(("tune babel %s random --param end_total=14..15 --objective decisiveness --games 2"
@@ -347,6 +382,7 @@ describe("meeple tune", function()
       { "tune babel random random --param end_total=25..40 --objective balance", "end_total" },
       { "tune babel random random --param end_total=1..100 --objective balance", "more than 64" },
       { "tune babel random --param end_total=10..12 --objective decisiveness", "two bots" },
+      { "tune babel random random --param end_total=10..12 --objective balance --variant short", "variant file" },
     }) do
       local out, code = meeple(case[1])
       assert.are.equal(2, code, case[1] .. ": " .. out)
