@@ -1,6 +1,6 @@
 -- lab.lua — the variant lab (repl/lab.c): `meeple evaluate` measures a game (or a variant beside the
 -- base rules) by the game-design metrics of docs/lab.md, each with a 95% interval; `meeple tune`
--- finds parameter values for an objective by successive halving.
+-- finds parameter values for an objective by successive halving, then a confirmation run of the one chosen.
 --
 -- Run with (meeple, request): request.command ("evaluate" or "tune"), request.args (the command's
 -- arguments), request.tmp (a fresh folder, emptied here), request.tty, and the C side's play(spec),
@@ -129,11 +129,10 @@ end
 -- moved the same way: 2 · 2^-K), or 1 when none moved. nil without per-deal values.
 local function paired_p(a, b)
   if not a or not b or not a.per or not b.per then return nil end
-  local diffs = {}
-  for key, va in pairs(a.per) do
-    local vb = b.per[key]
-    if vb then diffs[#diffs + 1] = vb - va end
-  end
+  local keys, diffs = {}, {}
+  for key in pairs(a.per) do if b.per[key] then keys[#keys + 1] = key end end
+  table.sort(keys) -- the sums in one order: the same p-value on every run
+  for i, key in ipairs(keys) do diffs[i] = b.per[key] - a.per[key] end
   local k = #diffs
   if k < 2 then return 1 end
   local sum, ss = 0, 0
