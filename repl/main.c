@@ -144,17 +144,20 @@ static const cli_command commands[] = {
      evaluate_main},
     {"tune",
      "meeple tune GAME BOT BOT... --param KEY=LO..HI [--param ...] --objective OBJ [--games N] [--seed S]"
-     " [--jobs J] [--seating D] [--max-decisions N] [--out FILE] [--json]",
+     " [--jobs J] [--seating D] [--max-decisions N] [--variant FILE] [--out FILE] [--json]",
      "parameter values that best meet an objective, by successive halving, written as a variant",
      "Every combination of the ranges is a candidate (at most 64). Round 1 plays --games games of each\n"
      "(default: 20 rounded up to whole deals); each round keeps the better half by the objective's\n"
      "estimate over all of a candidate's games and plays twice as many new games (a new seed each\n"
      "round, the same deals for every candidate), until one is left. Prints every round's candidates,\n"
-     "games and estimates, the best with its interval, and writes it as a variant file.\n"
+     "games and estimates; then plays the one left again on a new seed (its halving estimate is biased\n"
+     "by its own selection) and prints that run's estimate and interval as the best; writes it as a\n"
+     "variant file.\n"
      "  --param KEY=LO..HI  a whole-number parameter of the game (meeple rules GAME) and its range\n"
      "  --objective OBJ     balance (smallest seat spread), first_player (advantage nearest 0),\n"
      "                      duration:N (mean rounds nearest N), lead_changes (most), decisiveness\n"
      "                      (the first bot's skill highest)\n"
+     "  --variant FILE  a variant file whose rules the candidates play, their values over its params\n"
      "  --out FILE   the variant file written (default GAME-tuned.lua), for --variant FILE\n"
      "  --games, --seed, --jobs, --seating, --max-decisions   as for evaluate; --json: the evidence\n"
      "               as one object",

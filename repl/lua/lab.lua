@@ -1,6 +1,6 @@
 -- lab.lua — the variant lab (repl/lab.c): `meeple evaluate` measures a game (or a variant beside the
 -- base rules) by the game-design metrics of docs/lab.md, each with a 95% interval; `meeple tune`
--- finds parameter values for an objective by successive halving.
+-- finds parameter values for an objective by successive halving, then a confirmation run of the one chosen.
 --
 -- Run with (meeple, request): request.command ("evaluate" or "tune"), request.args (the command's
 -- arguments), request.tmp (a fresh folder, emptied here), request.tty, and the C side's play(spec),
@@ -68,8 +68,9 @@ end
 local Z95 = 1.959963984540054
 
 -- The mean of per-deal values with its t interval over the deals (the independent units), at the
--- two-sided level 1 - alpha. {value, lo, hi, se, n}.
-local function over_deals(values, alpha)
+-- two-sided level 1 - alpha. {value, lo, hi, se, n, per}: per[key] is deal key's value (the paired
+-- comparison's input), when the deals' keys are given.
+local function over_deals(values, alpha, keys)
   local n, sum = #values, 0
   for _, v in ipairs(values) do sum = sum + v end
   if n == 0 then return nil end
@@ -78,47 +79,93 @@ local function over_deals(values, alpha)
   local se = n > 1 and math.sqrt(ss / (n - 1) / n) or math.huge
   local half = n > 1 and t_critical(alpha or 0.05, n - 1) * se or math.huge
   if se == 0 then half = 0 end
-  return { value = m, lo = m - half, hi = m + half, se = se, n = n }
+  local per
+  if keys then
+    per = {}
+    for i, v in ipairs(values) do per[keys[i]] = v end
+  end
+  return { value = m, lo = m - half, hi = m + half, se = se, n = n, per = per }
 end
 
 -- A ratio of sums over deals (sum of num / sum of den), its interval by linearization: the deals'
--- residuals num - R den, as for a cluster sample.
-local function ratio_over_deals(num, den)
+-- residuals num - R den, as for a cluster sample. per[key]: the deal's linearized value
+-- R + (num - R den) / mean den, whose mean is R (the paired comparison's input).
+local function ratio_over_deals(num, den, keys)
   local n, sn, sd = #num, 0, 0
   for i = 1, n do sn, sd = sn + num[i], sd + den[i] end
   if n == 0 or sd == 0 then return nil end
-  local r, ss = sn / sd, 0
-  for i = 1, n do ss = ss + (num[i] - r * den[i]) ^ 2 end
+  local r, ss, per = sn / sd, 0, {}
+  for i = 1, n do
+    ss = ss + (num[i] - r * den[i]) ^ 2
+    per[keys[i]] = r + (num[i] - r * den[i]) / (sd / n)
+  end
   local se = n > 1 and math.sqrt(ss / (n - 1) / n) / (sd / n) or math.huge
   local half = se == 0 and 0 or n > 1 and t_critical(0.05, n - 1) * se or math.huge
-  return { value = r, lo = r - half, hi = r + half, se = se, n = n }
+  return { value = r, lo = r - half, hi = r + half, se = se, n = n, per = per }
 end
 
--- How far from a bound of its range a metric's interval reaches when all D deals came out at that
--- bound: Wilson's score interval for D successes in D trials (as `meeple match` does then), scaled to
--- the range; a t interval would claim the bound exactly.
-local function wilson_reach(range, d, z) return range * z * z / (d + z * z) end
+-- The share of D alike deals' population that may differ from what all D showed: Wilson's score
+-- bound for 0 in D (as `meeple match` uses at 0 or all wins), with quantile z.
+local function wilson_share(d, z) return z * z / (d + z * z) end
 
--- The estimate's interval cut to the metric's range [lo, hi]; at a bound every deal reached, Wilson's.
-local function clamp(e, lo, hi)
+-- The estimate's interval cut to the metric's range [lo, hi]. When every deal gave the same value
+-- (no spread seen), a t interval would have width 0; instead up to Wilson's share of deals may
+-- differ, each as far as the range's bound — or, for a count (no upper bound), by `step` (one unit).
+local function clamp(e, lo, hi, step)
   if not e then return nil end
   e.lo, e.hi = math.max(lo, e.lo), math.min(hi, e.hi)
-  if e.se == 0 and hi < math.huge then
-    if e.value >= hi then e.lo = hi - wilson_reach(hi - lo, e.n, Z95)
-    elseif e.value <= lo then e.hi = lo + wilson_reach(hi - lo, e.n, Z95) end
-    e.se = (e.hi - e.lo) / (2 * Z95) -- what a difference is tested with (differs)
+  if e.se == 0 and e.n > 1 then
+    local p = wilson_share(e.n, Z95)
+    e.lo = e.value - math.min(e.value - lo, step or math.huge) * p
+    e.hi = e.value + (hi < math.huge and (hi - e.value) or step) * p
+    e.se = (e.hi - e.lo) / (2 * Z95)
   end
   return e
 end
 
--- Whether two estimates differ beyond chance at 95%: a z test on their difference, or, for an
--- estimate without a standard error (balance), intervals that do not meet.
-local function differs(a, b)
+-- The two-sided p-value of a change between two estimates over the same deals: a paired t test
+-- on the deals both have (the per-deal differences of their values, or linearized values). When
+-- every deal moved by the same amount the t test cannot be taken: then the sign test (all K deals
+-- moved the same way: 2 · 2^-K), or 1 when none moved. nil without per-deal values.
+local function paired_p(a, b)
+  if not a or not b or not a.per or not b.per then return nil end
+  local keys, diffs = {}, {}
+  for key in pairs(a.per) do if b.per[key] then keys[#keys + 1] = key end end
+  table.sort(keys) -- the sums in one order: the same p-value on every run
+  for i, key in ipairs(keys) do diffs[i] = b.per[key] - a.per[key] end
+  local k = #diffs
+  if k < 2 then return 1 end
+  local sum, ss = 0, 0
+  for _, x in ipairs(diffs) do sum = sum + x end
+  local m = sum / k
+  for _, x in ipairs(diffs) do ss = ss + (x - m) ^ 2 end
+  local scale = math.max(math.abs(m), 1e-300)
+  if ss <= (1e-12 * scale) ^ 2 * k then
+    if math.abs(m) < 1e-12 then return 1 end
+    return math.min(1, 2 * 0.5 ^ k)
+  end
+  local t = math.abs(m) / math.sqrt(ss / (k - 1) / k)
+  return 2 * (1 - t_cdf(t, k - 1))
+end
+
+-- Whether two intervals do not meet (for the estimates with no per-deal form: balance, luck).
+local function apart(a, b)
   if not a or not b then return false end
-  if not a.se or not b.se then return a.hi < b.lo or b.hi < a.lo end
-  local se = math.sqrt(a.se ^ 2 + b.se ^ 2)
-  if se == 0 then return a.value ~= b.value end
-  return math.abs(b.value - a.value) / se > Z95
+  return a.hi < b.lo or b.hi < a.lo
+end
+
+-- Holm's step-down over the p-values (a list of {p = …}, nil p left out): marks `beyond` on those
+-- rejected so that all together err at most alpha. Returns the family's size.
+local function holm(tests, alpha)
+  local list = {}
+  for _, t in ipairs(tests) do if t.p then list[#list + 1] = t end end
+  table.sort(list, function(x, y) return x.p < y.p end)
+  local m = #list
+  for i, t in ipairs(list) do
+    if t.p > alpha / (m - i + 1) then break end
+    t.beyond = true
+  end
+  return m
 end
 
 -- ======================================================================== the games, measured
@@ -211,12 +258,15 @@ local function mean_of(games, f)
 end
 
 -- The games by deal, in deal order: the deal is the unit of every interval (its games share cards
--- and seeds, so they are not independent of each other).
+-- and seeds, so they are not independent of each other). A deal is known by its round (tune plays a
+-- new match each round, numbering its deals from 1 again) and its number in that match; each deal's
+-- list carries that key.
 local function by_deal(games)
   local deals, order = {}, {}
   for _, g in ipairs(games) do
-    if not deals[g.deal] then deals[g.deal] = {}; order[#order + 1] = g.deal end
-    table.insert(deals[g.deal], g)
+    local key = (g.round or 0) * 1e9 + g.deal
+    if not deals[key] then deals[key] = { key = key }; order[#order + 1] = key end
+    table.insert(deals[key], g)
   end
   table.sort(order)
   local list = {}
@@ -224,19 +274,26 @@ local function by_deal(games)
   return list
 end
 
--- A per-deal figure for every deal (the deals where f gives nil left out).
+-- A per-deal figure for every deal (the deals where f gives nil left out), and the deals' keys.
 local function per_deal(deals, f)
-  local values = {}
+  local values, keys = {}, {}
   for _, d in ipairs(deals) do
     local v = f(d)
-    if v then values[#values + 1] = v end
+    if v then values[#values + 1], keys[#keys + 1] = v, d.key end
   end
-  return values
+  return values, keys
+end
+
+-- The mean over the deals of a per-deal figure, with its interval (over_deals).
+local function mean_over(deals, f, alpha)
+  local values, keys = per_deal(deals, f)
+  return over_deals(values, alpha, keys)
 end
 
 local ASSUME_MEAN = "deals independent; t interval over the deals"
 local ASSUME_RATIO = "deals independent; ratio of sums over the deals, interval by linearization"
 local ASSUME_SPREAD = "deals independent; simultaneous t intervals (Bonferroni) on every pair of seats"
+local ASSUME_LUCK = "deals independent, seats' hands independent; one-way random-effects ANOVA, F interval (normal theory)"
 
 -- The spread of the seats' win rates: max over pairs of |w_i - w_j|, each pair's difference paired
 -- within deals; the bounds are those of the pairs' simultaneous intervals, so they hold together.
@@ -245,13 +302,13 @@ local function seat_spread(deals, n)
   local est = { value = 0, lo = 0, hi = 0 }
   for i = 1, n - 1 do
     for j = i + 1, n do
-      local diff = over_deals(per_deal(deals, function(d)
+      local diff = mean_over(deals, function(d)
         return mean_of(d, function(g) return share(g, i) - share(g, j) end)
-      end), 0.05 / pairs_count)
+      end, 0.05 / pairs_count)
       if not diff then return nil end
-      if diff.se == 0 and math.abs(diff.value) >= 1 then -- one seat won every game: Wilson's, as clamp
-        local reach = wilson_reach(2, diff.n, t_critical(0.05 / pairs_count, math.max(diff.n - 1, 1)))
-        diff.lo, diff.hi = diff.value > 0 and 1 - reach or -1, diff.value > 0 and 1 or -1 + reach
+      if diff.se == 0 and diff.n > 1 then -- every deal alike: Wilson's share of deals may differ, as clamp
+        local p = wilson_share(diff.n, t_critical(0.05 / pairs_count, diff.n - 1))
+        diff.lo, diff.hi = diff.value - (diff.value + 1) * p, diff.value + (1 - diff.value) * p
       end
       est.value = math.max(est.value, math.abs(diff.value))
       est.lo = math.max(est.lo, diff.lo > 0 and diff.lo or diff.hi < 0 and -diff.hi or 0)
@@ -262,8 +319,77 @@ local function seat_spread(deals, n)
   return est
 end
 
+-- P(F <= x) for Fisher's F with d1 and d2 degrees of freedom, and its quantile (by bisection).
+local function f_cdf(x, d1, d2)
+  if x <= 0 then return 0 end
+  return incomplete_beta(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2))
+end
+
+local function f_quantile(p, d1, d2)
+  local lo, hi = 0, 1
+  while f_cdf(hi, d1, d2) < p and hi < 1e12 do lo, hi = hi, hi * 2 end
+  for _ = 1, 100 do
+    local mid = (lo + hi) / 2
+    if f_cdf(mid, d1, d2) < p then lo = mid else hi = mid end
+  end
+  return (lo + hi) / 2
+end
+
+-- Luck: the share of the variance of a seat's win share that the deal explains. The unit is a seat
+-- of a deal (the hand that seat is dealt), observed once for each game of the deal, with each bot
+-- there equally often. Each seat's mean is removed first (a seat advantage is not luck), then the
+-- one-way random-effects ANOVA over those cells: between-cell and within-cell mean squares MSB, MSW
+-- (m games a cell), the deal's variance (MSB - MSW) / m (unbiased), and its share of the total,
+-- the intraclass correlation ICC(1), truncated to [0, 1]; its interval the F interval of Shrout and
+-- Fleiss (1979). No variance left once the seats are removed (a seat always wins): 0.
+local function luck_of(deals, n)
+  local seat_sum, count = {}, 0
+  for s = 1, n do seat_sum[s] = 0 end
+  for _, d in ipairs(deals) do
+    for _, g in ipairs(d) do
+      count = count + 1
+      for s = 1, n do seat_sum[s] = seat_sum[s] + share(g, s) end
+    end
+  end
+  local D = #deals
+  local ssb, ssw, df2 = 0, 0, 0
+  for _, d in ipairs(deals) do
+    df2 = df2 + n * (#d - 1)
+    for s = 1, n do
+      local cell = mean_of(d, function(g) return share(g, s) end)
+      ssb = ssb + #d * (cell - seat_sum[s] / count) ^ 2
+      for _, g in ipairs(d) do ssw = ssw + (share(g, s) - cell) ^ 2 end
+    end
+  end
+  local df1, m = n * (D - 1), count / D
+  if D < 2 or df2 < 1 then return nil end
+  local msb, msw, p = ssb / df1, ssw / df2, wilson_share(D, Z95)
+  local e = { n = D }
+  if msw <= 1e-15 then -- no spread within a seat of a deal: at a bound, Wilson's reach as clamp
+    if msb <= 1e-15 then e.value, e.lo, e.hi = 0, 0, p else e.value, e.lo, e.hi = 1, 1 - p, 1 end
+    return e
+  end
+  local deal_var = (msb - msw) / m
+  e.value = math.max(0, deal_var / (deal_var + msw))
+  local f = msb / msw
+  local fl, fu = f / f_quantile(0.975, df1, df2), f * f_quantile(0.975, df2, df1)
+  e.lo = math.min(e.value, math.max(0, (fl - 1) / (fl + m - 1)))
+  e.hi = math.min(1, math.max(e.value, (fu - 1) / (fu + m - 1)))
+  if e.hi <= e.lo then e.hi = math.min(1, e.lo + p) end
+  return e
+end
+
 -- How far a share w is above an even split 1/n, on a scale where 1 is "always".
 local function above_even(w, n) return (w - 1 / n) / (1 - 1 / n) end
+
+-- Whether every seat holds the same bot: then each deal's games are one game, seated alike (bots
+-- draw their randomness from the deal's seed and their seat), and luck is 1 by construction.
+local function mirror(games)
+  local seats = games[1] and games[1].seats or {}
+  local function bot(i) return (seats[i]:gsub("#%d+$", "")) end -- match names a second copy "random#2"
+  for i = 2, #seats do if bot(i) ~= bot(1) then return false end end
+  return #seats > 1
+end
 
 -- The metrics of one rule set's games, in the order they are printed. first_bot: the bot the skill
 -- is of (the first listed).
@@ -273,26 +399,30 @@ local function metrics(games, n, first_bot, block)
     if est then out[#out + 1] = { key = key, label = label, est = est, unit = unit, assumes = assumes } end
   end
   add("balance", "balance (seat spread)", seat_spread(deals, n), "share", ASSUME_SPREAD)
-  add("first_player", "first-player advantage", clamp(over_deals(per_deal(deals, function(d)
+  add("first_player", "first-player advantage", clamp(mean_over(deals, function(d)
     return above_even(mean_of(d, function(g) return share(g, 1) end), n)
-  end)), -1 / (n - 1), 1), "share", ASSUME_MEAN)
-  add("drawishness", "drawishness (shared wins)", clamp(over_deals(per_deal(deals, function(d)
+  end), -1 / (n - 1), 1), "share", ASSUME_MEAN)
+  add("drawishness", "drawishness (shared wins)", clamp(mean_over(deals, function(d)
     return mean_of(d, function(g) return g.nwinners > 1 and 1 or 0 end)
-  end)), 0, 1), "share", ASSUME_MEAN)
-  add("decisions", "duration (decisions)", over_deals(per_deal(deals, function(d)
+  end), 0, 1), "share", ASSUME_MEAN)
+  add("decisions", "duration (decisions)", clamp(mean_over(deals, function(d)
     return mean_of(d, function(g) return g.decisions end)
-  end)), "count", ASSUME_MEAN)
-  add("rounds", "duration (rounds)", over_deals(per_deal(deals, function(d)
+  end), 0, math.huge, 1), "count", ASSUME_MEAN)
+  add("rounds", "duration (rounds)", clamp(mean_over(deals, function(d)
     return mean_of(d, function(g) return g.rounds end)
-  end)), "count", ASSUME_MEAN)
-  local function sums(field, phase)
-    return per_deal(deals, function(d)
-      local sum = 0
-      for _, g in ipairs(d) do sum = sum + (phase and (g[field][phase] or 0) or g[field]) end
-      return sum
-    end)
+  end), 0, math.huge, 1), "count", ASSUME_MEAN)
+  local function ratio(num_field, den_field, phase)
+    local function sums(field)
+      return per_deal(deals, function(d)
+        local sum = 0
+        for _, g in ipairs(d) do sum = sum + (phase and (g[field][phase] or 0) or g[field]) end
+        return sum
+      end)
+    end
+    local num, keys = sums(num_field)
+    return clamp(ratio_over_deals(num, sums(den_field), keys), 0, math.huge, 1)
   end
-  add("branching", "branching factor", ratio_over_deals(sums("legal"), sums("decisions")), "count", ASSUME_RATIO)
+  add("branching", "branching factor", ratio("legal", "decisions"), "count", ASSUME_RATIO)
   local phases, seen = {}, {}
   for _, g in ipairs(games) do
     for phase in pairs(g.phase_decisions) do
@@ -301,27 +431,23 @@ local function metrics(games, n, first_bot, block)
   end
   table.sort(phases)
   for _, phase in ipairs(phases) do
-    add("branching." .. phase, "  in phase " .. phase,
-        ratio_over_deals(sums("phase_legal", phase), sums("phase_decisions", phase)), "count", ASSUME_RATIO)
+    add("branching." .. phase, "  in phase " .. phase, ratio("phase_legal", "phase_decisions", phase), "count",
+        ASSUME_RATIO)
   end
-  add("skill", ("skill (%s)"):format(first_bot), clamp(over_deals(per_deal(deals, function(d)
+  add("skill", ("skill (%s)"):format(first_bot), clamp(mean_over(deals, function(d)
     return above_even(mean_of(d, function(g)
       for seat, name in ipairs(g.seats) do if name == first_bot then return share(g, seat) end end
     end), n)
-  end)), -1 / (n - 1), 1), "share", ASSUME_MEAN)
-  if block >= n then -- the deal's games put every bot in every seat
-    add("luck", "luck (the seat wins the deal)", clamp(over_deals(per_deal(deals, function(d)
-      local best = 0
-      for seat = 1, n do best = math.max(best, mean_of(d, function(g) return share(g, seat) end)) end
-      return above_even(best, n)
-    end)), 0, 1), "share", ASSUME_MEAN)
+  end), -1 / (n - 1), 1), "share", ASSUME_MEAN)
+  if block >= n and not mirror(games) then -- the deal's games put every bot in every seat
+    add("luck", "luck (deal's share of variance)", luck_of(deals, n), "share", ASSUME_LUCK)
   end
   local function decided(f)
-    return over_deals(per_deal(deals, function(d)
+    return mean_over(deals, function(d)
       return mean_of(d, function(g) return g.nwinners > 0 and not g.unfinished and f(g) or nil end)
-    end))
+    end)
   end
-  add("lead_changes", "lead changes per game", clamp(decided(function(g) return g.lead_changes end), 0, math.huge),
+  add("lead_changes", "lead changes per game", clamp(decided(function(g) return g.lead_changes end), 0, math.huge, 1),
       "count", ASSUME_MEAN)
   add("drama", "drama (winner's worst deficit)", clamp(decided(function(g) return g.drama end), 0, 1), "share",
       ASSUME_MEAN)
@@ -517,6 +643,14 @@ local NOTE = "Intervals are 95%%, over the %d deals (a deal's games share its ca
   .. "the unit); the seating design puts each bot in each seat equally often within a deal, so seat and bot "
   .. "effects do not bias each other. docs/lab.md defines each metric and what its interval assumes."
 
+local MIRROR_NOTE = "Luck is left out: with the same bot in every seat a deal's games replay one game (the bots "
+  .. "draw their randomness from the deal's seed and their seat), so the deal would decide it by construction."
+
+-- What a * says (the Holm family's size).
+local MARKS = "* marks a change beyond chance: for the %d metrics with per-deal values, a paired t test over the "
+  .. "deals both rule sets played, Holm-corrected so that all of them together err at most 5%%; for balance and "
+  .. "luck, 95%% intervals that do not meet."
+
 -- ======================================================================== evaluate
 
 local function evaluate_args()
@@ -574,17 +708,25 @@ local function print_single(list)
   end
 end
 
--- Both rule sets' metrics side by side, each row's change and whether it is beyond chance.
+-- Both rule sets' metrics side by side, each row's change and whether it is beyond chance: the
+-- metrics with per-deal values by a paired test over the deals (both rule sets play the same deals),
+-- Holm-corrected across them; balance and luck (no per-deal form) when their intervals do not meet.
+-- Returns the rows and the size of the Holm family.
 local function side_by_side(base, var)
   local rows = {}
   for _, b in ipairs(base) do
     local v = find(var, b.key)
-    rows[#rows + 1] = { m = b, base = b.est, var = v and v.est, beyond = v and differs(b.est, v.est) }
+    local row = { m = b, base = b.est, var = v and v.est }
+    if v then
+      row.p = paired_p(b.est, v.est)
+      if not row.p then row.beyond = apart(b.est, v.est) end
+    end
+    rows[#rows + 1] = row
   end
   for _, v in ipairs(var) do
     if not find(base, v.key) then rows[#rows + 1] = { m = v, var = v.est } end
   end
-  return rows
+  return rows, holm(rows, 0.05)
 end
 
 local function cell(e, unit) return e and ("%s %s"):format(fmt(e.value, unit), interval(e, unit)) or "-" end
@@ -612,7 +754,7 @@ local function changes_sentence(rows, variant)
   if #said == 0 then return "Nothing changed beyond chance; more games (--games) would show smaller effects." end
   local list = #said == 1 and said[1] or table.concat(said, "; ", 1, #said - 1) .. (#said == 2 and " and " or "; and ")
     .. said[#said]
-  return ("Under %s, %s. Everything else is within chance."):format(variant, list)
+  return ("Under %s, %s. No other change is beyond chance (which is not evidence of no change)."):format(variant, list)
 end
 
 local function evaluate()
@@ -628,6 +770,7 @@ local function evaluate()
     var_metrics = metrics(var, n, first_bot, a.block)
   end
   local head, note = headline(a, first, ndeals), NOTE:format(ndeals)
+  if a.block >= n and mirror(base) then note = note .. " " .. MIRROR_NOTE end
   if a.json then
     local function map(list)
       local t = {}
@@ -642,7 +785,8 @@ local function evaluate()
       out.variant_unfinished, out.variant_max_decisions = unfinished_of(var)
       for _, r in ipairs(side_by_side(base_metrics, var_metrics)) do
         if r.base and r.var then
-          out.differences[r.m.key] = { change = r.var.value - r.base.value, beyond_chance = r.beyond }
+          out.differences[r.m.key] = { change = r.var.value - r.base.value, beyond_chance = r.beyond or false,
+                                       p_value = r.p, test = r.p and "paired t over the deals, Holm" or "intervals apart" }
         end
       end
     end
@@ -650,11 +794,11 @@ local function evaluate()
     return 0
   end
   print(head .. "\n")
-  local rows
+  local rows, family
   if var_metrics then
-    rows = side_by_side(base_metrics, var_metrics)
+    rows, family = side_by_side(base_metrics, var_metrics)
     print_pair(rows, a.variant)
-    print("\n* marks a change beyond chance at 95%.\n")
+    print("\n" .. wrap(MARKS:format(family), 100) .. "\n")
     print(wrap(changes_sentence(rows, a.variant), 100))
   else
     print_single(base_metrics)
@@ -740,12 +884,26 @@ local function candidates_of(params)
   return list
 end
 
+-- The text of tune's --variant: a file (a name in scripts/variants/ is not looked up here).
+local function variant_source(path)
+  if not (path:find("/", 1, true) or path:match("%.lua$")) then
+    bad("--variant for tune takes a variant file (a path, or a name ending in .lua), got '%s'", path)
+  end
+  local f = io.open(path, "rb")
+  local text = f and f:read(1048577)
+  if f then f:close() end
+  if not text then bad("cannot read the variant file '%s'", path) end
+  return text
+end
+
 local function tune_args()
   local a = parse(req.args, { ["--param"] = true, ["--objective"] = true, ["--games"] = true, ["--seed"] = true,
-                              ["--jobs"] = true, ["--seating"] = true, ["--out"] = true, ["--max-decisions"] = true },
-            { ["--json"] = true },
+                              ["--jobs"] = true, ["--seating"] = true, ["--out"] = true, ["--variant"] = true,
+                              ["--max-decisions"] = true },
+    { ["--json"] = true },
     function(a, opt, value)
-      if opt == "--param" then
+      if opt == "--variant" then a.variant = value
+      elseif opt == "--param" then
         a.params = a.params or {}
         local p = param_of(value)
         for _, q in ipairs(a.params) do if q.key == p.key then bad("--param %s is given twice", p.key) end end
@@ -757,8 +915,9 @@ local function tune_args()
   if not a.objective then bad("--objective says what to tune for: balance, first_player, duration:N, lead_changes or decisiveness") end
   if a.objective.metric == "skill" and #a.bots < 2 then bad("--objective decisiveness needs two bots or more") end
   a.candidates = candidates_of(a.params)
-  check_setup(a, nil)
-  for _, c in ipairs(a.candidates) do check_setup(a, nil, c) end
+  check_setup(a, a.variant)
+  if a.variant then a.variant_source = variant_source(a.variant) end
+  for _, c in ipairs(a.candidates) do check_setup(a, a.variant, c) end
   a.games, a.block = deal_games(a, 20)
   a.seed = match_seed(a)
   a.out = a.out or (a.game .. "-tuned.lua")
@@ -771,8 +930,17 @@ local function params_text(c, params, sep)
   return table.concat(parts, sep and ", " or " ")
 end
 
--- The variant file that sets a candidate's parameters.
+-- The variant file that sets a candidate's parameters: over --variant's own (its text, run as a
+-- function, gives its table; the candidate's values replace its params), or the base rules'.
 local function variant_text(a, c, comment)
+  if a.variant_source then
+    local lines = { "-- " .. comment, "local variant = (function(...)", a.variant_source, "end)()",
+                    "variant.params = variant.params or {}" }
+    for _, p in ipairs(a.params) do lines[#lines + 1] = ("variant.params.%s = %d"):format(p.key, c[p.key]) end
+    lines[#lines + 1] = ("variant.name = \"tuned\"\nvariant.description = %q\nreturn variant\n"):format(
+      ("tuned for %s: %s"):format(a.objective.name, params_text(c, a.params)))
+    return table.concat(lines, "\n")
+  end
   return ("-- %s\nreturn {\n  game = %q,\n  name = \"tuned\",\n  description = %q,\n  params = { %s },\n}\n"):format(
     comment, a.game, ("tuned for %s: %s"):format(a.objective.name, params_text(c, a.params)),
     params_text(c, a.params, " = "))
@@ -791,7 +959,10 @@ local function play_round(a, round, survivors, games, seed)
                                          log = ("%s/candidate-%d.jsonl"):format(req.tmp, c.id) })
     os.remove(file)
     a.first_bot = first.bots[1] -- the name the match gives the first bot (its file's own name)
-    for _, g in ipairs(played) do c.games[#c.games + 1] = g end
+    for _, g in ipairs(played) do
+      g.round = round -- each round is a match of its own: its deal 1 is not an earlier round's
+      c.games[#c.games + 1] = g
+    end
     local list = metrics(c.games, #a.bots, a.first_bot, a.block)
     c.est, c.fp_est = find(list, a.objective.metric), find(list, "first_player")
     c.loss = c.est and a.objective.loss(c.est.est.value) or math.huge
@@ -820,7 +991,7 @@ local function tune()
     if not a.json then print(("\nround %d: %d games each on seed %d"):format(round, games, seed)) end
     for rank, c in ipairs(survivors) do
       local e = c.est and c.est.est
-      evidence.candidates[rank] = { params = c.values, games = #c.games, estimate = e and e.value,
+      evidence.candidates[rank] = { params = c.values, games = #c.games, deals = e and e.n, estimate = e and e.value,
                                     ci_low = e and e.lo, ci_high = e and e.hi, kept = rank <= keep }
       if not a.json then
         print(("  %-28s %5d games   %s %s   %s"):format(params_text(c.values, a.params), #c.games,
@@ -832,21 +1003,41 @@ local function tune()
     for i = #survivors, keep + 1, -1 do survivors[i] = nil end
     games = games * 2
   until #survivors == 1
-  local best = survivors[1]
-  local e, fp = best.est and best.est.est, best.fp_est and best.fp_est.est
+  local chosen, result, confirmation = survivors[1], survivors[1], nil
+  if #a.candidates > 1 then
+    -- The halving chose the candidate whose estimate came out best, so that estimate is biased in
+    -- its favour (the winner's curse). A fresh run on a new seed, the last round's games, is not.
+    round = round + 1
+    local seed = (a.seed + round - 1) % (SEED_MAX + 1)
+    games = games // 2
+    io.stderr:write(("meeple tune: confirming %s, %d games on a new seed...\n"):format(
+      params_text(chosen.values, a.params), games))
+    result = { id = chosen.id, values = chosen.values, games = {} }
+    play_round(a, round, { result }, games, seed)
+    confirmation = { seed = seed, games = games }
+    if not a.json then
+      print("\n" .. wrap(("confirmation: %s on %d fresh games (seed %d). The halving picked it for its estimate,"
+             .. " which is therefore biased in its favour (the winner's curse); the result below is this run's"
+             .. " alone."):format(params_text(chosen.values, a.params), games, seed), 100))
+    end
+  end
   local all = {}
   for _, c in ipairs(everyone) do for _, g in ipairs(c.games) do all[#all + 1] = g end end
+  if confirmation then for _, g in ipairs(result.games) do all[#all + 1] = g end end
   local capped, cap = unfinished_of(all)
-  local summary = ("%s over %d games: %s %s"):format(params_text(best.values, a.params), #best.games,
-    a.objective.metric, e and cell(e, best.est.unit) or "-")
-  local ok, why = req.write_file(a.out, variant_text(a, best.values, ("meeple tune %s %s: %s"):format(
+  local e, fp = result.est and result.est.est, result.fp_est and result.fp_est.est
+  local summary = ("%s over %d %sgames: %s %s"):format(params_text(result.values, a.params), #result.games,
+    confirmation and "confirmation " or "", a.objective.metric, e and cell(e, result.est.unit) or "-")
+  local ok, why = req.write_file(a.out, variant_text(a, result.values, ("meeple tune %s %s: %s"):format(
     a.game, table.concat(a.bots, " "), summary)))
   if not ok then error(why, 0) end
   if a.json then
     print(json.encode(finite({ game = a.game, bots = a.bots, objective = a.objective.name, match_seed = a.seed,
-      best = { params = best.values, games = #best.games, estimate = e and e.value, ci_low = e and e.lo,
-               ci_high = e and e.hi, first_player = fp and { value = fp.value, ci_low = fp.lo, ci_high = fp.hi } },
-      rounds = rounds, variant_file = a.out, unfinished = capped, max_decisions = cap }), { indent = true }))
+      best = { params = result.values, games = #result.games, deals = e and e.n, estimate = e and e.value,
+               ci_low = e and e.lo, ci_high = e and e.hi, halving_games = #chosen.games,
+               first_player = fp and { value = fp.value, ci_low = fp.lo, ci_high = fp.hi } },
+      confirmation = confirmation, rounds = rounds, variant_file = a.out, unfinished = capped,
+      max_decisions = cap }), { indent = true }))
   else
     print(("\nbest: %s"):format(summary))
     if fp and a.objective.metric ~= "first_player" then
