@@ -2,6 +2,8 @@
 -- A chunk returning render(t [, opts]) -> string. Babel, Citadels, Bohnanza and Rabohnzel get a board; any other game an
 -- indented listing. Plain text unless opts.color: then cards are painted in their colours with ANSI
 -- codes (the shell and `meeple play` ask for it on a terminal without NO_COLOR; tostring never does).
+-- render(nil, {looks = true}) returns {colour = name -> colour, meter_text = function(meter)}: the
+-- looks a replay page takes from here, so the terminal and the pages name and paint alike.
 -- opts.cards, the game's catalogue (s:cards()), adds each bean field's beanometer and what a harvest
 -- would pay now, a field to a line (the shell, `meeple play` and `meeple replay` pass it; tostring
 -- does not, and keeps its one line of fields).
@@ -497,7 +499,12 @@ local function render_generic(t)
   return concat(out, "\n")
 end
 
+-- The looks the pages share with the terminal (scripts/viewer.lua puts them in a replay's data): the
+-- colour of each card named by colour, and a beanometer's text. One place for both.
+local LOOKS = { colour = COLOUR, meter_text = meter_text }
+
 local function render(t, opts)
+  if opts and opts.looks then return LOOKS end
   if type(t) ~= "table" then return tostring(t) end
   paint = painter(opts and opts.color)
   catalogue = opts and opts.cards
