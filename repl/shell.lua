@@ -113,18 +113,9 @@ local function numbered(list)
   end
 end
 
--- The coins a harvest of `count` beans pays by `meter` (cards needed for 1..4 coins, 0: none).
-local function payout(meter, count)
-  local coins = 0
-  for k = 1, 4 do
-    if (meter[k] or 0) > 0 and meter[k] <= count then coins = k end
-  end
-  return coins
-end
-
 -- What a bean action's number stands for, as `who` sees it in `v` (the view): the bean at a hand
 -- position, the bean planted, the field harvested and what it pays, a spell at a row position.
-local function bean_note(v, who, cards, a)
+local function bean_note(v, who, a)
   local me = v.players[who] or {}
   local hand = type(me.hand) == "table" and me.hand or {}
   local verb, n = a:match("^(%a+) (%d+)$")
@@ -137,12 +128,14 @@ local function bean_note(v, who, cards, a)
   if verb == "harvest" then
     local field = type(me.fields) == "table" and me.fields[n]
     local beans = type(field) == "table" and (field.beans or field) or {}
-    local kind, card = beans[#beans], cards[beans[#beans] or ""]
+    local kind = beans[#beans]
     if not kind then return nil end
-    local coins = type(card) == "table" and type(card.meter) == "table"
-      and math.min(payout(card.meter, #beans), #beans - (tonumber(field.enchanted) or 0))
+    -- what it pays: the rules' own figure in the view (harvest), never worked out again here
+    local h = type(me.harvest) == "table" and me.harvest[n]
+    local coins = type(h) == "table" and math.tointeger(h.pays)
     local what = #beans > 1 and format("%s ×%d", kind, #beans) or kind
-    return coins and format("%s: %d coin%s", what, coins, coins == 1 and "" or "s") or what
+    if not coins then return what end
+    return format("%s: %d coin%s%s", what, coins, coins == 1 and "" or "s", h.spell and " + spell" or "")
   end
   local seat, at = a:match("^use card_exchange (%d+) (%d+)$")
   if seat then
@@ -162,7 +155,7 @@ function M.menu(s, legal, who)
   local v = beans and who and s:view(who)
   for i, a in ipairs(legal) do
     local card = cards[a:match("(%S+)$")]
-    local note = v and bean_note(v, who, cards, a)
+    local note = v and bean_note(v, who, a)
     if note then out[i] = format("%s (%s)", a, note)
     elseif type(card) == "table" and card.cost then out[i] = format("%s (%s)", a, card.cost)
     else out[i] = a end

@@ -2,6 +2,8 @@
 -- A chunk returning render(t [, opts]) -> string. Babel, Citadels, Bohnanza and Rabohnzel get a board; any other game an
 -- indented listing. Plain text unless opts.color: then cards are painted in their colours with ANSI
 -- codes (the shell and `meeple play` ask for it on a terminal without NO_COLOR; tostring never does).
+-- render(nil, {looks = true}) returns {colour = name -> colour, meter_text = function(meter)}: the
+-- looks a replay page takes from here, so the terminal and the pages name and paint alike.
 -- opts.cards, the game's catalogue (s:cards()), adds each bean field's beanometer and what a harvest
 -- would pay now, a field to a line (the shell, `meeple play` and `meeple replay` pass it; tostring
 -- does not, and keeps its one line of fields).
@@ -235,16 +237,6 @@ local function meter_text(meter)
   return "[" .. concat(parts, " ") .. "]"
 end
 
--- The coins a harvest of `count` beans would pay by `meter`: the most coins whose count is reached.
-local function payout(meter, count)
-  local coins = 0
-  for k = 1, 4 do
-    local n = meter[k]
-    if type(n) == "number" and n > 0 and n <= count then coins = k end
-  end
-  return coins
-end
-
 -- The bean's card in the catalogue, when it has a beanometer.
 local function bean_card(kind)
   local card = type(catalogue) == "table" and catalogue[kind]
@@ -252,23 +244,36 @@ local function bean_card(kind)
   return nil
 end
 
+-- What a harvest of a field brings now, from the game's own `harvest` entry ({pays, protected, spell}:
+-- the rules work it out, enchanted beans and all): "pays 2 now", "pays 0 now + spell" (Rabohnzel's
+-- Cape bonus), "would pay 1 (protected)" while bean protection forbids that harvest. nil without one.
+local harvest_marks = {} -- the marks harvest_text used on this board, for the key under it
+local function harvest_text(h)
+  if type(h) ~= "table" or math.type(h.pays) ~= "integer" then return nil end
+  harvest_marks.protected = harvest_marks.protected or h.protected == true
+  harvest_marks.spell = harvest_marks.spell or h.spell == true
+  local spell = h.spell and " + spell" or ""
+  if h.protected then return format("would pay %d%s (protected)", h.pays, spell) end
+  return format("pays %d now%s", h.pays, spell)
+end
+
 -- A field: its beans as "blue ×3" (or a Rabohnzel field's {beans, enchanted, power}), then, when the
--- catalogue is known, its beanometer and what a harvest would pay now. Rabohnzel's enchanted beans go
--- to the discard pile, so they pay nothing (rabohnzel.md, bean_enchantment). `provisional` is set when
--- the meter shown is one the rules digest marks provisional.
-local function bean_field(f)
+-- catalogue is known, its beanometer and what a harvest would bring now (`h`, the player's harvest
+-- entry for it). Returns the text, whether a meter was shown, and whether it is one the rules digest
+-- marks provisional.
+local function bean_field(f, h)
   local beans = f.beans or f
-  if type(beans) ~= "table" or #beans == 0 then return "-", false end
+  if type(beans) ~= "table" or #beans == 0 then return "-", false, false end
   local kind = beans[#beans]
   local text = #beans > 1 and format("%s ×%d", paint(kind), #beans) or paint(kind)
   local enchanted = tonumber(f.enchanted) or 0
   if enchanted > 0 then text = text .. format(" (%d enchanted)", enchanted) end
   if (f.power or 0) > 0 then text = text .. " *" end
   local card = bean_card(kind)
-  if not card then return text, false end
-  local coins = math.min(payout(card.meter, #beans), #beans - enchanted)
-  return format("%s  %s%s  pays %d now", text, meter_text(card.meter), card.provisional and "†" or "",
-    math.max(coins, 0)), card.provisional == true
+  if not card then return text, false, false end
+  local pays = harvest_text(h)
+  return format("%s  %s%s%s", text, meter_text(card.meter), card.provisional and "†" or "",
+    pays and "  " .. pays or ""), true, card.provisional == true
 end
 
 local function bean_header(t)
@@ -366,7 +371,7 @@ local function bean_fields(out, t, p)
   local fields = type(p.fields) == "table" and p.fields or {}
   if not catalogue then
     local line = {}
-    for f, field in ipairs(fields) do line[f] = format("%d: %s", f, (bean_field(field))) end
+    for f, field in ipairs(fields) do line[f] = format("%d: %s", f, (bean_field(field, nil))) end
     out[#out + 1] = "    fields  " .. concat(line, "   ") .. (temporary and "   (bean_field: third field)" or "")
     return false, false
   end
@@ -376,13 +381,14 @@ local function bean_fields(out, t, p)
     if #empty > 0 then out[#out + 1] = format("    field%s %s  empty", #empty > 1 and "s" or "", concat(empty, ", ")) end
     empty = {}
   end
+  local harvest = type(p.harvest) == "table" and p.harvest or {}
   for f, field in ipairs(fields) do
-    local text, marked = bean_field(field)
+    local text, meter, marked = bean_field(field, harvest[f])
     if text == "-" then
       empty[#empty + 1] = f
     else
       flush()
-      metered = metered or text:find("pays %d+ now$") ~= nil
+      metered = metered or meter
       provisional = provisional or marked
       out[#out + 1] = format("    field %d  %s", f, text)
     end
@@ -409,6 +415,8 @@ end
 
 -- What the marks under the fields mean, once per board.
 local METER_KEY = "beanometer [N:k]: N beans pay k coins; pays: the coins a harvest would give now"
+local HARVEST_KEY = { protected = "would pay: bean protection forbids harvesting that lone bean now",
+  spell = "+ spell: harvesting that Cape field also draws a spell" }
 local PROVISIONAL_KEY = "† provisional beanometer: the real one is unknown to this project (meeple rules %s)"
 
 -- Bohnanza's board, and Rabohnzel's: the same table with spells, powers and attacks added.
@@ -424,6 +432,7 @@ local function render_beans(t)
   rabohnzel_moment(out, t)
   out[#out + 1] = ""
   local metered, provisional = false, false
+  harvest_marks = {}
   for i, p in ipairs(t.players) do
     local m, pr = bean_player(out, t, i, p)
     metered, provisional = metered or m, provisional or pr
@@ -434,6 +443,9 @@ local function render_beans(t)
     #discard > 0 and " (top " .. paint(discard[#discard]) .. ")" or "",
     t.spell_pile ~= nil and format(" · spell pile %d", size(t.spell_pile)) or "")
   if metered then out[#out + 1] = METER_KEY end
+  for _, mark in ipairs { "protected", "spell" } do
+    if harvest_marks[mark] then out[#out + 1] = HARVEST_KEY[mark] end
+  end
   if provisional then out[#out + 1] = format(PROVISIONAL_KEY, t.game) end
   return concat(out, "\n")
 end
@@ -487,7 +499,12 @@ local function render_generic(t)
   return concat(out, "\n")
 end
 
+-- The looks the pages share with the terminal (scripts/viewer.lua puts them in a replay's data): the
+-- colour of each card named by colour, and a beanometer's text. One place for both.
+local LOOKS = { colour = COLOUR, meter_text = meter_text }
+
 local function render(t, opts)
+  if opts and opts.looks then return LOOKS end
   if type(t) ~= "table" then return tostring(t) end
   paint = painter(opts and opts.color)
   catalogue = opts and opts.cards

@@ -104,21 +104,24 @@ end
 
 local M = {}
 
--- The beanometers of the game's beans, as this game's parameters set them: name -> {meter, provisional}
--- (provisional: a meter meeple made up, Rabohnzel's until a variant gives the real one); nil for a game
--- without them. The page draws each field's meter and its payout from these.
-function M.meters(s)
+-- The beanometers of the game's beans, as this game's parameters set them: name -> {meter, provisional,
+-- text} (provisional: a meter meeple made up, Rabohnzel's until a variant gives the real one; text: as
+-- the terminal writes it, by `looks`, render.lua's); nil for a game without them. The page draws each
+-- field's meter from these; what a harvest pays comes from the table itself (each player's harvest).
+function M.meters(s, looks)
   local meters
   for name, card in pairs(s:cards()) do
     if type(card) == "table" and type(card.meter) == "table" then
       meters = meters or {}
-      meters[name] = { meter = card.meter, provisional = card.provisional == true }
+      meters[name] = { meter = card.meter, provisional = card.provisional == true,
+        text = looks and looks.meter_text(card.meter) or nil }
     end
   end
   return meters
 end
 
-function M.frames(meeple, game)
+-- `render` (render.lua's function, optional): the page takes its colours and meter texts from it.
+function M.frames(meeple, game, render)
   local players = #game.seats
   local s = meeple.new(game.game, { seed = game.seed, players = players, variant = game.variant })
   local now = perspectives(s, players)
@@ -129,7 +132,9 @@ function M.frames(meeple, game)
     decisions = game.decisions, ms = game.ms,
     start = now, moves = {}, changes = {},
   }
-  data.meters = M.meters(s)
+  local looks = render and render(nil, { looks = true })
+  data.meters = M.meters(s, looks)
+  data.colours = looks and looks.colour
   for k = 1, players + 1 do data.changes[k] = {} end
   for i, action in ipairs(game.actions) do
     local p = s:to_move()

@@ -22,6 +22,7 @@
 #include <meeple/session.h>
 
 extern const char meeple_lua_serve_game[]; /* serve/serve_game.lua */
+extern const char meeple_lua_render[];     /* scripts/render.lua: the colours the pages paint cards in */
 
 typedef struct bot_cache {
     char name[SERVE_NAME_LEN];
@@ -80,7 +81,11 @@ static bool game_lua(serve_game *g, char *why, size_t n) {
     if (g->variant[0]) lua_pushstring(L, g->variant);
     else lua_pushnil(L);
     lua_pushstring(L, g->params_json);
-    if (lua_pcall(L, 6, 1, 0) != LUA_OK) {
+    if (cli_load_program(L, meeple_lua_render, "=render.lua") != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK) {
+        snprintf(why, n, "%s", lua_tostring(L, -1));
+        return false;
+    }
+    if (lua_pcall(L, 7, 1, 0) != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
         snprintf(why, n, "%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "the game cannot be made");
         return false;

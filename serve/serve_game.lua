@@ -2,8 +2,9 @@
 -- state (under its variant, if any), what each reader may see of it, and the game document
 -- (docs/serve.md) as JSON text.
 --
--- Run with (meeple, game, players, seed, variant or nil, params as JSON text); returns G.
-local meeple, game, players, seed, variant, params_json = ...
+-- Run with (meeple, game, players, seed, variant or nil, params as JSON text, render: scripts/render.lua's
+-- function); returns G.
+local meeple, game, players, seed, variant, params_json, render = ...
 local json = meeple.json
 local params, bad = json.decode(params_json)
 if bad then error('params: ' .. bad, 0) end
@@ -14,6 +15,12 @@ local G = {}
 -- The card catalogue as this game plays it (a variant's or params' beanometers and costs included): the
 -- pages draw meters and costs from it, so it rides in every document.
 local catalogue = s:cards()
+-- The colours of this game's cards as the terminal paints them (render.lua, the one place they are
+-- written), for the pages' tiles.
+local colours = {}
+for name, colour in pairs(render(nil, { looks = true }).colour) do
+  if catalogue[name] ~= nil then colours[name] = colour end
+end
 local meta = {}
 -- The document's fields that never change (id, game, players, variant, seats), as JSON text.
 function G.set_meta(text) meta = assert(json.decode(text)) end
@@ -144,6 +151,7 @@ function G.document(seat)
   d.your_turn = seat ~= nil and d.to_move == seat
   d.view = seat and s:view(seat) or spectator_view()
   d.cards = catalogue
+  d.colours = colours
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end

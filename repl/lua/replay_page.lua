@@ -4,6 +4,6 @@
 -- Run with (meeple, m, game, out): m the modules (repl/report.h), game the log's record, out the
 -- page's file. Returns the page's size in bytes and the decisions.
 local meeple, m, game, out = ...
-local html = m.viewer.page(meeple, m.viewer.frames(meeple, game), m.parts)
+local html = m.viewer.page(meeple, m.viewer.frames(meeple, game, m.render), m.parts)
 m.report.write(out, html)
 return #html, #game.actions

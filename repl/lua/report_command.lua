@@ -39,7 +39,7 @@ for i, g in ipairs(games) do
       for _, a in ipairs(record.actions) do
         if type(a) ~= 'string' then error('an action is not text', 0) end
       end
-      return m.viewer.page(meeple, m.viewer.frames(meeple, record), m.parts, true)
+      return m.viewer.page(meeple, m.viewer.frames(meeple, record, m.render), m.parts, true)
     end)
     if ok then
       local name = ('game-%d.html'):format(i)

@@ -109,6 +109,7 @@
 
   // ------------------------------------------------------------------ showing a step
   const draw = MEEPLE_DRAW.games[data.game] || MEEPLE_DRAW.generic;
+  MEEPLE_DRAW.setColours(data.colours);
   const slider = $("slider"), jump = $("jump");
   slider.max = String(moves.length);
   jump.max = String(moves.length);

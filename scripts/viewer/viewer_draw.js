@@ -11,26 +11,9 @@ const MEEPLE_DRAW = (function () {
   const asList = (v) => (Array.isArray(v) ? v : []);
   const words = (s) => String(s).replace(/_/g, " ");
 
-  // Colours a player names cards by: Babel's peoples, Citadels' districts, Bohnanza's beans.
-  const COLOUR = {};
-  const paint = (colour, names) => names.forEach((n) => { if (!COLOUR[n]) COLOUR[n] = colour; });
-  paint("green", ["medes", "merchant", "tavern", "market", "trading_post", "docks", "harbor", "town_hall",
-    "green", "garden"]);
-  paint("red", ["sumerians", "warlord", "watchtower", "prison", "battlefield", "fortress", "chili", "red",
-    "cocoa"]);
-  paint("yellow", ["hittites", "king", "manor", "castle", "palace", "soy", "wax"]);
-  paint("grey", ["persians", "black_eyed", "coffee"]);
-  paint("blue", ["assyrians", "bishop", "temple", "church", "monastery", "cathedral", "blue"]);
-  paint("purple", ["haunted_city", "keep", "laboratory", "smithy", "observatory", "graveyard", "dragon_gate",
-    "university", "library", "great_wall", "school_of_magic", "stink"]);
-
-  // Rabohnzel's beans, by their cards' colours (as scripts/render.lua paints them).
-  paint("grey", ["sword"]);
-  paint("purple", ["pluck", "magic"]);
-  paint("red", ["cape"]);
-  paint("green", ["common"]);
-  paint("blue", ["wise"]);
-  paint("yellow", ["princess"]);
+  // Colours a player names cards by (Babel's peoples, Citadels' districts, the beans): the replay's data
+  // carries them from scripts/render.lua, the terminal's, so both paint alike (setColours).
+  let COLOUR = {};
 
   const tile = (name) => {
     const colour = COLOUR[name];
@@ -77,11 +60,12 @@ const MEEPLE_DRAW = (function () {
       .join("") + "</dl>";
   }
 
-  // The keys of `t` drawn by `known` ({key: (v, t) => html}), in that order, then every other key plainly.
+  // The keys of `t` drawn by `known` ({key: (v, t) => html}, or null: drawn with another key), in that
+  // order, then every other key plainly.
   function rows(t, known, attrsOf) {
     let out = "";
     for (const k of Object.keys(known)) {
-      if (k in t) out += row(k, known[k](t[k], t), attrsOf ? attrsOf(k) : "");
+      if (k in t && known[k]) out += row(k, known[k](t[k], t), attrsOf ? attrsOf(k) : "");
     }
     for (const k of Object.keys(t).sort()) {
       if (!(k in known)) out += row(k, value(t[k]), attrsOf ? attrsOf(k) : "");
@@ -142,32 +126,36 @@ const MEEPLE_DRAW = (function () {
 
   // The beanometers of the game being drawn (ctx.meters: name -> {meter, provisional}), set by its
   // drawing function; and whether a provisional one was shown on this board.
-  let meters = {}, meterShown = false, provisionalShown = false;
-  // The coins a harvest of `count` beans pays by `meter` (cards for 1..4 coins; 0: no such payout).
-  const payout = (meter, count) => {
-    let coins = 0;
-    asList(meter).forEach((n, k) => { if (n > 0 && n <= count) coins = k + 1; });
-    return coins;
+  let meters = {}, meterShown = false, provisionalShown = false, protectedShown = false, spellShown = false;
+  // What a harvest of the field brings now, as the game's table says it (a player's `harvest` entry:
+  // {pays, protected, spell}; the rules work it out, enchanted beans and all).
+  const harvestText = (h) => {
+    if (!isObject(h) || typeof h.pays !== "number") return "";
+    const spell = h.spell ? " + spell" : "";
+    return ' <span class="pays" data-pays="' + esc(h.pays) + '"' + (h.protected ? ' data-protected="1"' : "") +
+      (h.spell ? ' data-spell="1"' : "") + ">" + (h.protected ? "would pay " + esc(h.pays) + spell + " (protected)"
+        : "pays " + esc(h.pays) + " now" + spell) + "</span>";
   };
-  // A field's beanometer ("2:1 3:2 4:3": N beans pay k coins) and what a harvest would pay now; a
-  // Rabohnzel field's enchanted cards go to the discard pile, so they pay nothing.
-  const meterOf = (beans, enchanted) => {
+  // A field's beanometer ("2:1 3:2 4:3": N beans pay k coins, as the replay's data writes it) and what
+  // a harvest would bring now.
+  const meterOf = (beans, h) => {
     const list = asList(beans);
     const m = list.length ? meters[list[list.length - 1]] : null;
     if (!m) return "";
-    const steps = asList(m.meter).map((n, k) => (n > 0 ? n + ":" + (k + 1) : null)).filter((x) => x);
-    const coins = Math.max(0, Math.min(payout(m.meter, list.length), list.length - (Number(enchanted) || 0)));
     meterShown = true;
     if (m.provisional) provisionalShown = true;
+    if (isObject(h) && h.protected) protectedShown = true;
+    if (isObject(h) && h.spell) spellShown = true;
     return '<span class="meter" title="beanometer: N:k means N beans pay k coins' +
-      (m.provisional ? "; provisional, the real one is unknown" : "") + '">[' + esc(steps.join(" ")) + "]" +
-      (m.provisional ? '<sup class="provisional">\u2020</sup>' : "") + '</span> <span class="pays" data-pays="' +
-      coins + '">pays ' + coins + " now</span>";
+      (m.provisional ? "; provisional, the real one is unknown" : "") + '">' + esc(m.text || "") +
+      (m.provisional ? '<sup class="provisional">\u2020</sup>' : "") + "</span>" + harvestText(h);
   };
-  const fields = (v) => asList(v).map((f, i) => '<span class="field" data-field="' + (i + 1) + '">' +
-    (isObject(f) ? pile(f.beans) + (f.enchanted ? " enchanted " + esc(f.enchanted) : "") +
-      (f.power ? " power " + esc(f.power) : "") + meterOf(f.beans, f.enchanted) : pile(f) + meterOf(f, 0)) +
-    "</span>").join("");
+  const fields = (v, p) => asList(v).map((f, i) => {
+    const h = isObject(p) ? asList(p.harvest)[i] : null;
+    return '<span class="field" data-field="' + (i + 1) + '">' +
+      (isObject(f) ? pile(f.beans) + (f.enchanted ? " enchanted " + esc(f.enchanted) : "") +
+        (f.power ? " power " + esc(f.power) : "") + meterOf(f.beans, h) : pile(f) + meterOf(f, h)) + "</span>";
+  }).join("");
   // A coin pile: how many coins, then the coins (their beans, bottom first).
   const coins = (v) => {
     const n = typeof v === "number" ? v : asList(v).length;
@@ -177,11 +165,13 @@ const MEEPLE_DRAW = (function () {
   // The key under a bean board: what a meter says, and that a provisional one is no real card's.
   const meterKey = (game) => (!meterShown ? "" :
     '<p class="key">Beanometer N:k: N beans pay k coins; pays: the coins a harvest would give now.' +
+    (protectedShown ? " Would pay: bean protection forbids harvesting that lone bean now." : "") +
+    (spellShown ? " + spell: harvesting that Cape field also draws a spell." : "") +
     (provisionalShown ? ' <span class="provisional-note">\u2020 Provisional beanometer: the real one is unknown to ' +
       "this project (meeple rules " + esc(game) + ").</span>" : "") + "</p>");
   const beanBoard = (t, ctx, table, player) => {
     meters = (ctx && isObject(ctx.meters)) ? ctx.meters : {};
-    meterShown = provisionalShown = false;
+    meterShown = provisionalShown = protectedShown = spellShown = false;
     const html = board(t, ctx, table, player);
     return html + meterKey(t.game);
   };
@@ -195,10 +185,11 @@ const MEEPLE_DRAW = (function () {
     turn: value, phase: value, to_move: value, active: value, face_up: pile, proposal: value, deck: deck,
     discard: deck,
   };
-  const beanPlayer = { coins: coins, hand: pile, fields: fields, set_aside: pile, third_field: value };
+  const beanPlayer = { coins: coins, hand: pile, fields: fields, harvest: null, set_aside: pile, third_field: value };
 
   return {
     esc: esc,
+    setColours: (colours) => { COLOUR = isObject(colours) ? colours : {}; },
     games: games,
     generic: (t, ctx) => (isObject(t) && Array.isArray(t.players) ? board(t, ctx, {}, {}) : panel("state", value(t))),
   };

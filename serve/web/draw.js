@@ -14,21 +14,11 @@ const MEEPLE_DRAW = (function () {
   const words = (s) => String(s).replace(/_/g, " ");
   const none = (text) => '<span class="none">' + (text || "none") + "</span>";
 
-  // Colours players name cards by (the replay page's): Babel's peoples, Citadels' districts and
-  // characters, the beans. A Citadels district's colour comes from the catalogue.
-  const COLOUR = {};
-  const paint = (colour, names) => names.forEach((n) => { if (!COLOUR[n]) COLOUR[n] = colour; });
-  paint("green", ["medes", "merchant", "green", "garden", "wise"]);
-  paint("red", ["sumerians", "warlord", "chili", "red", "cocoa", "sword"]);
-  paint("yellow", ["hittites", "king", "soy", "wax", "princess"]);
-  paint("grey", ["persians", "black_eyed", "coffee", "common"]);
-  paint("blue", ["assyrians", "bishop", "blue", "cape"]);
-  paint("purple", ["stink", "magic", "pluck"]);
-
-  // ctx: {cards (the game's catalogue, may be empty), seat (this page's seat or null), seats, doc}
+  // ctx: {cards (the game's catalogue, may be empty), colours (name -> colour: the document's, as the
+  // terminal paints them, scripts/render.lua), seat (this page's seat or null), seats, doc}
   function colourOf(name, ctx) {
     const card = ctx.cards[name];
-    return (card && card.colour) || COLOUR[name];
+    return (card && card.colour) || (ctx.colours || {})[name];
   }
 
   // What a card's tile says under its name: a district's cost and points, a character's rank.
@@ -152,14 +142,17 @@ const MEEPLE_DRAW = (function () {
   }
 
   // ------------------------------------------------------------------ the beans (Bohnanza, Rabohnzel)
-  // Coins a field of `n` cards of `bean` pays now: the largest payout whose meter entry is at most n.
-  function pays(bean, n, ctx) {
-    const card = ctx.cards[bean];
-    const meter = card && asList(card.meter);
-    if (!meter || meter.length === 0) return null;
-    let coins = 0;
-    meter.forEach((need, i) => { if (need > 0 && need <= n) coins = i + 1; });
-    return coins;
+  // What a harvest of the field brings now, as the view says it (the player's `harvest` entry:
+  // {pays, protected, spell}, worked out by the rules): "pays 2 coins now", "pays 0 coins now + spell"
+  // (Rabohnzel's Cape bonus), "would pay 1 coin (protected)" while bean protection forbids it.
+  function harvestNote(h) {
+    if (!isObject(h) || typeof h.pays !== "number") return "";
+    const coins = esc(h.pays) + (h.pays === 1 ? " coin" : " coins");
+    const spell = h.spell ? " + spell" : "";
+    return ' <span class="pays" data-pays="' + esc(h.pays) + '"' + (h.protected ? ' data-protected="1"' : "") +
+      (h.spell ? ' data-spell="1" title="harvesting this Cape field also draws a spell"' : "") +
+      (h.protected ? ' title="bean protection: harvest your field of two or more first"' : "") + ">" +
+      (h.protected ? "would pay " + coins + spell + " (protected)" : "pays " + coins + " now" + spell) + "</span>";
   }
 
   function beanometer(bean, n, ctx) {
@@ -172,7 +165,7 @@ const MEEPLE_DRAW = (function () {
     return '<span class="meter" title="beanometer: cards \u2192 coins">' + steps + "</span>";
   }
 
-  function field(f, i, ctx) {
+  function field(f, i, ctx, h) {
     const beans = isObject(f) ? asList(f.beans) : asList(f);
     const extras = isObject(f) ? [f.enchanted ? "enchanted " + esc(f.enchanted) : "",
       f.power ? "power " + esc(f.power) : ""].filter((x) => x).join(", ") : "";
@@ -182,12 +175,9 @@ const MEEPLE_DRAW = (function () {
     } else {
       // A field counts as its top bean (Rabohnzel's enchantment plants one type onto a lone other).
       const bean = beans[beans.length - 1];
-      const coins = pays(bean, beans.length, ctx);
       const lone = beans.filter((b) => b !== bean).map((b) => tile(b, ctx)).join("");
       body = lone + tile(bean, ctx, "big") + ' <span class="times">\u00D7' + beans.length + "</span> " +
-        beanometer(bean, beans.length, ctx) +
-        (coins === null ? "" : ' <span class="pays" data-pays="' + coins + '">pays ' + coins +
-          (coins === 1 ? " coin" : " coins") + " now</span>");
+        beanometer(bean, beans.length, ctx) + harvestNote(h);
     }
     return '<div class="field" data-field="' + (i + 1) + '"><span class="field-no">' + (i + 1) + "</span> " +
       body + (extras ? ' <small class="none">' + extras + "</small>" : "") + "</div>";
@@ -250,7 +240,8 @@ const MEEPLE_DRAW = (function () {
   function beanPlayer(ctx) {
     return (seat) => ({
       hand: ["hand", (v, p) => beanHand(v, p, ctx)],
-      fields: ["fields", (v) => asList(v).map((f, i) => field(f, i, ctx)).join("")],
+      fields: ["fields", (v, p) => asList(v).map((f, i) => field(f, i, ctx, asList(p.harvest)[i])).join("")],
+      harvest: null, // drawn in each field
       set_aside: ["set aside (plant these)", (v) => pile(v, ctx)],
       coins: ["coins", (v) => '<span class="coins" data-coins="' + (typeof v === "number" ? v : asList(v).length) + '">' +
         (typeof v === "number" ? v : asList(v).length) + "</span>"],
@@ -346,7 +337,7 @@ const MEEPLE_DRAW = (function () {
     words: words,
     tile: tile,
     seatName: seatName,
-    // The board for one game document: ctx {cards, seat, seats, toMove}.
+    // The board for one game document: ctx {cards, colours, seat, seats, toMove}.
     draw: (game, view, ctx) => (games[game] || ((t) => board(t, ctx, {}, () => ({}))))(view, ctx),
   };
 })();

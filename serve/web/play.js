@@ -37,6 +37,7 @@
 
   const ctxOf = (doc) => ({
     cards: (doc.cards && typeof doc.cards === "object") ? doc.cards : {},
+    colours: (doc.colours && typeof doc.colours === "object") ? doc.colours : {},
     seat: typeof doc.seat === "number" ? doc.seat : null,
     seats: asList(doc.seats),
     toMove: doc.over ? null : doc.to_move,

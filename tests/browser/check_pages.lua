@@ -180,10 +180,10 @@ for _, game in ipairs { { "citadels", "random random random random" }, { "bohnan
         local body = fields:match('data%-field="' .. f .. '">(.-)</span></span>') or ""
         if #beans > 0 then
           metered = metered + 1
-          local meter, pays = cards[beans[#beans]].meter, 0
-          for k = 1, 4 do if meter[k] > 0 and meter[k] <= #beans then pays = k end end
-          pays = math.max(0, math.min(pays, #beans - (field.enchanted or 0)))
-          pays_ok = pays_ok and tonumber(body:match('data%-pays="(%d+)"')) == pays
+          -- the rules' own figure (the view's harvest entry), worded as the terminal words it
+          local h = seen.players[p].harvest[f]
+          pays_ok = pays_ok and cards[beans[#beans]].meter ~= nil and tonumber(body:match('data%-pays="(%d+)"')) == h.pays
+            and body:find(h.protected and "would pay " .. h.pays or "pays " .. h.pays .. " now", 1, true) ~= nil
         end
       end
     end

@@ -149,6 +149,17 @@ def test_the_document_carries_the_catalogue_as_the_params_play_it(client):
     assert {k: v for k, v in plain.items() if k != "garden"} == {k: v for k, v in changed.items() if k != "garden"}
 
 
+def test_the_document_carries_the_terminals_colours_and_each_fields_harvest(client):
+    d = client.doc(client.create("rabohnzel", ["human"] * 3)["id"])
+    # the colours render.lua paints with, for this game's cards only
+    assert d["colours"]["cape"] == "red" and d["colours"]["sword"] == "grey"
+    assert "chili" not in d["colours"]
+    # what a harvest of each field pays now: the rules' own figure, in the view
+    for p in d["view"]["players"]:
+        assert len(p["harvest"]) == len(p["fields"])
+        assert all(h["pays"] == 0 for h in p["harvest"])
+
+
 def test_body_over_the_cap_is_413(client):
     big = b'{"token": "' + b"a" * (70 * 1024) + b'"}'
     status, _, body = client.raw("POST", "/api/games", big, {"Content-Type": "application/json"})

@@ -1049,3 +1049,37 @@ describe("bohnanza with four fields (the fields parameter's most)", function()
     assert.is_true(fourth > 0, "beans grew on fourth fields")
   end)
 end)
+
+describe("bohnanza tables say what a harvest of each field pays now", function()
+  it("harvest: one entry a field, the rules' payout with the coin cap, and bean protection marked", function()
+    local t = {
+      game = "bohnanza", params = { beanometer = { chili = { 1, 2, 3, 4 } } },
+      phase = "plant", active = 1, start = 1, to_move = 1,
+      players = {
+        { hand = { "soy" }, fields = { { "chili" }, { "blue", "blue", "blue", "blue", "blue", "blue", "blue", "blue",
+          "blue", "blue", "blue", "blue" }, {} } },
+        { hand = 5, fields = { { "garden", "garden", "garden" } } }, { hand = 5 },
+      },
+    }
+    local s = meeple.from_table(t)
+    -- chili alone pays 1 by this meter, but bean protection forbids that harvest while blue holds 12
+    local want = { { pays = 1, protected = true }, { pays = 4 }, { pays = 0 } }
+    assert.same(want, s:table().players[1].harvest)
+    assert.same(want, s:view(2).players[1].harvest) -- public: every view says it
+    assert.same({ { pays = 3 }, { pays = 0 }, { pays = 0 } }, s:view(1).players[2].harvest)
+    -- what the table says is what a harvest pays
+    local coins = #s:table().players[1].coins
+    s:play("harvest 2")
+    assert.equal(coins + 4, #s:table().players[1].coins)
+    assert.same({ pays = 1 }, s:table().players[1].harvest[1]) -- no longer protected
+  end)
+
+  it("from_table accepts a stated harvest and ignores it: the fields decide", function()
+    local t = meeple.new("bohnanza", { seed = 3 }):table()
+    t.players[1].fields = { { "chili", "chili", "chili" }, {} }
+    t.players[1].harvest = { { pays = 9, protected = true }, { pays = 5 } }
+    t.deck = nil
+    local s = meeple.from_table(t)
+    assert.same({ { pays = 1 }, { pays = 0 } }, s:table().players[1].harvest)
+  end)
+end)

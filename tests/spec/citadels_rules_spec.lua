@@ -252,6 +252,30 @@ describe("citadels parameter limits", function()
     assert.truthy(tostring(err):find("face_up = 2 with 6 players", 1, true), err)
   end)
 
+  it("a save whose start state holds too many face up for its players is refused, not cut short", function()
+    -- The start bytes hold face_up by player count; where they lie is found by two saves differing
+    -- only in it, so the test does not depend on the state's layout.
+    local t = meeple.new("citadels", { players = 4, seed = 1 }):table()
+    local function save(face_up)
+      t.params = { face_up = face_up }
+      return meeple.from_table(t):save()
+    end
+    local two, three = save(2), save(3)
+    local a, b = two:match("start (%x+)"), three:match("start (%x+)")
+    local bytes, changed = {}, 0
+    for i = 1, #a, 2 do
+      local differs = a:sub(i, i + 1) ~= b:sub(i, i + 1)
+      bytes[#bytes + 1] = differs and "07" or a:sub(i, i + 1)
+      if differs then changed = changed + 1 end
+    end
+    assert.is_true(changed > 0)
+    assert.truthy(meeple.load(two)) -- the save as made loads
+    local damaged = two:gsub("start %x+", "start " .. table.concat(bytes))
+    local ok, err = pcall(meeple.load, damaged)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("face_up = 7 with 4 players leaves a draft step without a character", 1, true), err)
+  end)
+
   it("plays whole games at the limits without breaking an invariant", function()
     for _, o in ipairs { { players = 2, params = { start_cards = 33, city_size = 28 } },
       { players = 7, params = { start_cards = 9, city_size = 28, start_gold = 100 } } } do

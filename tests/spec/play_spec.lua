@@ -111,6 +111,14 @@ describe("meeple play from piped answers", function()
     assert.is_nil(meeple("play bohnanza --seed 1", "quit\n"):find("PROVISIONAL", 1, true))
   end)
 
+  it("a harvest's menu entry says what the rules pay for it, a Cape field of 2+ its spell too", function()
+    local shell = meeple("repl", 'g = meeple.from_table { game = "rabohnzel", phase = "plant", active = 1, start = 1, '
+      .. 'to_move = 1, players = { { hand = { "wise" }, fields = { { "cape", "cape" }, { "sword" } } }, '
+      .. '{ hand = 3 }, { hand = 3 } } }\n:legal\n:board\n')
+    assert.truthy(has(shell, "harvest 1 (cape ×2: 0 coins + spell)"), shell)
+    assert.truthy(has(shell, "field 1  cape ×2  [3:1 4:2 6:3]†  pays 0 now + spell"), shell)
+  end)
+
   it("names the bean each number stands for in the menu; what is typed, echoed and saved stays canonical", function()
     local save = os.tmpname()
     -- seed 3: P1's hand is chili garden blue garden stink; plant 1, plant 2, propose 2, then give 2

@@ -119,7 +119,8 @@ describe("render.lua", function()
     assert.truthy(text:find("\n    field 1  garden ×2  [2:2 3:3]  pays 2 now\n", 1, true), text) -- garden: – 2 3 –
     assert.truthy(text:find("\n    field 2  chili ×3  [3:1 6:2 8:3 9:4]  pays 1 now\n", 1, true), text)
     assert.truthy(text:find("\n    field 1  blue ×12  [4:1 6:2 8:3 10:4]  pays 4 now\n", 1, true), text) -- coin cap
-    assert.truthy(text:find("\n    field 2  garden  [2:2 3:3]  pays 0 now\n", 1, true), text)
+    -- a lone bean beside a field of 2+ is protected: no harvest now, so it "would pay"
+    assert.truthy(text:find("\n    field 2  garden  [2:2 3:3]  would pay 0 (protected)\n", 1, true), text)
     assert.truthy(text:find("\n    field 3  empty\nP2 ", 1, true), text) -- 3 players: 3 fields
     assert.truthy(text:find("\n    fields 1, 2, 3  empty\n", 1, true), text)
     assert.truthy(text:find("\nbeanometer [N:k]: N beans pay k coins", 1, true), text)
@@ -153,7 +154,7 @@ describe("render.lua", function()
     local text = render(s:table(), { cards = s:cards() })
     -- sword's provisional meter is 4/6/8/10: 4 beans pay 1 (the enchanted one counts toward the meter)
     assert.truthy(text:find("field 1  sword ×4 (1 enchanted) *  [4:1 6:2 8:3 10:4]†  pays 1 now", 1, true), text)
-    assert.truthy(text:find("field 2  magic *  [3:1 5:2 7:3 8:4]†  pays 0 now", 1, true), text)
+    assert.truthy(text:find("field 2  magic *  [3:1 5:2 7:3 8:4]†  would pay 0 (protected)", 1, true), text)
     assert.truthy(text:find("\n† provisional beanometer: the real one is unknown to this project (meeple rules rabohnzel)",
       1, true), text)
     local real = meeple.from_table { game = "rabohnzel", params = { beanometer = { sword = { 1, 2, 3, 4 },
@@ -163,6 +164,40 @@ describe("render.lua", function()
     -- 4 coins by the meter, but coins = min(payout, cards not enchanted): the enchanted card is discarded
     assert.truthy(marked:find("sword ×4 (1 enchanted) *  [1:1 2:2 3:3 4:4]  pays 3 now", 1, true), marked)
     assert.is_nil(marked:find("†", 1, true), marked) -- every bean on a field has its real meter now
+  end)
+
+  it("says a protected field would pay, not that it pays now, whatever its meter pays for one bean", function()
+    local s = meeple.from_table { game = "bohnanza", params = { beanometer = { chili = { 1, 2, 3, 4 } } },
+      phase = "plant", active = 1, start = 1, to_move = 1,
+      players = { { hand = { "soy" }, fields = { { "chili" }, { "blue", "blue" } } }, { hand = 5 }, { hand = 5 } } }
+    local text = render(s:table(), { cards = s:cards() })
+    assert.truthy(text:find("field 1  chili  [1:1 2:2 3:3 4:4]  would pay 1 (protected)\n", 1, true), text)
+    assert.truthy(text:find("field 2  blue ×2  [4:1 6:2 8:3 10:4]  pays 0 now\n", 1, true), text)
+    assert.truthy(text:find("\nwould pay: bean protection forbids harvesting that lone bean now", 1, true), text)
+  end)
+
+  it("shows that a Cape field of 2+ draws a spell when harvested, as long as the spell pile has one", function()
+    local t = {
+      game = "rabohnzel", phase = "magic", active = 1, start = 1, to_move = 1,
+      players = { { hand = { "wise" }, fields = { { "cape", "cape" }, { "cape" } } }, { hand = 3 }, { hand = 3 } },
+    }
+    local s = meeple.from_table(t)
+    local text = render(s:table(), { cards = s:cards() })
+    assert.truthy(text:find("field 1  cape ×2  [3:1 4:2 6:3]†  pays 0 now + spell\n", 1, true), text)
+    -- the lone Cape draws nothing (and is protected)
+    assert.truthy(text:find("field 2  cape  [3:1 4:2 6:3]†  would pay 0 (protected)\n", 1, true), text)
+    assert.truthy(text:find("\n+ spell: harvesting that Cape field also draws a spell", 1, true), text)
+    t.spell_pile = {} -- every spell in a row instead
+    local function row(names)
+      local out = {}
+      for i, name in ipairs(names) do out[i] = { name = name } end
+      return out
+    end
+    t.players[2].spells = row { "aggression", "bean_field", "card_exchange", "commerce", "card_river", "deck_spell" }
+    t.players[3].spells = row { "bean_enchantment", "player_enchantment", "relocation", "hand_cards", "luck" }
+    local none = meeple.from_table(t)
+    text = render(none:table(), { cards = none:cards() })
+    assert.truthy(text:find("field 1  cape ×2  [3:1 4:2 6:3]†  pays 0 now\n", 1, true), text)
   end)
 
   it("lists any other table generically", function()

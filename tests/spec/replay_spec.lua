@@ -37,9 +37,14 @@ describe("meeple replay", function()
       out, code = meeple("replay " .. quote(beans) .. " --html " .. quote(page))
       assert.are.equal(0, code, out)
       local html = read(page)
-      local meter = game == "rabohnzel" and '"sword":{"meter":[4,6,8,10],"provisional":true}'
-        or '"garden":{"meter":[0,2,3,0],"provisional":false}'
+      -- the meters with the terminal's text of them, and the terminal's colours (render.lua's)
+      local meter = game == "rabohnzel" and '"sword":{"meter":[4,6,8,10],"provisional":true,"text":"[4:1 6:2 8:3 10:4]"}'
+        or '"garden":{"meter":[0,2,3,0],"provisional":false,"text":"[2:2 3:3]"}'
       assert.truthy(html:find(meter, 1, true), game .. ": the page carries the meters it draws")
+      local colour = game == "rabohnzel" and '"cape":"red"' or '"chili":"red"'
+      assert.truthy(html:find('"colours":{', 1, true) and html:find(colour, 1, true), game .. ": the page's colours")
+      -- what a harvest pays is the table's own figure, in every step's table
+      assert.truthy(html:find('"harvest":[{"pays":', 1, true), game .. ": the tables carry each field's payout")
       os.remove(beans)
       os.remove(page)
     end

@@ -238,6 +238,12 @@ int bean_payout(const bean_table *g, int type, int cards) {
     return coins;
 }
 
+int bean_harvest_coins(const bean_table *g, int seat, int field) {
+    int n = bean_field_size(g, seat, field), real = n - g->enchanted[seat][field];
+    int coins = n ? bean_payout(g, bean_field_type(g, seat, field), n) : 0;
+    return coins < real ? coins : real;
+}
+
 static bool protected_field(const bean_table *g, int seat, int field) {
     if (bean_field_size(g, seat, field) != 1) return false;
     for (int f = 0; f < g->fields[seat]; f++)
@@ -277,9 +283,7 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
  * field's top card ends on top (ruling). */
 int bean_harvest(bean_table *g, int seat, int field) {
     if (NEVER(seat >= g->players || field < 0 || field >= BEAN_MAX_FIELDS)) return 0; /* another seat's zone */
-    int z = BEAN_ZONE_FIELD(seat, field), n = bean_zone_len(g, z), real = n - g->enchanted[seat][field];
-    int coins = n ? bean_payout(g, bean_field_type(g, seat, field), n) : 0;
-    if (coins > real) coins = real;
+    int z = BEAN_ZONE_FIELD(seat, field), coins = bean_harvest_coins(g, seat, field);
     for (int i = 0; i < coins; i++) bean_move_top(g, z, BEAN_ZONE_COINS(seat));
     while (bean_zone_len(g, z)) bean_move(g, z, 0, BEAN_ZONE_DISCARD, bean_zone_len(g, BEAN_ZONE_DISCARD));
     g->enchanted[seat][field] = 0;
@@ -1269,6 +1273,22 @@ static void write_fields(const bean_game *bg, const bean_table *g, int seat, tre
     w->close(w);
 }
 
+/* What a harvest of each field would bring now, one entry a field (public: the fields are):
+ * {pays = coins, protected = true while bean protection forbids it, and the game's extras}. The one
+ * place the payout is worked out for people: the shell, the pages and the replays read it here. */
+static void write_harvests(const bean_game *bg, const bean_table *g, int seat, tree_writer *w) {
+    w->key(w, "harvest");
+    w->open_list(w);
+    for (int f = 0; f < g->fields[seat]; f++) {
+        w->open_map(w);
+        tw_key_num(w, "pays", bean_harvest_coins(g, seat, f));
+        if (protected_field(g, seat, f)) tw_key_bool(w, "protected", true);
+        if (bg->write_harvest_extra) bg->write_harvest_extra(g, seat, f, w);
+        w->close(w);
+    }
+    w->close(w);
+}
+
 /* Hand cards everyone has seen, by position: {{at = 3, bean = "pluck"}}. */
 static void write_shown(const bean_game *bg, const bean_table *g, int seat, tree_writer *w) {
     w->key(w, "shown");
@@ -1288,6 +1308,7 @@ static void write_player(const bean_game *bg, const bean_table *g, int seat, int
     if (viewer < 0 || viewer == seat) write_zone(bg, g, w, "hand", BEAN_ZONE_HAND(seat));
     else tw_key_num(w, "hand", bean_hand_len(g, seat));
     write_fields(bg, g, seat, w);
+    write_harvests(bg, g, seat, w);
     write_zone(bg, g, w, "coins", BEAN_ZONE_COINS(seat));
     write_zone(bg, g, w, "set_aside", BEAN_ZONE_SET_ASIDE(seat));
     tw_key_bool(w, "third_field", g->third_field[seat]);
@@ -1385,7 +1406,8 @@ static bool read_zone(const bean_game *bg, bean_reading *rd, tree_reader *r, con
     return ok;
 }
 
-static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", "shown", NULL};
+/* "harvest" is accepted and not read: it is worked out from the fields (write_harvests). */
+static const char *const player_keys[] = {"hand", "fields", "harvest", "coins", "set_aside", "third_field", "shown", NULL};
 static const char *const shown_keys[] = {"at", "bean", NULL};
 
 /* {{at = 3, bean = "pluck"}}: hand cards everyone has seen. In a listed hand they must be there; a

@@ -165,6 +165,8 @@ struct bean_game {
     void (*write_extra)(const void *st, int viewer, tree_writer *w);
     void (*write_player_extra)(const void *st, int seat, int viewer, tree_writer *w);
     void (*write_field)(const void *st, int seat, int field, tree_writer *w);
+    /* What else a harvest of the field would bring now, into its `harvest` entry (Rabohnzel: spell). */
+    void (*write_harvest_extra)(const void *st, int seat, int field, tree_writer *w);
     bool (*read_extra)(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, reason *why);
     bool (*read_player_extra)(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, reason *why);
     bool (*read_field)(const bean_game *bg, bean_reading *rd, tree_reader *r, void *st, int seat, int field,
@@ -251,6 +253,8 @@ void bean_plant(bean_table *g, int seat, int from_zone, int index, int field);
 
 /* ---- harvest ---- */
 int bean_payout(const bean_table *g, int type, int cards);
+/* The coins a harvest of the field pays now: bean_payout, at most one per real (not enchanted) card. */
+int bean_harvest_coins(const bean_table *g, int seat, int field);
 bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int field, reason *why);
 /* The harvests bean_harvest_check allows `seat`, in field order, appended at out[n]. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n);

@@ -1975,6 +1975,8 @@ static bool citadels_validate(const void *st, reason *why) {
     if (g->players < 2 || g->players > MAX_SEATS) return deny(why, "Citadels has 2 to 7 players");
     if (g->rules.city_size < 1 || g->rules.city_size > CITY_MAX || g->rules.max_rounds < 1 || g->rules.max_rounds > 200)
         return deny(why, "the rule parameters are out of range");
+    /* start_round caps face_up only as a guard: a damaged start state is refused here, never cut short */
+    if (!face_up_check(&g->rules, g->players, why)) return false;
     if (g->round < 1 || g->round > g->rules.max_rounds)
         return deny(why, "round %d is past the last round, %d (max_rounds)", g->round, g->rules.max_rounds);
     /* Characters first: the flow's checks read the character whose turn it is. */

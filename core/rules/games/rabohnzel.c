@@ -1820,6 +1820,13 @@ static void rab_write_field(const void *st, int seat, int field, tree_writer *w)
     w->close(w);
 }
 
+/* The Cape harvest bonus, as harvest() gives it outside the final harvest: a spell while the pile has one. */
+static void rab_write_harvest_extra(const void *st, int seat, int field, tree_writer *w) {
+    const rabohnzel *g = st;
+    if (field_type(g, seat, field) == CAPE && field_size(g, seat, field) >= 2 && g->pile_n > 0)
+        tw_key_bool(w, "spell", true);
+}
+
 static void write_attack(const rabohnzel *g, tree_writer *w) {
     if (!tw_key(w, "attack")) return;
     w->open_map(w);
@@ -1980,7 +1987,7 @@ static bool read_spells_of(rabohnzel *g, rab_reading *sr, tree_reader *r, int se
     return ok;
 }
 
-static const char *const player_keys[] = {"hand", "fields", "coins", "set_aside", "third_field", "shown",
+static const char *const player_keys[] = {"hand", "fields", "harvest", "coins", "set_aside", "third_field", "shown",
                                           "spells", "luck_slot", NULL};
 static const char *const field_keys[] = {"beans", "enchanted", "power", NULL};
 
@@ -2601,7 +2608,8 @@ static const char rabohnzel_rules_text[] =
     "magic S, sword N [aggression] (each [@F]), choose B, activate S, activate none, cast S [@K], use S\n"
     "(use card_exchange N K), place up, place down, stop, enchant B F, discard B, skip, order B, draw.\n"
     "\n"
-    "State table: Bohnanza's, fields as {beans, enchanted, power}, and river, traded, drawn,\n"
+    "State table: Bohnanza's, fields as {beans, enchanted, power}, harvest entries with spell = true when\n"
+    "harvesting that Cape field of 2+ draws a spell (the pile has one), and river, traded, drawn,\n"
     "commerce_card, countdown, spell_pile, pending {card, owner, from}, attack {attacker, defender, draws,\n"
     "aggression, drawn, stage}, guard, enchanting, relocating, placing; per player spells = {{name, up,\n"
     "known, dealt}}, luck_slot = {name, up, known}, shown = {{at, bean}}. A view hides face-down spells from those\n"
@@ -2630,6 +2638,7 @@ static const bean_game rabohnzel_beans = {
     .write_extra = rab_write_extra,
     .write_player_extra = rab_write_player_extra,
     .write_field = rab_write_field,
+    .write_harvest_extra = rab_write_harvest_extra,
     .read_extra = rab_read_extra,
     .read_player_extra = rab_read_player_extra,
     .read_field = rab_read_field,
