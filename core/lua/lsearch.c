@@ -444,7 +444,8 @@ int meeple_search(lua_State *L) {
         stats = lua_toboolean(L, -1);
         lua_pop(L, 1);
     }
-    int players = def->num_players(s->now), seat;
+    /* s->players, not num_players(s->now): with ctx, s is a template whose `now` ctx.sample() wipes. */
+    int players = s->players, seat;
     if (host) {
         seat = host->seat;
     } else {

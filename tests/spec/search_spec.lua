@@ -58,6 +58,30 @@ describe("meeple.search", function()
     for _, f in pairs(files) do os.remove(f) end
   end)
 
+  it("counts every seat after the bot called ctx.sample() first (the C search and the reference alike)", function()
+    -- ctx.sample() wipes the game's template state the search with ctx reads its game from: the count
+    -- of seats must not come from there. Both bots call ctx.sample() once before searching.
+    local files = {}
+    for _, engine in ipairs { "c", "lua" } do
+      files[engine] = bot_file(([[local inner = require("ismcts").bot { name = "is_%s", engine = "%s", iterations = 24, %s }
+        local bot = {}
+        for k, v in pairs(inner) do bot[k] = v end
+        bot.choose = function(view, legal, ctx) ctx.sample(); return inner.choose(view, legal, ctx) end
+        return bot]]):format(engine, engine, SHIPPED))
+    end
+    local logs = {}
+    for _, engine in ipairs { "c", "lua" } do
+      local bots = { quote(files[engine]), "greedy_citadels", "greedy_citadels" }
+      local games, out, code = match("citadels", bots, "--games 1 --seating random --seed 9 --ms 60000")
+      assert.equal(0, code, out)
+      assert.same({}, games[1].forfeits, out)
+      logs[engine] = games[1].actions
+    end
+    for _, f in pairs(files) do os.remove(f) end
+    assert.truthy(#logs.c > 20)
+    assert.same(logs.lua, logs.c)
+  end)
+
   it("returns only legal actions, with every way of expanding and both hooks", function()
     local ways = {
       { iterations = 40 }, { iterations = 40, expand = "policy", greedy = 1 }, { iterations = 40, widen = 1 },
