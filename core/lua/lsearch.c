@@ -59,6 +59,8 @@ typedef struct search_box {
     bool by_time;
     double stop_at;
     long long charged; /* playout decisions charged to the bot's instructions */
+    int steps_per_decision; /* what each is charged: the bot's, with ctx or without */
+    bool collected;         /* a refused allocation ran the full collection once */
     int evaluate, prior, hook_state; /* stack indices; 0: none */
     session *hooked;
     alignas(max_align_t) unsigned char root[];
@@ -73,9 +75,17 @@ static int box_gc(lua_State *L) {
     return 0;
 }
 
+/* The tree's memory, from the Lua state's allocator (and under a bot's cap). A refusal runs Lua's full
+ * collection once, as Lua's own emergency collection would, and asks again. */
 static void *box_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     search_box *b = ud;
-    return b->alloc(b->alloc_ud, ptr, osize, nsize);
+    void *p = b->alloc(b->alloc_ud, ptr, osize, nsize);
+    if (!p && nsize > 0 && !b->collected) {
+        b->collected = true;
+        lua_gc(b->L, LUA_GCCOLLECT);
+        p = b->alloc(b->alloc_ud, ptr, osize, nsize);
+    }
+    return p;
 }
 
 /* A broken limit's reason (the bot forfeits with it), else `fmt`. */
@@ -108,8 +118,7 @@ static bool box_stop(void *ud, long long done, double now) {
     if (b->lim && b->lim->in_call) {
         long long decisions = b->tree.decisions - b->charged;
         b->charged = b->tree.decisions;
-        int per = b->host ? b->host->steps_per_decision : 0;
-        b->lim->steps += decisions * per;
+        b->lim->steps += decisions * b->steps_per_decision;
         if (b->lim->fault || b->lim->steps > b->lim->instructions || now > b->lim->deadline) box_fail(b, "");
     }
     return b->by_time && now >= b->stop_at;
@@ -127,6 +136,8 @@ static void show_position(search_box *b, const void *st) {
 static void call_hook(search_box *b, int nargs, const char *name) {
     lua_State *L = b->L;
     if (lua_pcall(L, nargs, 1, 0) == LUA_OK) return;
+    /* A limit the hook broke (its memory cap among them) is the reason, not the hook's error. */
+    if (b->lim && b->lim->in_call) limits_check(b->lim);
     if (b->lim && b->lim->fault) limits_raise(L, b->lim);
     const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
     luaL_error(L, FN ": the %s hook failed: %s", name, msg);
@@ -458,6 +469,9 @@ int meeple_search(lua_State *L) {
     b->def = def;
     b->seat = seat;
     b->players = players;
+    /* Playouts are charged in a bot whether or not it passes ctx (a ctx.sample() searched alone). */
+    const meeple_search_host *bot = host ? host : search_host(L);
+    b->steps_per_decision = bot ? bot->steps_per_decision : 0;
     if (!host) memcpy(b->root, s->now, def->state_size);
     rng_seed(&b->draws, (uint64_t)seed, 0x5eac4);
     rng_seed(&b->sample_rng, (uint64_t)seed, SESSION_SAMPLE_STREAM);

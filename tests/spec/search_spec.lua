@@ -269,6 +269,23 @@ describe("meeple.search in a bot", function()
     assert.truthy(list[1].reason:find("exceeded the memory cap (8 MiB)", 1, true), list[1].reason)
   end)
 
+  it("charges a bot's playouts to its instructions with ctx or without (a sample searched alone)", function()
+    local list, out = forfeits([[return { choose = function(view, legal, ctx)
+      return meeple.search(ctx.sample(), { iterations = 3000 }) end }]], "--instructions 1000000 --ms 60000")
+    assert.equal(1, #list, out)
+    assert.truthy(list[1].reason:find("exceeded the instruction budget (1000000 per decision)", 1, true), list[1].reason)
+  end)
+
+  it("forfeits with the memory cap's reason when a hook outgrows the bot's memory", function()
+    local list, out = forfeits([[return { choose = function(view, legal, ctx)
+      return meeple.search(view, { ctx = ctx, iterations = 10, evaluate = function()
+        local t = {}
+        for i = 1, 1e8 do t[i] = { i } end
+      end }) end }]], "--memory 16 --ms 60000")
+    assert.equal(1, #list, out)
+    assert.truthy(list[1].reason:find("exceeded the memory cap (16 MiB)", 1, true), list[1].reason)
+  end)
+
   it("forfeits with the hook's own error, or the time limit a hook overran", function()
     local list, out = forfeits([[return { choose = function(view, legal, ctx)
       return meeple.search(view, { ctx = ctx, iterations = 10, evaluate = function() error("bad judgement") end }) end }]])
