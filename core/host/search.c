@@ -73,13 +73,18 @@ static uint32_t slot_of(const search_tree *t, uint32_t key) { return (key * 0x9e
 static void index_children(search_tree *t, int32_t node) {
     uint32_t need = (uint32_t)t->nodes[node].children * 2;
     if (need > t->slots) {
-        uint32_t slots = t->slots ? t->slots : 256, old = t->slots;
+        uint32_t slots = t->slots ? t->slots : 256;
         while (slots < need) slots *= 2;
-        grow(t, (void **)&t->slot_key, sizeof *t->slot_key * old, sizeof *t->slot_key * slots);
-        grow(t, (void **)&t->slot_node, sizeof *t->slot_node * old, sizeof *t->slot_node * slots);
-        grow(t, (void **)&t->slot_stamp, sizeof *t->slot_stamp * old, sizeof *t->slot_stamp * slots);
-        memset(t->slot_stamp, 0, sizeof *t->slot_stamp * slots);
+        /* Their contents are rebuilt below: all three are freed first and t->slots is their new size
+         * before any is asked for, so a refusal between them leaves search_free the right sizes. */
+        release(t, (void **)&t->slot_key, sizeof *t->slot_key * t->slots);
+        release(t, (void **)&t->slot_node, sizeof *t->slot_node * t->slots);
+        release(t, (void **)&t->slot_stamp, sizeof *t->slot_stamp * t->slots);
         t->slots = slots;
+        grow(t, (void **)&t->slot_key, 0, sizeof *t->slot_key * slots);
+        grow(t, (void **)&t->slot_node, 0, sizeof *t->slot_node * slots);
+        grow(t, (void **)&t->slot_stamp, 0, sizeof *t->slot_stamp * slots);
+        memset(t->slot_stamp, 0, sizeof *t->slot_stamp * slots);
         t->stamp = 0;
     }
     if (++t->stamp == 0) { /* wrapped: every stamp is stale again */
