@@ -152,6 +152,13 @@ static double hook_number(search_box *b, int idx, const char *name, const char *
     return v;
 }
 
+/* A reward the evaluate hook returned: a number from 0 to 1 (a tree's means are rewards' means). */
+static double hook_reward(search_box *b, int idx, const char *what) {
+    double v = hook_number(b, idx, "evaluate", what);
+    if (v < 0 || v > 1) luaL_error(b->L, FN ": the evaluate hook must return %s, got %s", what, lua_tostring(b->L, idx));
+    return v;
+}
+
 static bool box_evaluate(void *ud, const void *st, double *r) {
     search_box *b = ud;
     lua_State *L = b->L;
@@ -159,18 +166,19 @@ static bool box_evaluate(void *ud, const void *st, double *r) {
     lua_pushvalue(L, b->evaluate);
     lua_pushvalue(L, b->hook_state);
     call_hook(b, 1, "evaluate");
-    static const char what[] = "a number from 0 to 1 (the searching seat's reward), a list of one per seat, or nil";
+    static const char what[] = "a number from 0 to 1 (the searching seat's reward), a list of one per seat (each from 0 to 1), "
+                               "or nil";
     bool given = true;
     if (lua_isnil(L, -1)) {
         given = false;
     } else if (lua_type(L, -1) == LUA_TTABLE) {
         for (int p = 0; p < b->players; p++) {
             lua_rawgeti(L, -1, p + 1);
-            r[p] = hook_number(b, -1, "evaluate", what);
+            r[p] = hook_reward(b, -1, what);
             lua_pop(L, 1);
         }
     } else {
-        double v = hook_number(b, -1, "evaluate", what);
+        double v = hook_reward(b, -1, what);
         for (int p = 0; p < b->players; p++) r[p] = p == b->seat ? v : 1 - v;
     }
     lua_pop(L, 1);

@@ -214,6 +214,17 @@ describe("meeple.search", function()
     ok, err = pcall(meeple.search, s, { iterations = 5, evaluate = function() return "good" end })
     assert.is_false(ok)
     assert.truthy(err:find("meeple.search: the evaluate hook must return a number from 0 to 1", 1, true), err)
+    -- A reward outside 0..1, alone or in a list, would skew every mean it enters: refused, with the value.
+    for _, bad in ipairs { 1.5, -0.25, { 0.5, 2 }, { -1, 0.5 } } do
+      ok, err = pcall(meeple.search, s, { iterations = 5, evaluate = function() return bad end })
+      assert.is_false(ok)
+      assert.truthy(err:find("meeple.search: the evaluate hook must return a number from 0 to 1", 1, true), err)
+      assert.truthy(err:find("got %-?[%d.]+$"), err)
+    end
+    local edges = {}
+    for p = 1, s:num_players() do edges[p] = p % 2 end
+    ok, err = pcall(meeple.search, s, { iterations = 5, evaluate = function() return edges end })
+    assert.is_true(ok, err)
     ok, err = pcall(meeple.search, s, { iterations = 5, prior = function() return {} end })
     assert.is_false(ok)
     assert.truthy(err:find("meeple.search: the prior hook must return a list of numbers, one per legal action, got nothing", 1, true)
