@@ -368,6 +368,9 @@ static const session *search_subject(lua_State *L, int opts, const meeple_search
         if (meeple_to_session(L, 1))
             luaL_error(L, FN ": with ctx, pass the view choose was given (the search deals from ctx as "
                           "ctx.sample() does); without ctx, a state");
+        /* The view is not read (the deals come from ctx), but anything else there is a mistake. */
+        if (!lua_istable(L, 1))
+            luaL_error(L, FN ": with ctx, pass the view choose was given (a table), got %s", meeple_describe(L, 1));
         if (option(L, opts, "seat")) option_error(L, "seat", "left out with ctx (the bot's seat)");
         *ctx_rng = ctx_draws(L, opts);
         return (*host)->like;

@@ -326,6 +326,11 @@ describe("meeple.search in a bot", function()
       return meeple.search(ctx.sample(), { ctx = ctx, iterations = 10 }) end }]])
     assert.equal(1, #list, out)
     assert.truthy(list[1].reason:find("meeple.search: with ctx, pass the view choose was given", 1, true), list[1].reason)
+    list, out = forfeits([[return { choose = function(view, legal, ctx)
+      return meeple.search(legal[1], { ctx = ctx, iterations = 10 }) end }]])
+    assert.equal(1, #list, out)
+    assert.truthy(list[1].reason:find("meeple.search: with ctx, pass the view choose was given (a table), got", 1, true),
+      list[1].reason)
   end)
 end)
 
