@@ -173,6 +173,15 @@ static bool play_out(search_tree *t, void *st, rng *r, int depth) {
     return true;
 }
 
+/* play_out, its time counted in t->playout_ms: the decisions alone (the scoring of the end and its
+ * hook are the search's own). */
+static bool timed_play_out(search_tree *t, void *st, rng *r, int depth) {
+    double before = timing_now_ms();
+    bool done = play_out(t, st, r, depth);
+    t->playout_ms += timing_now_ms() - before;
+    return done;
+}
+
 /* The mean rewards of cfg.playouts playouts from t->st (the last plays on t->st itself); false when
  * one was abandoned. */
 static bool playouts(search_tree *t, double *mean) {
@@ -182,7 +191,7 @@ static bool playouts(search_tree *t, double *mean) {
     rng pr;
     if (k == 1) {
         rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        if (!play_out(t, t->st, &pr, depth)) return false;
+        if (!timed_play_out(t, t->st, &pr, depth)) return false;
         score_end(t, t->st, mean);
         return true;
     }
@@ -194,7 +203,7 @@ static bool playouts(search_tree *t, double *mean) {
             game = t->spare;
         }
         rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        if (!play_out(t, game, &pr, depth)) return false;
+        if (!timed_play_out(t, game, &pr, depth)) return false;
         score_end(t, game, r);
         for (int p = 0; p < t->players; p++) mean[p] = mean[p] + r[p] / k;
     }
@@ -284,10 +293,8 @@ static void iterate(search_tree *t) {
         n = def->is_over(t->st) ? 0 : def->legal(t->st, acts);
     }
     double r[MEEPLE_MAX_PLAYERS];
-    double before = timing_now_ms();
     bool done = playouts(t, r);
     t->now = timing_now_ms();
-    t->playout_ms += t->now - before;
     if (!done) {
         t->abandoned = true;
         return;

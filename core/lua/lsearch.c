@@ -21,6 +21,9 @@
 #define FN "meeple.search"
 
 static _Thread_local meeple_search_totals totals;
+/* Hooks running on this thread: a search inside one is timed within the outer's hook_ms, so it is not
+ * added to the totals again. */
+static _Thread_local int in_hooks;
 
 void meeple_search_totals_take(meeple_search_totals *out) {
     *out = totals;
@@ -61,6 +64,7 @@ typedef struct search_box {
     long long charged; /* playout decisions charged to the bot's instructions */
     int steps_per_decision; /* what each is charged: the bot's, with ctx or without */
     bool collected;         /* a refused allocation ran the full collection once */
+    double hook_ms;         /* time in the hooks */
     int evaluate, prior, hook_state; /* stack indices; 0: none */
     session *hooked;
     alignas(max_align_t) unsigned char root[];
@@ -135,7 +139,12 @@ static void show_position(search_box *b, const void *st) {
 /* Calls the hook with `nargs` arguments pushed over it: one result on the stack. */
 static void call_hook(search_box *b, int nargs, const char *name) {
     lua_State *L = b->L;
-    if (lua_pcall(L, nargs, 1, 0) == LUA_OK) return;
+    in_hooks++;
+    double before = timing_now_ms();
+    int status = lua_pcall(L, nargs, 1, 0);
+    b->hook_ms += timing_now_ms() - before;
+    in_hooks--;
+    if (status == LUA_OK) return;
     /* A limit the hook broke (its memory cap among them) is the reason, not the hook's error. */
     if (b->lim && b->lim->in_call) limits_check(b->lim);
     if (b->lim && b->lim->fault) limits_raise(L, b->lim);
@@ -427,11 +436,14 @@ static int run(lua_State *L, search_box *b, const search_config *cfg, bool stats
     b->live = true;
     double cpu = timing_thread_cpu_ms();
     int32_t chosen = search_run(&b->tree);
-    totals.cpu_ms += timing_thread_cpu_ms() - cpu;
-    totals.searches++;
-    totals.iterations += b->tree.iterations;
-    totals.ms += b->tree.total_ms;
-    totals.playout_ms += b->tree.playout_ms;
+    if (!in_hooks) {
+        totals.cpu_ms += timing_thread_cpu_ms() - cpu;
+        totals.searches++;
+        totals.iterations += b->tree.iterations;
+        totals.ms += b->tree.total_ms;
+        totals.playout_ms += b->tree.playout_ms;
+        totals.hook_ms += b->hook_ms;
+    }
     if (b->tree.abandoned && !b->by_time) box_fail(b, "the time ran out in a playout");
     if (chosen < 0) luaL_error(L, FN ": the game is over: there is nothing to choose");
     int nth = 0;

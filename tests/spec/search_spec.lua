@@ -316,8 +316,19 @@ describe("meeple.search in a bot", function()
     local _, ok = util.jq(out, [[.searches > 10 and .iterations_per_decision == 20 and .search_overhead_ns > 0
       and .playout_ns > 0]])
     assert.equal(0, ok, out)
+    -- A hook's time (a search nested in it included) is its own figure, and the nested search is not
+    -- counted again: the bot's 20 iterations a decision stay 20, its short playouts cheaper than its hook.
+    bot = bot_file([[return { choose = function(view, legal, ctx)
+      return meeple.search(view, { ctx = ctx, iterations = 20, playout_depth = 2, evaluate = function(s)
+        meeple.search(s, { iterations = 30 })
+        return 0.5
+      end }) end }]])
+    out = util.sh(("%s bench babel --games 1 --bot %s --json 2>&1"):format(quote(exe), quote(bot)))
+    os.remove(bot)
+    _, ok = util.jq(out, [[.iterations_per_decision == 20 and .hook_ns > 2 * .playout_ns and .hook_ns > .search_overhead_ns]])
+    assert.equal(0, ok, out)
     out = util.sh(("%s bench babel --games 1 --bot random --json 2>&1"):format(quote(exe)))
-    _, ok = util.jq(out, [[has("iterations_per_decision") or has("search_overhead_ns")]])
+    _, ok = util.jq(out, [[has("iterations_per_decision") or has("search_overhead_ns") or has("hook_ns")]])
     assert.equal(1, ok, out) -- jq -e: false
   end)
 
