@@ -477,13 +477,14 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
          * iteration, on the thread's CPU clock (a loaded machine's waits left out) split by the wall
          * clock's shares; a decision with one legal action does not search. */
         double iterations = (double)search->iterations, cpu = search->cpu_ms > 0 ? search->cpu_ms : search->ms;
-        double own = (search->ms - search->playout_ms) / search->ms;
+        double own = (search->ms - search->playout_ms - search->hook_ms) / search->ms;
         f[n++] = (figure){"searches (decisions that searched)", "searches", NULL, (double)search->searches, 0};
         f[n++] = (figure){"iterations per decision", "iterations_per_decision", NULL,
                           iterations / (double)search->searches, 1};
         f[n++] = (figure){"iterations per 100 ms of CPU", "iterations_per_100ms_cpu", NULL, iterations / cpu * 100, 0};
         f[n++] = (figure){"ns search overhead per iteration", "search_overhead_ns", NULL, cpu * own * 1e6 / iterations, 1};
-        f[n++] = (figure){"ns in playouts per iteration", "playout_ns", NULL, cpu * (1 - own) * 1e6 / iterations, 1};
+        f[n++] = (figure){"ns in playouts per iteration", "playout_ns", NULL, cpu * search->playout_ms / search->ms * 1e6 / iterations, 1};
+        f[n++] = (figure){"ns in the hooks per iteration", "hook_ns", NULL, cpu * search->hook_ms / search->ms * 1e6 / iterations, 1};
     }
     if (api) {
         f[n++] = (figure){"ns per s:clone() from Lua", "lua_clone_ns", NULL, api->clone_ns, 1};

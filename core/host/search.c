@@ -73,13 +73,18 @@ static uint32_t slot_of(const search_tree *t, uint32_t key) { return (key * 0x9e
 static void index_children(search_tree *t, int32_t node) {
     uint32_t need = (uint32_t)t->nodes[node].children * 2;
     if (need > t->slots) {
-        uint32_t slots = t->slots ? t->slots : 256, old = t->slots;
+        uint32_t slots = t->slots ? t->slots : 256;
         while (slots < need) slots *= 2;
-        grow(t, (void **)&t->slot_key, sizeof *t->slot_key * old, sizeof *t->slot_key * slots);
-        grow(t, (void **)&t->slot_node, sizeof *t->slot_node * old, sizeof *t->slot_node * slots);
-        grow(t, (void **)&t->slot_stamp, sizeof *t->slot_stamp * old, sizeof *t->slot_stamp * slots);
-        memset(t->slot_stamp, 0, sizeof *t->slot_stamp * slots);
+        /* Their contents are rebuilt below: all three are freed first and t->slots is their new size
+         * before any is asked for, so a refusal between them leaves search_free the right sizes. */
+        release(t, (void **)&t->slot_key, sizeof *t->slot_key * t->slots);
+        release(t, (void **)&t->slot_node, sizeof *t->slot_node * t->slots);
+        release(t, (void **)&t->slot_stamp, sizeof *t->slot_stamp * t->slots);
         t->slots = slots;
+        grow(t, (void **)&t->slot_key, 0, sizeof *t->slot_key * slots);
+        grow(t, (void **)&t->slot_node, 0, sizeof *t->slot_node * slots);
+        grow(t, (void **)&t->slot_stamp, 0, sizeof *t->slot_stamp * slots);
+        memset(t->slot_stamp, 0, sizeof *t->slot_stamp * slots);
         t->stamp = 0;
     }
     if (++t->stamp == 0) { /* wrapped: every stamp is stale again */
@@ -168,6 +173,15 @@ static bool play_out(search_tree *t, void *st, rng *r, int depth) {
     return true;
 }
 
+/* play_out, its time counted in t->playout_ms: the decisions alone (the scoring of the end and its
+ * hook are the search's own). */
+static bool timed_play_out(search_tree *t, void *st, rng *r, int depth) {
+    double before = timing_now_ms();
+    bool done = play_out(t, st, r, depth);
+    t->playout_ms += timing_now_ms() - before;
+    return done;
+}
+
 /* The mean rewards of cfg.playouts playouts from t->st (the last plays on t->st itself); false when
  * one was abandoned. */
 static bool playouts(search_tree *t, double *mean) {
@@ -177,7 +191,7 @@ static bool playouts(search_tree *t, double *mean) {
     rng pr;
     if (k == 1) {
         rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        if (!play_out(t, t->st, &pr, depth)) return false;
+        if (!timed_play_out(t, t->st, &pr, depth)) return false;
         score_end(t, t->st, mean);
         return true;
     }
@@ -189,7 +203,7 @@ static bool playouts(search_tree *t, double *mean) {
             game = t->spare;
         }
         rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        if (!play_out(t, game, &pr, depth)) return false;
+        if (!timed_play_out(t, game, &pr, depth)) return false;
         score_end(t, game, r);
         for (int p = 0; p < t->players; p++) mean[p] = mean[p] + r[p] / k;
     }
@@ -279,10 +293,8 @@ static void iterate(search_tree *t) {
         n = def->is_over(t->st) ? 0 : def->legal(t->st, acts);
     }
     double r[MEEPLE_MAX_PLAYERS];
-    double before = timing_now_ms();
     bool done = playouts(t, r);
     t->now = timing_now_ms();
-    t->playout_ms += t->now - before;
     if (!done) {
         t->abandoned = true;
         return;

@@ -97,7 +97,7 @@ typedef struct search_tree {
 
     /* What the last search_run did. */
     long long iterations, decisions; /* decisions: played in playouts */
-    double playout_ms, total_ms;
+    double playout_ms, total_ms; /* playout_ms: their decisions only (not the scoring of their ends) */
     double now; /* the clock as the last playouts ended */
     bool abandoned; /* the last run ended at cfg.abandon_at, in a playout */
 } search_tree;

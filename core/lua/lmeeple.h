@@ -63,7 +63,8 @@ void meeple_set_search_host(lua_State *L, const meeple_search_host *host);
 /* Searches run on this thread since the last take: for `meeple bench --bot` (taking resets them). */
 typedef struct meeple_search_totals {
     long long searches, iterations;
-    double ms, playout_ms; /* the searches' time, and the part of it spent in playouts */
+    double ms, playout_ms; /* the searches' time, and the part of it spent in playouts' decisions */
+    double hook_ms;        /* the part of it spent in the evaluate and prior hooks */
     double cpu_ms;         /* the searches' time on the thread's CPU clock (the load left out) */
 } meeple_search_totals;
 void meeple_search_totals_take(meeple_search_totals *out);

@@ -21,6 +21,9 @@
 #define FN "meeple.search"
 
 static _Thread_local meeple_search_totals totals;
+/* Hooks running on this thread: a search inside one is timed within the outer's hook_ms, so it is not
+ * added to the totals again. */
+static _Thread_local int in_hooks;
 
 void meeple_search_totals_take(meeple_search_totals *out) {
     *out = totals;
@@ -59,6 +62,9 @@ typedef struct search_box {
     bool by_time;
     double stop_at;
     long long charged; /* playout decisions charged to the bot's instructions */
+    int steps_per_decision; /* what each is charged: the bot's, with ctx or without */
+    bool collected;         /* a refused allocation ran the full collection once */
+    double hook_ms;         /* time in the hooks */
     int evaluate, prior, hook_state; /* stack indices; 0: none */
     session *hooked;
     alignas(max_align_t) unsigned char root[];
@@ -73,9 +79,17 @@ static int box_gc(lua_State *L) {
     return 0;
 }
 
+/* The tree's memory, from the Lua state's allocator (and under a bot's cap). A refusal runs Lua's full
+ * collection once, as Lua's own emergency collection would, and asks again. */
 static void *box_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     search_box *b = ud;
-    return b->alloc(b->alloc_ud, ptr, osize, nsize);
+    void *p = b->alloc(b->alloc_ud, ptr, osize, nsize);
+    if (!p && nsize > 0 && !b->collected) {
+        b->collected = true;
+        lua_gc(b->L, LUA_GCCOLLECT);
+        p = b->alloc(b->alloc_ud, ptr, osize, nsize);
+    }
+    return p;
 }
 
 /* A broken limit's reason (the bot forfeits with it), else `fmt`. */
@@ -108,8 +122,7 @@ static bool box_stop(void *ud, long long done, double now) {
     if (b->lim && b->lim->in_call) {
         long long decisions = b->tree.decisions - b->charged;
         b->charged = b->tree.decisions;
-        int per = b->host ? b->host->steps_per_decision : 0;
-        b->lim->steps += decisions * per;
+        b->lim->steps += decisions * b->steps_per_decision;
         if (b->lim->fault || b->lim->steps > b->lim->instructions || now > b->lim->deadline) box_fail(b, "");
     }
     return b->by_time && now >= b->stop_at;
@@ -126,7 +139,14 @@ static void show_position(search_box *b, const void *st) {
 /* Calls the hook with `nargs` arguments pushed over it: one result on the stack. */
 static void call_hook(search_box *b, int nargs, const char *name) {
     lua_State *L = b->L;
-    if (lua_pcall(L, nargs, 1, 0) == LUA_OK) return;
+    in_hooks++;
+    double before = timing_now_ms();
+    int status = lua_pcall(L, nargs, 1, 0);
+    b->hook_ms += timing_now_ms() - before;
+    in_hooks--;
+    if (status == LUA_OK) return;
+    /* A limit the hook broke (its memory cap among them) is the reason, not the hook's error. */
+    if (b->lim && b->lim->in_call) limits_check(b->lim);
     if (b->lim && b->lim->fault) limits_raise(L, b->lim);
     const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1);
     luaL_error(L, FN ": the %s hook failed: %s", name, msg);
@@ -141,6 +161,13 @@ static double hook_number(search_box *b, int idx, const char *name, const char *
     return v;
 }
 
+/* A reward the evaluate hook returned: a number from 0 to 1 (a tree's means are rewards' means). */
+static double hook_reward(search_box *b, int idx, const char *what) {
+    double v = hook_number(b, idx, "evaluate", what);
+    if (v < 0 || v > 1) luaL_error(b->L, FN ": the evaluate hook must return %s, got %s", what, lua_tostring(b->L, idx));
+    return v;
+}
+
 static bool box_evaluate(void *ud, const void *st, double *r) {
     search_box *b = ud;
     lua_State *L = b->L;
@@ -148,18 +175,19 @@ static bool box_evaluate(void *ud, const void *st, double *r) {
     lua_pushvalue(L, b->evaluate);
     lua_pushvalue(L, b->hook_state);
     call_hook(b, 1, "evaluate");
-    static const char what[] = "a number from 0 to 1 (the searching seat's reward), a list of one per seat, or nil";
+    static const char what[] = "a number from 0 to 1 (the searching seat's reward), a list of one per seat (each from 0 to 1), "
+                               "or nil";
     bool given = true;
     if (lua_isnil(L, -1)) {
         given = false;
     } else if (lua_type(L, -1) == LUA_TTABLE) {
         for (int p = 0; p < b->players; p++) {
             lua_rawgeti(L, -1, p + 1);
-            r[p] = hook_number(b, -1, "evaluate", what);
+            r[p] = hook_reward(b, -1, what);
             lua_pop(L, 1);
         }
     } else {
-        double v = hook_number(b, -1, "evaluate", what);
+        double v = hook_reward(b, -1, what);
         for (int p = 0; p < b->players; p++) r[p] = p == b->seat ? v : 1 - v;
     }
     lua_pop(L, 1);
@@ -349,6 +377,9 @@ static const session *search_subject(lua_State *L, int opts, const meeple_search
         if (meeple_to_session(L, 1))
             luaL_error(L, FN ": with ctx, pass the view choose was given (the search deals from ctx as "
                           "ctx.sample() does); without ctx, a state");
+        /* The view is not read (the deals come from ctx), but anything else there is a mistake. */
+        if (!lua_istable(L, 1))
+            luaL_error(L, FN ": with ctx, pass the view choose was given (a table), got %s", meeple_describe(L, 1));
         if (option(L, opts, "seat")) option_error(L, "seat", "left out with ctx (the bot's seat)");
         *ctx_rng = ctx_draws(L, opts);
         return (*host)->like;
@@ -405,11 +436,14 @@ static int run(lua_State *L, search_box *b, const search_config *cfg, bool stats
     b->live = true;
     double cpu = timing_thread_cpu_ms();
     int32_t chosen = search_run(&b->tree);
-    totals.cpu_ms += timing_thread_cpu_ms() - cpu;
-    totals.searches++;
-    totals.iterations += b->tree.iterations;
-    totals.ms += b->tree.total_ms;
-    totals.playout_ms += b->tree.playout_ms;
+    if (!in_hooks) {
+        totals.cpu_ms += timing_thread_cpu_ms() - cpu;
+        totals.searches++;
+        totals.iterations += b->tree.iterations;
+        totals.ms += b->tree.total_ms;
+        totals.playout_ms += b->tree.playout_ms;
+        totals.hook_ms += b->hook_ms;
+    }
     if (b->tree.abandoned && !b->by_time) box_fail(b, "the time ran out in a playout");
     if (chosen < 0) luaL_error(L, FN ": the game is over: there is nothing to choose");
     int nth = 0;
@@ -444,7 +478,8 @@ int meeple_search(lua_State *L) {
         stats = lua_toboolean(L, -1);
         lua_pop(L, 1);
     }
-    int players = def->num_players(s->now), seat;
+    /* s->players, not num_players(s->now): with ctx, s is a template whose `now` ctx.sample() wipes. */
+    int players = s->players, seat;
     if (host) {
         seat = host->seat;
     } else {
@@ -457,6 +492,9 @@ int meeple_search(lua_State *L) {
     b->def = def;
     b->seat = seat;
     b->players = players;
+    /* Playouts are charged in a bot whether or not it passes ctx (a ctx.sample() searched alone). */
+    const meeple_search_host *bot = host ? host : search_host(L);
+    b->steps_per_decision = bot ? bot->steps_per_decision : 0;
     if (!host) memcpy(b->root, s->now, def->state_size);
     rng_seed(&b->draws, (uint64_t)seed, 0x5eac4);
     rng_seed(&b->sample_rng, (uint64_t)seed, SESSION_SAMPLE_STREAM);

@@ -58,6 +58,30 @@ describe("meeple.search", function()
     for _, f in pairs(files) do os.remove(f) end
   end)
 
+  it("counts every seat after the bot called ctx.sample() first (the C search and the reference alike)", function()
+    -- ctx.sample() wipes the game's template state the search with ctx reads its game from: the count
+    -- of seats must not come from there. Both bots call ctx.sample() once before searching.
+    local files = {}
+    for _, engine in ipairs { "c", "lua" } do
+      files[engine] = bot_file(([[local inner = require("ismcts").bot { name = "is_%s", engine = "%s", iterations = 24, %s }
+        local bot = {}
+        for k, v in pairs(inner) do bot[k] = v end
+        bot.choose = function(view, legal, ctx) ctx.sample(); return inner.choose(view, legal, ctx) end
+        return bot]]):format(engine, engine, SHIPPED))
+    end
+    local logs = {}
+    for _, engine in ipairs { "c", "lua" } do
+      local bots = { quote(files[engine]), "greedy_citadels", "greedy_citadels" }
+      local games, out, code = match("citadels", bots, "--games 1 --seating random --seed 9 --ms 60000")
+      assert.equal(0, code, out)
+      assert.same({}, games[1].forfeits, out)
+      logs[engine] = games[1].actions
+    end
+    for _, f in pairs(files) do os.remove(f) end
+    assert.truthy(#logs.c > 20)
+    assert.same(logs.lua, logs.c)
+  end)
+
   it("returns only legal actions, with every way of expanding and both hooks", function()
     local ways = {
       { iterations = 40 }, { iterations = 40, expand = "policy", greedy = 1 }, { iterations = 40, widen = 1 },
@@ -117,29 +141,34 @@ describe("meeple.search", function()
       local bot = ismcts.bot { engine = "lua", iterations = 300, greedy = 1 }
       return bot.choose(nil, s:legal(), ctx)
     end
+    -- The total variation distance between the choices of `search` from s and from other, `n` seeds each.
+    local function apart(search, s, other, n)
+      local c = {}
+      for seed = 1, n do
+        local a, b = search(s, seed), search(other, seed)
+        c[a] = (c[a] or 0) + 1
+        c[b] = (c[b] or 0) - 1
+      end
+      local d = 0
+      for _, k in pairs(c) do d = d + math.abs(k) / (2 * n) end
+      return d
+    end
     local found
     for seed = 1, 12 do
       local s = position("babel", seed, 6 + seed % 5)
       local seat = s:to_move()
       local other = s:sample(seat, 1000 + seed)
-      if #s:legal() > 2 and cheat(s, 1) ~= cheat(other, 1) then
+      -- (one seed first, to try the costly 30 only where the hidden cards matter at all)
+      if #s:legal() > 2 and cheat(s, 1) ~= cheat(other, 1) and apart(cheat, s, other, 30) >= 0.5 then
         found = { s = s, other = other }
         break
       end
     end
-    assert.truthy(found, "a position where the hidden cards change a cheater's choice")
-    local function counts(s)
-      local c = {}
-      for seed = 1, 30 do
-        local a = meeple.search(s, { iterations = 150, greedy = 1, seed = seed })
-        c[a] = (c[a] or 0) + 1
-      end
-      return c
-    end
-    local from_state, from_sample = counts(found.s), counts(found.other)
-    local apart = 0 -- total variation distance between the two, over 30 searches each
-    for _, a in ipairs(found.s:legal()) do apart = apart + math.abs((from_state[a] or 0) - (from_sample[a] or 0)) / 60 end
-    assert.truthy(apart <= 0.3, ("the choices differ by %.2f"):format(apart))
+    -- Without a position where peeking changes the choice's distribution, the test below could not fail.
+    assert.truthy(found, "a position where the hidden cards change a cheater's choices by 0.5 or more")
+    local d = apart(function(s, seed) return meeple.search(s, { iterations = 150, greedy = 1, seed = seed }) end,
+      found.s, found.other, 30)
+    assert.truthy(d <= 0.3, ("the choices differ by %.2f"):format(d))
   end)
 
   it("refuses a bad option, a bad state or a misplaced ctx with one clear line", function()
@@ -185,6 +214,17 @@ describe("meeple.search", function()
     ok, err = pcall(meeple.search, s, { iterations = 5, evaluate = function() return "good" end })
     assert.is_false(ok)
     assert.truthy(err:find("meeple.search: the evaluate hook must return a number from 0 to 1", 1, true), err)
+    -- A reward outside 0..1, alone or in a list, would skew every mean it enters: refused, with the value.
+    for _, bad in ipairs { 1.5, -0.25, { 0.5, 2 }, { -1, 0.5 } } do
+      ok, err = pcall(meeple.search, s, { iterations = 5, evaluate = function() return bad end })
+      assert.is_false(ok)
+      assert.truthy(err:find("meeple.search: the evaluate hook must return a number from 0 to 1", 1, true), err)
+      assert.truthy(err:find("got %-?[%d.]+$"), err)
+    end
+    local edges = {}
+    for p = 1, s:num_players() do edges[p] = p % 2 end
+    ok, err = pcall(meeple.search, s, { iterations = 5, evaluate = function() return edges end })
+    assert.is_true(ok, err)
     ok, err = pcall(meeple.search, s, { iterations = 5, prior = function() return {} end })
     assert.is_false(ok)
     assert.truthy(err:find("meeple.search: the prior hook must return a list of numbers, one per legal action, got nothing", 1, true)
@@ -240,6 +280,23 @@ describe("meeple.search in a bot", function()
     assert.truthy(list[1].reason:find("exceeded the memory cap (8 MiB)", 1, true), list[1].reason)
   end)
 
+  it("charges a bot's playouts to its instructions with ctx or without (a sample searched alone)", function()
+    local list, out = forfeits([[return { choose = function(view, legal, ctx)
+      return meeple.search(ctx.sample(), { iterations = 3000 }) end }]], "--instructions 1000000 --ms 60000")
+    assert.equal(1, #list, out)
+    assert.truthy(list[1].reason:find("exceeded the instruction budget (1000000 per decision)", 1, true), list[1].reason)
+  end)
+
+  it("forfeits with the memory cap's reason when a hook outgrows the bot's memory", function()
+    local list, out = forfeits([[return { choose = function(view, legal, ctx)
+      return meeple.search(view, { ctx = ctx, iterations = 10, evaluate = function()
+        local t = {}
+        for i = 1, 1e8 do t[i] = { i } end
+      end }) end }]], "--memory 16 --ms 60000")
+    assert.equal(1, #list, out)
+    assert.truthy(list[1].reason:find("exceeded the memory cap (16 MiB)", 1, true), list[1].reason)
+  end)
+
   it("forfeits with the hook's own error, or the time limit a hook overran", function()
     local list, out = forfeits([[return { choose = function(view, legal, ctx)
       return meeple.search(view, { ctx = ctx, iterations = 10, evaluate = function() error("bad judgement") end }) end }]])
@@ -259,8 +316,19 @@ describe("meeple.search in a bot", function()
     local _, ok = util.jq(out, [[.searches > 10 and .iterations_per_decision == 20 and .search_overhead_ns > 0
       and .playout_ns > 0]])
     assert.equal(0, ok, out)
+    -- A hook's time (a search nested in it included) is its own figure, and the nested search is not
+    -- counted again: the bot's 20 iterations a decision stay 20, its short playouts cheaper than its hook.
+    bot = bot_file([[return { choose = function(view, legal, ctx)
+      return meeple.search(view, { ctx = ctx, iterations = 20, playout_depth = 2, evaluate = function(s)
+        meeple.search(s, { iterations = 30 })
+        return 0.5
+      end }) end }]])
+    out = util.sh(("%s bench babel --games 1 --bot %s --json 2>&1"):format(quote(exe), quote(bot)))
+    os.remove(bot)
+    _, ok = util.jq(out, [[.iterations_per_decision == 20 and .hook_ns > 2 * .playout_ns and .hook_ns > .search_overhead_ns]])
+    assert.equal(0, ok, out)
     out = util.sh(("%s bench babel --games 1 --bot random --json 2>&1"):format(quote(exe)))
-    _, ok = util.jq(out, [[has("iterations_per_decision") or has("search_overhead_ns")]])
+    _, ok = util.jq(out, [[has("iterations_per_decision") or has("search_overhead_ns") or has("hook_ns")]])
     assert.equal(1, ok, out) -- jq -e: false
   end)
 
@@ -269,6 +337,11 @@ describe("meeple.search in a bot", function()
       return meeple.search(ctx.sample(), { ctx = ctx, iterations = 10 }) end }]])
     assert.equal(1, #list, out)
     assert.truthy(list[1].reason:find("meeple.search: with ctx, pass the view choose was given", 1, true), list[1].reason)
+    list, out = forfeits([[return { choose = function(view, legal, ctx)
+      return meeple.search(legal[1], { ctx = ctx, iterations = 10 }) end }]])
+    assert.equal(1, #list, out)
+    assert.truthy(list[1].reason:find("meeple.search: with ctx, pass the view choose was given (a table), got", 1, true),
+      list[1].reason)
   end)
 end)
 
