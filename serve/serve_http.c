@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -310,10 +311,60 @@ static enum MHD_Result game_route(serve_server *sv, struct MHD_Connection *c, co
     return json_answer(c, 200, doc);
 }
 
+/* ==================================================================================== who may ask */
+
+static int listening_port;
+
+static bool wildcard_bind(const serve_server *sv) {
+    return strcmp(sv->cfg.bind, "0.0.0.0") == 0 || strcmp(sv->cfg.bind, "::") == 0;
+}
+
+/* The Host header names this server: its bound address (or "localhost" when that is a loopback address)
+ * and its port. A page of another site that made a name of its own point at 127.0.0.1 (DNS rebinding)
+ * reaches us with its name as Host, and is refused. A server bound to every address answers any Host:
+ * it is reachable by names we cannot know; the Origin check still holds for it. */
+static bool host_is_ours(const serve_server *sv, const char *host) {
+    if (wildcard_bind(sv)) return true;
+    if (!host) return false;
+    char want[96];
+    bool v6 = strchr(sv->cfg.bind, ':') != NULL;
+    snprintf(want, sizeof want, v6 ? "[%s]:%d" : "%s:%d", sv->cfg.bind, listening_port);
+    if (strcasecmp(host, want) == 0) return true;
+    if (listening_port == 80 && strncasecmp(host, want, strlen(want) - 3) == 0 && !host[strlen(want) - 3])
+        return true; /* the default port may go unsaid */
+    bool loopback = strncmp(sv->cfg.bind, "127.", 4) == 0 || strcmp(sv->cfg.bind, "::1") == 0;
+    snprintf(want, sizeof want, "localhost:%d", listening_port);
+    return loopback && strcasecmp(host, want) == 0;
+}
+
+/* A request a browser sends on behalf of a page carries that page's Origin: only our own pages
+ * (Origin http://HOST, HOST the one this request was sent to) may ask. No Origin: not a browser's
+ * cross-site request (curl, a test, a same-origin GET). */
+static bool origin_is_ours(const char *origin, const char *host) {
+    if (!origin) return true;
+    if (!host || strncmp(origin, "http://", 7) != 0) return false;
+    return strcasecmp(origin + 7, host) == 0;
+}
+
+/* A POST's body must be declared JSON: a form or a text/plain fetch of another site (sent with no
+ * preflight) is refused before it is read as a request. */
+static bool declared_json(struct MHD_Connection *c) {
+    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    if (!type || strncasecmp(type, "application/json", 16) != 0) return false;
+    char next = type[16];
+    return next == '\0' || next == ';' || next == ' ';
+}
+
 static enum MHD_Result route(serve_server *sv, struct MHD_Connection *c, const char *url, const char *method,
                              const request *rq) {
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
     if (!get && !post) return error_answer(c, 405, "only GET and POST are answered");
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    if (!host_is_ours(sv, host))
+        return error_answer(c, 403, "this server answers only requests sent to its own address (Host header)");
+    if (!origin_is_ours(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"), host))
+        return error_answer(c, 403, "requests from another site's pages are refused (Origin header)");
+    if (post && !declared_json(c)) return error_answer(c, 415, "send the body as Content-Type: application/json");
     if (strncmp(url, "/api/", 5) == 0) {
         if (strcmp(url, "/api/catalog") == 0 && get) return json_answer(c, 200, serve_catalog(sv));
         if (strcmp(url, "/api/games") == 0) {
@@ -417,6 +468,7 @@ bool http_start(serve_server *sv, char *err, size_t n) {
                  sv->cfg.port);
         return false;
     }
+    listening_port = http_port(sv);
     pinger_running = pthread_create(&pinger, NULL, ping_loop, sv) == 0;
     return true;
 }

@@ -222,7 +222,7 @@ def test_live_updates_send_the_document_on_connect_and_after_each_change(server,
     out = client.create("babel", ["human", "human"], seed=12)
     t = tokens_of(out)
     s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-    s.sendall(("GET /api/games/%s/events?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % (out["id"], t[2])).encode())
+    s.sendall(("GET /api/games/%s/events?token=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (out["id"], t[2], server.port)).encode())
     f = s.makefile("rb")
     head = b""
     while not head.endswith(b"\r\n\r\n"):
@@ -313,3 +313,50 @@ def test_every_page_file_is_served_from_the_binary_with_its_type(client):
             assert status == 404
     assert client.raw("GET", "/static/../serve.h")[0] == 404
     assert client.raw("GET", "/static/nothing-here.js")[0] == 404
+
+
+def test_a_post_not_declared_json_is_refused_with_415_and_creates_nothing(client):
+    before = len(client.get("/api/games")[1]["games"])
+    body = json.dumps({"game": "babel", "players": 2, "seats": ["human", "human"]})
+    for headers in ({"Content-Type": "text/plain"}, {}, {"Content-Type": "application/x-www-form-urlencoded"},
+                    {"Content-Type": "application/jsonp"}):
+        status, _, out = client.raw("POST", "/api/games", body, headers)
+        assert status == 415 and "application/json" in json.loads(out)["error"], (headers, status)
+    assert len(client.get("/api/games")[1]["games"]) == before
+    status, _, _ = client.raw("POST", "/api/games", body, {"Content-Type": "application/json; charset=utf-8"})
+    assert status == 201
+
+
+def test_another_sites_origin_is_refused_with_403_and_our_own_is_answered(client):
+    body = json.dumps({"game": "babel", "players": 2, "seats": ["human", "human"]})
+    ours = "127.0.0.1:%d" % client.port
+    for origin in ("http://evil.example", "null", "https://127.0.0.1:%d" % client.port, "http://" + ours + ".evil"):
+        status, _, out = client.raw("POST", "/api/games", body,
+                                    {"Content-Type": "application/json", "Origin": origin})
+        assert status == 403 and "Origin" in json.loads(out)["error"], origin
+        assert client.raw("GET", "/api/games", None, {"Origin": origin})[0] == 403
+    status, _, _ = client.raw("POST", "/api/games", body, {"Content-Type": "application/json", "Origin": "http://" + ours})
+    assert status == 201
+
+
+def test_a_host_not_ours_is_refused_so_dns_rebinding_cannot_reach_the_api(client):
+    for host in ("evil.example", "evil.example:%d" % client.port, "127.0.0.1:1"):
+        status, _, out = client.raw("GET", "/api/games", None, {"Host": host})
+        assert status == 403 and "Host" in json.loads(out)["error"], host
+    assert client.raw("GET", "/api/games", None, {"Host": "localhost:%d" % client.port})[0] == 200
+
+
+def test_a_server_bound_to_every_address_answers_any_host_but_no_foreign_origin():
+    with tmpdir() as d:
+        s = Server(os.path.join(d, "any.db"), "--bind", "0.0.0.0")
+        c = s.client()
+        assert c.raw("GET", "/api/games", None, {"Host": "table.lan:%d" % s.port})[0] == 200
+        body = json.dumps({"game": "babel", "players": 2, "seats": ["human", "human"]})
+        status, _, _ = c.raw("POST", "/api/games", body, {"Host": "table.lan:%d" % s.port, "Content-Type":
+                                                          "application/json", "Origin": "http://evil.example"})
+        assert status == 403
+        status, _, _ = c.raw("POST", "/api/games", body, {"Host": "table.lan:%d" % s.port, "Content-Type":
+                                                          "application/json", "Origin": "http://table.lan:%d" % s.port})
+        assert status == 201
+        c.close()
+        assert s.stop() == 0
