@@ -60,6 +60,8 @@ typedef struct serve_game {
     bool ended;                      /* its end event is stored */
     bool bot_queued;                 /* waiting in the bots' queue or being decided */
     bool broken;                     /* the database refused a write: the game takes no more actions */
+    bool counted;                    /* counts towards --max-games (unfinished); sv->lock */
+    long long final_decisions;       /* once retired (L closed): its decisions, its documents in docs[] */
     sse_stream *streams;             /* live streams of this game */
     struct {                         /* each reader's last document (0: spectators), and its version: a */
         long long version;           /* seat's answer to its action and its live stream share one */
@@ -95,7 +97,8 @@ struct serve_server {
     serve_store *store;
     pthread_mutex_t lock;            /* games, ngames, and the bot codes */
     serve_game **games;
-    long long ngames, cap;
+    long long ngames, cap;           /* cap: the array's room, grown as needed */
+    long long unfinished;            /* games not over, and slots reserved by creations under way */
     struct bot_cache *codes;
     /* the bots' queue */
     pthread_mutex_t qlock;

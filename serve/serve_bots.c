@@ -47,7 +47,7 @@ void bots_stop(serve_server *sv) {
 }
 
 void bots_wake(serve_server *sv, serve_game *g) {
-    if (g->bot_queued || g->broken || sv->resuming) return;
+    if (!g->L || g->bot_queued || g->broken || sv->resuming) return;
     /* the seat to move, from the document's own source */
     lua_getfield(g->L, 1, "to_move");
     int seat = lua_pcall(g->L, 0, 1, 0) == LUA_OK && lua_isinteger(g->L, -1) ? (int)lua_tointeger(g->L, -1) : 0;

@@ -89,6 +89,7 @@ static bool game_lua(serve_game *g, char *why, size_t n) {
 }
 
 const void *serve_plain_state(serve_game *g) {
+    if (!g->L) return NULL;
     if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
     session *s = meeple_to_session(g->L, -1);
     lua_settop(g->L, 1);
@@ -96,6 +97,7 @@ const void *serve_plain_state(serve_game *g) {
 }
 
 static const session *plain_session(serve_game *g) {
+    if (!g->L) return NULL;
     if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
     session *s = meeple_to_session(g->L, -1);
     lua_settop(g->L, 1);
@@ -104,6 +106,7 @@ static const session *plain_session(serve_game *g) {
 
 /* The seat to move (1-based), 0 when the game is over. */
 static int to_move(serve_game *g) {
+    if (!g->L) return 0;
     if (!g_call(g, "to_move", 0, 1, NULL, 0)) return 0;
     int p = lua_isinteger(g->L, -1) ? (int)lua_tointeger(g->L, -1) : 0;
     lua_settop(g->L, 1);
@@ -111,6 +114,7 @@ static int to_move(serve_game *g) {
 }
 
 static bool game_over(serve_game *g) {
+    if (!g->L) return true;
     if (!g_call(g, "over", 0, 1, NULL, 0)) return true;
     bool over = lua_toboolean(g->L, -1);
     lua_settop(g->L, 1);
@@ -118,6 +122,7 @@ static bool game_over(serve_game *g) {
 }
 
 static long long decisions(serve_game *g) {
+    if (!g->L) return g->final_decisions;
     if (!g_call(g, "decisions", 0, 1, NULL, 0)) return 0;
     long long n = (long long)lua_tointeger(g->L, -1);
     lua_settop(g->L, 1);
@@ -165,6 +170,7 @@ static char *build_document(serve_game *g, int seat) {
 char *serve_document(serve_game *g, int seat) {
     if (seat < 0 || seat > g->players) return NULL;
     if (g->docs[seat].text && g->docs[seat].version == g->version) return strdup(g->docs[seat].text);
+    if (!g->L) return NULL;
     char *text = build_document(g, seat);
     free(g->docs[seat].text);
     g->docs[seat].text = text ? strdup(text) : NULL;
@@ -306,8 +312,24 @@ static void free_bots(serve_game *g) {
     }
 }
 
+/* A finished game keeps only its documents, one a reader, built now: its lua_State and bots are freed
+ * and it no longer counts towards --max-games. */
+static void retire(serve_server *sv, serve_game *g) {
+    for (int seat = 0; seat <= g->players; seat++) free(serve_document(g, seat));
+    g->final_decisions = decisions(g);
+    lua_close(g->L);
+    g->L = NULL;
+    free(g->bot_state);
+    g->bot_state = NULL;
+    pthread_mutex_lock(&sv->lock);
+    if (g->counted) sv->unfinished--;
+    g->counted = false;
+    pthread_mutex_unlock(&sv->lock);
+}
+
 /* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
 static void changed(serve_server *sv, serve_game *g) {
+    if (!g->L) return; /* retired: nothing changes any more */
     if (!g->ended && !sv->resuming && game_over(g)) {
         serve_error e;
         const char *text = g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : "{}";
@@ -319,13 +341,15 @@ static void changed(serve_server *sv, serve_game *g) {
     if (!sv->resuming && game_over(g)) free_bots(g); /* an external bot's program is told and ends */
     g->version++;
     http_changed(g);
-    bots_wake(sv, g);
+    if (g->ended && !sv->resuming) retire(sv, g);
+    else bots_wake(sv, g);
 }
 
 /* Plays `text` for `seat` (1-based): checked, committed (when `store`), seen by the bots, played. Lock held. */
 static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *text, bool store, serve_error *e) {
     char why[SERVE_REASON_LEN];
     if (g->broken) return serve_error_set(e, 503, "this game cannot take actions: the server could not store one");
+    if (!g->L) return serve_error_set(e, 409, "the game is over");
     lua_pushinteger(g->L, seat);
     lua_pushstring(g->L, text);
     if (!g_call(g, "check", 2, 2, why, sizeof why)) return serve_error_set(e, 409, "%s", why);
@@ -433,13 +457,36 @@ static void game_free(serve_game *g) {
     free(g);
 }
 
-static bool add_game(serve_server *sv, serve_game *g, serve_error *e) {
+/* Holds g (the cap on unfinished games is applied before, by reserve_slot; never while resuming). */
+static bool add_game(serve_server *sv, serve_game *g, bool counted, serve_error *e) {
     pthread_mutex_lock(&sv->lock);
     bool ok = sv->ngames < sv->cap;
-    if (ok) sv->games[sv->ngames++] = g;
+    if (!ok) {
+        serve_game **grown = realloc(sv->games, sizeof *grown * (size_t)(sv->cap * 2));
+        if (grown) sv->games = grown, sv->cap *= 2, ok = true;
+    }
+    if (ok) sv->games[sv->ngames++] = g, g->counted = counted;
     pthread_mutex_unlock(&sv->lock);
-    if (!ok) serve_error_set(e, 503, "the server holds its most games (%lld): --max-games", sv->cfg.max_games);
+    if (!ok) serve_error_set(e, 500, "out of memory");
     return ok;
+}
+
+/* A slot for a new game under --max-games (unfinished games only), taken before the game is made and
+ * stored so two creations at once cannot both pass the cap; released if the creation fails. */
+static bool reserve_slot(serve_server *sv, serve_error *e) {
+    pthread_mutex_lock(&sv->lock);
+    bool ok = sv->unfinished < sv->cfg.max_games;
+    if (ok) sv->unfinished++;
+    pthread_mutex_unlock(&sv->lock);
+    if (!ok)
+        serve_error_set(e, 503, "the server holds its most unfinished games (%lld): --max-games", sv->cfg.max_games);
+    return ok;
+}
+
+static void release_slot(serve_server *sv) {
+    pthread_mutex_lock(&sv->lock);
+    sv->unfinished--;
+    pthread_mutex_unlock(&sv->lock);
 }
 
 serve_game *serve_find(serve_server *sv, const char *id) {
@@ -546,8 +593,8 @@ static char *create_game(serve_server *sv, json_t *o, serve_error *e) {
     if (ok && !(seats_text && store_create(sv->store, g, seats_text, err, sizeof err)))
         ok = serve_error_set(e, 500, "the server could not store the game: %s", seats_text ? err : "out of memory");
     free(seats_text);
-    if (ok && !add_game(sv, g, e)) ok = false; /* stored but not held: it comes back at the next start */
-    if (!ok) return game_free(g), NULL;
+    if (ok && !add_game(sv, g, true, e)) ok = false; /* stored but not held: it comes back at the next start */
+    if (!ok) return release_slot(sv), game_free(g), NULL;
     pthread_mutex_lock(&g->lock);
     if (forfeit > 0 && store_ev(sv, g, "forfeit", forfeit, bot_reason(g->seats[forfeit - 1].b), e))
         record_forfeit(g, forfeit, bot_reason(g->seats[forfeit - 1].b));
@@ -566,12 +613,7 @@ char *serve_create(serve_server *sv, const char *body, size_t len, serve_error *
         json_decref(o);
         return NULL;
     }
-    pthread_mutex_lock(&sv->lock);
-    bool full = sv->ngames >= sv->cap;
-    pthread_mutex_unlock(&sv->lock);
-    char *answer = full ? (serve_error_set(e, 503, "the server holds its most games (%lld): --max-games",
-                                           sv->cfg.max_games), NULL)
-                        : create_game(sv, o, e);
+    char *answer = reserve_slot(sv, e) ? create_game(sv, o, e) : NULL;
     json_decref(o);
     return answer;
 }
@@ -731,7 +773,7 @@ static bool on_game(void *ud, const char *id, const char *game, long long player
               (set_meta(g, why, sizeof why) || serve_error_set(&e, 500, "%s", why));
     int forfeit = ok ? bots_begin(rc->sv, g, &e) : 0;
     (void)forfeit; /* a bot that cannot begin forfeited when the game was made: its event says so */
-    if (ok && forfeit >= 0 && add_game(rc->sv, g, &e)) return true;
+    if (ok && forfeit >= 0 && add_game(rc->sv, g, false, &e)) return true;
     snprintf(err, n, "game %s: %s", id, e.why[0] ? e.why : "cannot be made again");
     game_free(g);
     rc->g = NULL;
@@ -775,6 +817,11 @@ bool serve_resume(serve_server *sv, char *err, size_t n) {
         serve_game *g = sv->games[i];
         pthread_mutex_lock(&g->lock);
         changed(sv, g);
+        if (g->L) {
+            pthread_mutex_lock(&sv->lock);
+            g->counted = true, sv->unfinished++;
+            pthread_mutex_unlock(&sv->lock);
+        }
         pthread_mutex_unlock(&g->lock);
     }
     return true;

@@ -360,3 +360,62 @@ def test_a_server_bound_to_every_address_answers_any_host_but_no_foreign_origin(
         assert status == 201
         c.close()
         assert s.stop() == 0
+
+
+def finished_bot_game(c, seed):
+    gid = c.create("babel", ["greedy_babel", "random"], seed=seed)["id"]
+    return wait_for(lambda: c.doc(gid)["over"] and c.doc(gid))
+
+
+def test_finished_games_do_not_count_towards_max_games_and_a_bigger_db_still_starts():
+    with tmpdir() as d:
+        db = os.path.join(d, "cap.db")
+        s = Server(db, "--max-games", "1")
+        c = s.client()
+        done = finished_bot_game(c, 1)
+        finished_bot_game(c, 2)  # the first one finished: its slot is free again
+        human = c.create("babel", ["human", "human"])
+        status, err = c.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"]})
+        assert status == 503 and "--max-games" in err["error"]
+        # a finished game is still served in full, and takes no action
+        t = tokens_of(human)
+        assert c.doc(done["id"]) == done
+        assert c.act(done["id"], t[1], "anything")[0] in (403, 409)
+        c.close()
+        assert s.stop() == 0
+        # three games in the database, a cap of one: it starts (the cap is never applied to resuming)
+        s = Server(db, "--max-games", "1")
+        c = s.client()
+        assert len(c.get("/api/games")[1]["games"]) == 3 and c.doc(done["id"]) == done
+        assert c.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"]})[0] == 503
+        c.close()
+        assert s.stop() == 0
+
+
+def test_creations_at_once_never_store_more_games_than_the_cap():
+    import threading
+    with tmpdir() as d:
+        db = os.path.join(d, "race.db")
+        s = Server(db, "--max-games", "2", "--threads", "8")
+        statuses = []
+        ready = threading.Barrier(24)
+
+        def create():
+            c = s.client()
+            c.get("/api/games")  # connected: the creations then arrive together
+            ready.wait()
+            statuses.append(c.post("/api/games", {"game": "citadels", "players": 4,
+                                                  "seats": ["human", "human", "human", "human"]})[0])
+            c.close()
+        threads = [threading.Thread(target=create) for _ in range(24)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(statuses).count(201) == 2 and statuses.count(503) == 22, statuses
+        assert s.stop() == 0
+        s = Server(db)
+        c = s.client()
+        assert len(c.get("/api/games")[1]["games"]) == 2
+        c.close()
+        assert s.stop() == 0
