@@ -59,7 +59,9 @@ typedef struct serve_game {
     char forfeit_reason[SERVE_REASON_LEN];
     bool ended;                      /* its end event is stored */
     bool bot_queued;                 /* waiting in the bots' queue or being decided */
-    bool broken;                     /* the database refused a write: the game takes no more actions */
+    bool broken;                     /* read-only: the database refused a write, or its stored game does */
+    char broken_reason[SERVE_REASON_LEN]; /* not replay (resume): the document's "broken" says why */
+    char game_name[32];              /* as stored, for a game that could not be made (def NULL) */
     bool counted;                    /* counts towards --max-games (unfinished); sv->lock */
     long long final_decisions;       /* once retired (L closed): its decisions, its documents in docs[] */
     sse_stream *streams;             /* live streams of this game */
@@ -81,7 +83,8 @@ bool store_create(serve_store *st, const serve_game *g, const char *seats_json, 
  * (text: the scores as JSON), committed. */
 bool store_event(serve_store *st, const char *id, long long n, const char *kind, int seat, const char *text,
                  char *err, size_t errn);
-/* Every stored game, oldest first, to `each`; false (err says which and why) at the first that fails. */
+/* Every stored game, oldest first, to `each`; false (err says why) when the database cannot be read.
+ * A game the callbacks refuse (they return false) is their business: they are called on. */
 typedef bool (*store_game_fn)(void *ud, const char *id, const char *game, long long players, long long seed,
                               const char *variant, const char *params, const char *seats, long long created,
                               char *err, size_t n);

@@ -276,6 +276,15 @@ static int bots_begin(serve_server *sv, serve_game *g, serve_error *e) {
 
 /* ==================================================================================== changes */
 
+/* g takes no more actions; its document says why. Lock held. */
+static void set_broken(serve_game *g, const char *reason) {
+    g->broken = true;
+    snprintf(g->broken_reason, sizeof g->broken_reason, "%s", reason);
+    if (!g->L) return;
+    lua_pushstring(g->L, g->broken_reason);
+    g_call(g, "set_broken", 1, 0, NULL, 0);
+}
+
 static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat, const char *text, serve_error *e) {
     char err[300];
     if (!sv->store) return true;
@@ -283,9 +292,9 @@ static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat
         g->events++;
         return true;
     }
-    g->broken = true;
+    set_broken(g, "the server could not store an event of this game: it takes no more actions");
     fprintf(stderr, "meeple serve: game %s: %s\n", g->id, err);
-    return serve_error_set(e, 500, "the server could not store the event: %s", err);
+    return serve_error_set(e, 500, "the server could not store the event");
 }
 
 /* The game is over: each bot is told the result (an external bot's program then ends) and freed. */
@@ -330,7 +339,7 @@ static void retire(serve_server *sv, serve_game *g) {
 /* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
 static void changed(serve_server *sv, serve_game *g) {
     if (!g->L) return; /* retired: nothing changes any more */
-    if (!g->ended && !sv->resuming && game_over(g)) {
+    if (!g->ended && !g->broken && !sv->resuming && game_over(g)) {
         serve_error e;
         const char *text = g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : "{}";
         char *copy = strdup(text ? text : "{}");
@@ -348,7 +357,7 @@ static void changed(serve_server *sv, serve_game *g) {
 /* Plays `text` for `seat` (1-based): checked, committed (when `store`), seen by the bots, played. Lock held. */
 static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *text, bool store, serve_error *e) {
     char why[SERVE_REASON_LEN];
-    if (g->broken) return serve_error_set(e, 503, "this game cannot take actions: the server could not store one");
+    if (g->broken) return serve_error_set(e, 503, "this game takes no actions: %s", g->broken_reason);
     if (!g->L) return serve_error_set(e, 409, "the game is over");
     lua_pushinteger(g->L, seat);
     lua_pushstring(g->L, text);
@@ -653,9 +662,9 @@ char *serve_list(serve_server *sv) {
         pthread_mutex_lock(&g->lock);
         int p = to_move(g);
         json_array_append_new(games, json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:b, s:I, s:I}", "id", g->id, "game",
-                                               g->def->name, "players", g->players, "variant", g->variant, "seats",
-                                               seats_json(g, false), "to_move", p ? json_integer(p) : json_null(),
-                                               "over", game_over(g), "decisions", (json_int_t)decisions(g), "created",
+                                               g->def ? g->def->name : g->game_name, "players", g->players,
+                                               "variant", g->variant, "seats", seats_json(g, false), "to_move",
+                                               p ? json_integer(p) : json_null(), "over", g->def && game_over(g), "decisions", (json_int_t)decisions(g), "created",
                                                (json_int_t)g->created));
         pthread_mutex_unlock(&g->lock);
     }
@@ -733,7 +742,31 @@ char *serve_catalog(serve_server *sv) {
 typedef struct resume_ctx {
     serve_server *sv;
     serve_game *g;
+    bool skip;                       /* g is broken: its remaining events are not replayed */
 } resume_ctx;
+
+/* A stored game that cannot be made again: held read-only, a document that says why and no more. */
+static serve_game *broken_placeholder(const char *id, const char *game, long long created, const char *why) {
+    serve_game *g = game_alloc();
+    if (!g) return NULL;
+    memcpy(g->id, id, SERVE_ID_LEN + 1);
+    snprintf(g->game_name, sizeof g->game_name, "%s", game);
+    g->created = created;
+    g->broken = true;
+    snprintf(g->broken_reason, sizeof g->broken_reason, "%s", why);
+    json_t *d = json_pack("{s:s, s:s, s:i, s:s, s:[], s:i, s:n, s:b, s:b, s:{}, s:[], s:s}", "id", g->id, "game",
+                          g->game_name, "players", 0, "variant", "", "seats", "decisions", 0, "to_move", "your_turn",
+                          false, "over", false, "view", "history", "broken", g->broken_reason);
+    g->docs[0].text = d ? json_dumps(d, JSON_COMPACT) : NULL;
+    json_decref(d);
+    if (!g->docs[0].text) return game_free(g), NULL;
+    return g;
+}
+
+/* One line on stderr for a stored game kept read-only. */
+static void log_broken(const char *id, const char *why) {
+    fprintf(stderr, "meeple serve: game %s is kept read-only: %s\n", id, why);
+}
 
 /* A stored game's seats: one object a seat, kind and name, and a human's token of 64 hex digits. */
 static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serve_error *e) {
@@ -762,10 +795,14 @@ static bool on_game(void *ud, const char *id, const char *game, long long player
                     size_t n) {
     resume_ctx *rc = ud;
     serve_error e = {0};
-    if (strlen(id) != SERVE_ID_LEN || strspn(id, "0123456789abcdef") != SERVE_ID_LEN)
-        return snprintf(err, n, "a game's id is not 16 hex digits"), false;
+    (void)err, (void)n;
+    rc->g = NULL, rc->skip = true;
+    if (strlen(id) != SERVE_ID_LEN || strspn(id, "0123456789abcdef") != SERVE_ID_LEN) {
+        fprintf(stderr, "meeple serve: a stored game's id is not 16 hex digits: the game is left out\n");
+        return false;
+    }
     serve_game *g = rc->g = game_alloc();
-    if (!g) return snprintf(err, n, "out of memory"), false;
+    if (!g) return log_broken(id, "out of memory"), false;
     memcpy(g->id, id, SERVE_ID_LEN + 1);
     g->created = created;
     char why[SERVE_REASON_LEN];
@@ -773,9 +810,13 @@ static bool on_game(void *ud, const char *id, const char *game, long long player
               (set_meta(g, why, sizeof why) || serve_error_set(&e, 500, "%s", why));
     int forfeit = ok ? bots_begin(rc->sv, g, &e) : 0;
     (void)forfeit; /* a bot that cannot begin forfeited when the game was made: its event says so */
-    if (ok && forfeit >= 0 && add_game(rc->sv, g, false, &e)) return true;
-    snprintf(err, n, "game %s: %s", id, e.why[0] ? e.why : "cannot be made again");
+    if (ok && forfeit >= 0 && add_game(rc->sv, g, false, &e)) return rc->skip = false, true;
+    char line[SERVE_REASON_LEN];
+    snprintf(line, sizeof line, "it cannot be made again: %.260s", e.why[0] ? e.why : "the stored game is refused");
+    log_broken(id, line);
     game_free(g);
+    rc->g = broken_placeholder(id, game, created, line);
+    if (rc->g && !add_game(rc->sv, rc->g, false, &e)) game_free(rc->g);
     rc->g = NULL;
     return false;
 }
@@ -785,6 +826,8 @@ static bool on_event(void *ud, const char *id, long long n, const char *kind, lo
     resume_ctx *rc = ud;
     serve_game *g = rc->g;
     serve_error e = {0};
+    (void)err, (void)errn;
+    if (rc->skip || !g) return false;
     bool ok = n == g->events + 1;
     if (!ok) serve_error_set(&e, 400, "events are not numbered 1, 2, ...");
     else if (g->ended || (g->forfeit && strcmp(kind, "end") != 0))
@@ -802,12 +845,18 @@ static bool on_event(void *ud, const char *id, long long n, const char *kind, lo
         if (!ok) serve_error_set(&e, 400, "its end (%.80s) is not where its actions lead", text);
         else g->events++, g->ended = true;
     } else ok = serve_error_set(&e, 400, "unknown event '%.20s'", kind);
-    if (!ok) snprintf(err, errn, "game %s, event %lld: %s", id, n, e.why);
+    if (!ok) {
+        char why[SERVE_REASON_LEN];
+        snprintf(why, sizeof why, "its event %lld does not replay: %.240s", n, e.why);
+        log_broken(id, why);
+        set_broken(g, why);
+        rc->skip = true;
+    }
     return ok;
 }
 
 bool serve_resume(serve_server *sv, char *err, size_t n) {
-    resume_ctx rc = {sv, NULL};
+    resume_ctx rc = {sv, NULL, false};
     sv->resuming = true;
     bool ok = store_load(sv->store, &rc, on_game, on_event, err, n);
     sv->resuming = false;
@@ -817,7 +866,7 @@ bool serve_resume(serve_server *sv, char *err, size_t n) {
         serve_game *g = sv->games[i];
         pthread_mutex_lock(&g->lock);
         changed(sv, g);
-        if (g->L) {
+        if (g->L && !g->broken) {
             pthread_mutex_lock(&sv->lock);
             g->counted = true, sv->unfinished++;
             pthread_mutex_unlock(&sv->lock);

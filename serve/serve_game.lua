@@ -63,6 +63,10 @@ function G.legal() return s:legal() end
 
 function G.forfeit(seat, reason) forfeit = { seat = seat, reason = reason } end
 
+-- A game kept read-only (its stored events do not replay, or the database refused one): why.
+local broken
+function G.set_broken(reason) broken = reason end
+
 -- Scores and winners: after a forfeit, the other seats with the best score as it stands.
 function G.result()
   local scores = s:scores()
@@ -147,6 +151,7 @@ function G.document(seat)
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end
+  if broken then d.broken, d.your_turn, d.legal = broken, false, nil end
   -- keys sorted as meeple.json writes them: "history" comes after "game"
   local text = json.encode(d)
   local at = text:find(',"id":', 1, true)

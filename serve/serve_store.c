@@ -164,10 +164,11 @@ static bool load_events(serve_store *st, const char *id, void *ud, store_event_f
     sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
     bool ok = true;
     int rc;
-    while (ok && (rc = sqlite3_step(q)) == SQLITE_ROW)
-        ok = on_event(ud, id, sqlite3_column_int64(q, 0), text_of(q, 1), sqlite3_column_int64(q, 2), text_of(q, 3),
-                      err, n);
-    if (ok && rc != SQLITE_DONE) ok = fail(st, "cannot read its events", err, n);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        if (!on_event(ud, id, sqlite3_column_int64(q, 0), text_of(q, 1), sqlite3_column_int64(q, 2), text_of(q, 3),
+                      err, n))
+            break; /* the game's own trouble: the rest of its events are not read */
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) ok = fail(st, "cannot read its events", err, n);
     sqlite3_finalize(q);
     return ok;
 }
@@ -183,9 +184,9 @@ bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn
     while (ok && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         char id[64];
         snprintf(id, sizeof id, "%s", text_of(q, 0));
-        ok = on_game(ud, id, text_of(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3), text_of(q, 4),
-                     text_of(q, 5), text_of(q, 6), sqlite3_column_int64(q, 7), err, n) &&
-             load_events(st, id, ud, on_event, err, n);
+        if (on_game(ud, id, text_of(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3), text_of(q, 4),
+                    text_of(q, 5), text_of(q, 6), sqlite3_column_int64(q, 7), err, n))
+            ok = load_events(st, id, ud, on_event, err, n);
     }
     if (ok && rc != SQLITE_DONE) ok = fail(st, "cannot read its games", err, n);
     sqlite3_finalize(q);

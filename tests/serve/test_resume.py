@@ -1,6 +1,7 @@
 """`meeple serve` keeps its games in SQLite: killed with SIGKILL mid-game and started again on the same
 database, every game goes on where it was and ends as an uninterrupted run of the same seed and actions
-ends; a forfeit is kept; a database that is damaged, foreign or edited is refused in one line."""
+ends; a forfeit is kept; a database that is damaged or foreign is refused in one line, and an edited game is
+kept read-only (one line names it) while the others resume."""
 import os
 import sqlite3
 import subprocess
@@ -131,17 +132,6 @@ def refused(db):
     return lines[0]
 
 
-def stored_game(d):
-    db = os.path.join(d, "edit.db")
-    s = Server(db)
-    c = s.client()
-    out = c.create("babel", ["human", "human"], seed=2)
-    play_first_legal(c, out["id"], tokens_of(out), limit=6)
-    c.close()
-    assert s.stop() == 0
-    return db, out["id"]
-
-
 def test_a_file_that_is_not_a_database_is_refused_in_one_line():
     with tmpdir() as d:
         db = os.path.join(d, "noise.db")
@@ -160,22 +150,53 @@ def test_another_programs_database_is_refused_in_one_line():
         assert "not a meeple serve database" in refused(db)
 
 
+def stored_games(d):
+    """A database of two games: the one the tests edit, and a healthy one (created after it)."""
+    db = os.path.join(d, "edit.db")
+    s = Server(db)
+    c = s.client()
+    out = c.create("babel", ["human", "human"], seed=2)
+    play_first_legal(c, out["id"], tokens_of(out), limit=6)
+    time.sleep(1.1)  # created a second later: the edited game is replayed first
+    other = c.create("babel", ["human", "human"], seed=5)
+    play_first_legal(c, other["id"], tokens_of(other), limit=3)
+    c.close()
+    assert s.stop() == 0
+    return db, out, other
+
+
 @pytest.mark.parametrize("edit, words", [
-    ("UPDATE events SET text = 'fly away' WHERE n = 3", "event 3"),
-    ("DELETE FROM events WHERE n = 2", "numbered"),
-    ("UPDATE events SET seat = 2 WHERE n = 1", "event 1"),
-    ("UPDATE games SET game = 'chess'", "unknown game"),
-    ("UPDATE games SET seats = '[1, 2]'", "seats"),
-    ("UPDATE games SET id = 'x'", "id"),
-    ("INSERT INTO events VALUES((SELECT id FROM games), 7, 'end', 0, '{\"scores\":[9,9]}')", "event 7"),
+    ("UPDATE events SET text = 'fly away' WHERE n = 3 AND game = :id", "event 3"),
+    ("DELETE FROM events WHERE n = 2 AND game = :id", "numbered"),
+    ("UPDATE events SET seat = 2 WHERE n = 1 AND game = :id", "event 1"),
+    ("UPDATE games SET game = 'chess' WHERE id = :id", "unknown game"),
+    ("UPDATE games SET seats = '[1, 2]' WHERE id = :id", "seats"),
+    ("UPDATE games SET id = 'x' WHERE id = :id", "id"),
+    ("INSERT INTO events VALUES(:id, 7, 'end', 0, '{\"scores\":[9,9]}')", "event 7"),
 ])
-def test_an_edited_database_is_refused_naming_the_game_and_event(edit, words):
+def test_an_edited_game_is_kept_read_only_in_one_line_and_the_others_resume(edit, words):
     with tmpdir() as d:
-        db, gid = stored_game(d)
+        db, out, other = stored_games(d)
         con = sqlite3.connect(db)
         con.execute("PRAGMA foreign_keys = OFF")
-        con.execute(edit)
+        con.execute(edit, {"id": out["id"]})
         con.commit()
         con.close()
-        line = refused(db)
-        assert words in line, line
+        s = Server(db)
+        c = s.client()
+        t = tokens_of(other)
+        healthy = c.doc(other["id"], t[1])
+        assert healthy["decisions"] == 3 and "broken" not in healthy
+        assert c.act(other["id"], t[healthy["to_move"]], c.doc(other["id"], t[healthy["to_move"]])["legal"][0])[0] == 200
+        if words != "id":
+            broken = c.doc(out["id"])
+            assert words.split()[0] in broken["broken"] or words in broken["broken"], broken["broken"]
+            assert not broken["your_turn"] and "legal" not in broken
+            status, err = c.act(out["id"], out["seats"][0]["token"], "anything")
+            assert status in (403, 503), (status, err)
+        c.close()
+        assert s.stop() == 0
+        lines = [line for line in s.stderr.strip().split("\n") if "stopping" not in line]
+        assert len(lines) == 1 and words in lines[0], s.stderr
+        if words != "id":
+            assert out["id"] in lines[0]
