@@ -389,13 +389,14 @@ static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *t
 static _Thread_local char decision_texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
 
 /* The legal actions of the seat to move into texts, and the plain state into st (a copy the bot may
- * read with the game unlocked); how many actions, 0 when there are none. Lock held. */
+ * read with the game unlocked); how many actions, 0 when there are none, -1 when there are more than
+ * a bot can be given (MEEPLE_MAX_ACTIONS). Lock held. */
 static int decision_inputs(serve_game *g, char (*texts)[MEEPLE_ACTION_TEXT], void *st) {
     const void *now = serve_plain_state(g);
     int n = 0;
     if (!now || !g_call(g, "legal", 0, 1, NULL, 0)) return 0;
     n = (int)lua_rawlen(g->L, -1);
-    if (n > MEEPLE_MAX_ACTIONS) n = 0;
+    if (n > MEEPLE_MAX_ACTIONS) return lua_settop(g->L, 1), -1;
     for (int i = 0; i < n; i++) {
         lua_rawgeti(g->L, -1, i + 1);
         snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", lua_tostring(g->L, -1));
@@ -434,8 +435,19 @@ void serve_bot_move(serve_server *sv, serve_game *g) {
     pthread_mutex_lock(&g->lock);
     g->bot_queued = false;
     serve_error e;
-    if (sv->stopping || g->version != version || k == -2) {
+    if (sv->stopping) {
         /* stopped: the decision is made again on the next start */
+    } else if (g->version != version) {
+        bots_wake(sv, g); /* the game changed meanwhile: decided again on what it is now */
+    } else if (k == -2) {
+        /* a seat that cannot be given its choices cannot move: the game must not wait for it forever */
+        char reason[SERVE_REASON_LEN];
+        if (n < 0) snprintf(reason, sizeof reason, "more legal actions (over %d) than a bot can be given", MEEPLE_MAX_ACTIONS);
+        else snprintf(reason, sizeof reason, "the bot's seat has no legal action");
+        if (store_ev(sv, g, "forfeit", seat, reason, &e)) {
+            record_forfeit(g, seat, reason);
+            changed(sv, g);
+        }
     } else if (k < 0) {
         if (store_ev(sv, g, "forfeit", seat, bot_reason(b), &e)) {
             record_forfeit(g, seat, bot_reason(b));

@@ -12,7 +12,7 @@ import time
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serve_util import EXE, Server, play_first_legal, tmpdir, tokens_of  # noqa: E402
+from serve_util import EXE, Server, play_first_legal, tmpdir, tokens_of, wait_for  # noqa: E402
 
 GAMES = [("babel", ["human", "greedy_babel"], 3), ("citadels", ["human", "greedy_citadels", "human", "random"], 4)]
 
@@ -200,3 +200,26 @@ def test_an_edited_game_is_kept_read_only_in_one_line_and_the_others_resume(edit
         assert len(lines) == 1 and words in lines[0], s.stderr
         if words != "id":
             assert out["id"] in lines[0]
+
+
+@pytest.mark.parametrize("actions, words", [
+    ("return {}", "no legal action"),
+    ("local out = {} for i = 1, 600 do out[i] = 'x' .. i end return out", "more legal actions"),
+])
+def test_a_bot_seat_that_cannot_be_given_its_choices_forfeits_rather_than_leave_the_game_stuck(actions, words):
+    with tmpdir() as d:
+        folder = os.path.join(d, "root", "scripts", "variants", "babel")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "odd.lua"), "w") as f:
+            f.write('return { game = "babel", name = "odd", hooks = { actions = function(s, list) %s end } }\n' % actions)
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            s = Server(os.path.join(d, "stuck.db"))
+            c = s.client()
+            out = c.create("babel", ["greedy_babel", "human"], variant="odd")
+            doc = wait_for(lambda: c.doc(out["id"])["over"] and c.doc(out["id"]))
+            assert doc["forfeit"]["seat"] == 1 and words in doc["forfeit"]["reason"], doc.get("forfeit")
+            c.close()
+            assert s.stop() == 0
+        finally:
+            del os.environ["MEEPLE_PATH"]
