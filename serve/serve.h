@@ -85,9 +85,10 @@ bool store_event(serve_store *st, const char *id, long long n, const char *kind,
                  char *err, size_t errn);
 /* Every stored game, oldest first, to `each`; false (err says why) when the database cannot be read.
  * A game the callbacks refuse (they return false) is their business: they are called on. */
+/* finished: an end or forfeit event is stored for it. */
 typedef bool (*store_game_fn)(void *ud, const char *id, const char *game, long long players, long long seed,
                               const char *variant, const char *params, const char *seats, long long created,
-                              char *err, size_t n);
+                              bool finished, char *err, size_t n);
 typedef bool (*store_event_fn)(void *ud, const char *id, long long n, const char *kind, long long seat,
                                const char *text, char *err, size_t errn);
 bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn on_event, char *err, size_t n);

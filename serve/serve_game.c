@@ -803,8 +803,8 @@ static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serv
 }
 
 static bool on_game(void *ud, const char *id, const char *game, long long players, long long seed,
-                    const char *variant, const char *params, const char *seats, long long created, char *err,
-                    size_t n) {
+                    const char *variant, const char *params, const char *seats, long long created, bool finished,
+                    char *err, size_t n) {
     resume_ctx *rc = ud;
     serve_error e = {0};
     (void)err, (void)n;
@@ -820,8 +820,9 @@ static bool on_game(void *ud, const char *id, const char *game, long long player
     char why[SERVE_REASON_LEN];
     bool ok = game_fields(g, game, players, seed, variant, params, &e) && stored_seats(rc->sv, g, seats, &e) &&
               (set_meta(g, why, sizeof why) || serve_error_set(&e, 500, "%s", why));
-    int forfeit = ok ? bots_begin(rc->sv, g, &e) : 0;
-    (void)forfeit; /* a bot that cannot begin forfeited when the game was made: its event says so */
+    /* A finished game's bots are not begun: its actions replay with the rules alone (its document needs
+     * nothing of them). A bot that cannot begin forfeited when the game was made: its event says so. */
+    int forfeit = ok && !finished ? bots_begin(rc->sv, g, &e) : 0;
     if (ok && forfeit >= 0 && add_game(rc->sv, g, false, &e)) return rc->skip = false, true;
     char line[SERVE_REASON_LEN];
     snprintf(line, sizeof line, "it cannot be made again: %.260s", e.why[0] ? e.why : "the stored game is refused");

@@ -176,7 +176,8 @@ static bool load_events(serve_store *st, const char *id, void *ud, store_event_f
 bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn on_event, char *err, size_t n) {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(st->db,
-                           "SELECT id, game, players, seed, variant, params, seats, created FROM games "
+                           "SELECT id, game, players, seed, variant, params, seats, created, EXISTS(SELECT 1 "
+                           "FROM events WHERE events.game = games.id AND kind IN ('end', 'forfeit')) FROM games "
                            "ORDER BY created, rowid", -1, &q, NULL) != SQLITE_OK)
         return fail(st, "cannot read its games", err, n);
     bool ok = true;
@@ -185,7 +186,7 @@ bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn
         char id[64];
         snprintf(id, sizeof id, "%s", text_of(q, 0));
         if (on_game(ud, id, text_of(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3), text_of(q, 4),
-                    text_of(q, 5), text_of(q, 6), sqlite3_column_int64(q, 7), err, n))
+                    text_of(q, 5), text_of(q, 6), sqlite3_column_int64(q, 7), sqlite3_column_int(q, 8) != 0, err, n))
             ok = load_events(st, id, ud, on_event, err, n);
     }
     if (ok && rc != SQLITE_DONE) ok = fail(st, "cannot read its games", err, n);

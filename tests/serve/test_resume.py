@@ -223,3 +223,32 @@ def test_a_bot_seat_that_cannot_be_given_its_choices_forfeits_rather_than_leave_
             assert s.stop() == 0
         finally:
             del os.environ["MEEPLE_PATH"]
+
+
+def test_a_restart_does_not_ask_the_bots_of_finished_games_again():
+    with tmpdir() as d:
+        os.makedirs(os.path.join(d, "root", "bots"))
+        with open(os.path.join(d, "root", "bots", "ponder.lua"), "w") as f:  # a slow thinker
+            f.write('return { name = "ponder", choose = function(view, legal, ctx)\n'
+                    '  local x = 0 for i = 1, 1500000 do x = x + i end return legal[1] end }\n')
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            db = os.path.join(d, "done.db")
+            s = Server(db, "--ms", "5000")
+            c = s.client()
+            began = time.time()
+            gid = c.create("babel", ["ponder", "ponder"], seed=1)["id"]
+            done = wait_for(lambda: c.doc(gid)["over"] and c.doc(gid), seconds=120)
+            played = time.time() - began
+            c.close()
+            assert s.stop() == 0
+            began = time.time()
+            s = Server(db, "--ms", "5000")
+            restart = time.time() - began
+            c = s.client()
+            assert c.doc(gid) == done
+            c.close()
+            assert s.stop() == 0
+            assert played > 1.0 and restart < played / 4, (played, restart)
+        finally:
+            del os.environ["MEEPLE_PATH"]
