@@ -37,6 +37,8 @@ typedef struct serve_seat {
     char name[SERVE_NAME_LEN];
     char token[SERVE_TOKEN_LEN + 1]; /* a human seat's; "" for a bot */
     bot *b;                          /* a bot seat's, its own sandboxed lua_State */
+    bot_code *code;                  /* its code: the server's cache's, or its own (own_code: an exec: bot) */
+    bool own_code;
 } serve_seat;
 
 typedef struct sse_stream sse_stream;

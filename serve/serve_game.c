@@ -216,23 +216,33 @@ static bool bot_file(const serve_server *sv, const char *name, char *path, size_
     return true;
 }
 
-/* The bot's code, loaded once and shared by every game (bot_code is read-only once loaded). */
-static bot_code *bot_code_of(serve_server *sv, const char *name, serve_error *e) {
+/* The bot's code, loaded once and shared by every game (bot_code is read-only once loaded). Loaded
+ * with the server's lock released (a bot's file takes a while to compile; requests wait on that lock);
+ * two requests that load the same bot at once keep the first. An exec: bot is not cached (its name is
+ * any command: the cache would grow without bound): *own is set and the caller frees it. */
+static bot_code *bot_code_of(serve_server *sv, const char *name, bool *own, serve_error *e) {
     char path[MEEPLE_PATH_LEN], err[300];
+    *own = false;
     if (!bot_file(sv, name, path, sizeof path, e)) return NULL;
+    bool exec = strncmp(name, "exec:", 5) == 0;
     pthread_mutex_lock(&sv->lock);
     bot_cache *c = sv->codes;
-    while (c && strcmp(c->name, name) != 0) c = c->next;
-    if (!c && (c = calloc(1, sizeof *c)) != NULL) {
-        snprintf(c->name, sizeof c->name, "%s", name);
-        c->code = bot_code_load(path, &sv->cfg.limits, err, sizeof err);
-        if (c->code) c->next = sv->codes, sv->codes = c;
-        else free(c), c = NULL, serve_error_set(e, 400, "bot '%.60s': %s", name, err);
-    } else if (!c) {
-        serve_error_set(e, 500, "out of memory");
-    }
+    while (!exec && c && strcmp(c->name, name) != 0) c = c->next;
     pthread_mutex_unlock(&sv->lock);
-    return c ? c->code : NULL;
+    if (c && !exec) return c->code;
+    bot_code *code = bot_code_load(path, &sv->cfg.limits, err, sizeof err);
+    if (!code) return serve_error_set(e, 400, "bot '%.60s': %.220s", name, err), NULL;
+    if (exec) return *own = true, code;
+    bot_cache *fresh = calloc(1, sizeof *fresh);
+    if (!fresh) return bot_code_free(code), serve_error_set(e, 500, "out of memory"), NULL;
+    snprintf(fresh->name, sizeof fresh->name, "%s", name);
+    fresh->code = code;
+    pthread_mutex_lock(&sv->lock);
+    for (c = sv->codes; c && strcmp(c->name, name) != 0;) c = c->next;
+    if (!c) fresh->next = sv->codes, sv->codes = c = fresh, fresh = NULL;
+    pthread_mutex_unlock(&sv->lock);
+    if (fresh) bot_code_free(fresh->code), free(fresh);
+    return c->code;
 }
 
 /* Seats from their names: "human" or a bot. */
@@ -243,7 +253,8 @@ static bool seats_from(serve_server *sv, serve_game *g, const char *const *names
         if (strlen(names[s]) >= sizeof seat->name) return serve_error_set(e, 400, "seat %d: name too long", s + 1);
         seat->human = strcmp(names[s], "human") == 0;
         if (seat->human) continue;
-        if (!bot_code_of(sv, names[s], e)) return false;
+        seat->code = bot_code_of(sv, names[s], &seat->own_code, e);
+        if (!seat->code) return false;
     }
     return true;
 }
@@ -265,9 +276,7 @@ static int bots_begin(serve_server *sv, serve_game *g, serve_error *e) {
     for (int p = 0; p < g->players; p++) {
         serve_seat *seat = &g->seats[p];
         if (seat->human) continue;
-        bot_code *code = bot_code_of(sv, seat->name, e);
-        if (!code) return -1;
-        seat->b = bot_new(code, s->def, s->params, &sv->cfg.limits, false);
+        seat->b = bot_new(seat->code, s->def, s->params, &sv->cfg.limits, false);
         if (!seat->b) return serve_error_set(e, 500, "out of memory"), -1;
         if (!bot_begin(seat->b, s->now, p, g->seed)) return p + 1;
     }
@@ -469,7 +478,10 @@ static serve_game *game_alloc(void) {
 
 static void game_free(serve_game *g) {
     if (!g) return;
-    for (int p = 0; p < MEEPLE_MAX_PLAYERS; p++) bot_free(g->seats[p].b);
+    for (int p = 0; p < MEEPLE_MAX_PLAYERS; p++) {
+        bot_free(g->seats[p].b);
+        if (g->seats[p].own_code) bot_code_free(g->seats[p].code);
+    }
     if (g->L) lua_close(g->L);
     free(g->bot_state);
     for (int p = 0; p <= MEEPLE_MAX_PLAYERS; p++) free(g->docs[p].text);
@@ -627,7 +639,7 @@ static char *create_game(serve_server *sv, json_t *o, serve_error *e) {
 
 char *serve_create(serve_server *sv, const char *body, size_t len, serve_error *e) {
     json_error_t jerr;
-    json_t *o = json_loadb(body, len, 0, &jerr);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!o || !json_is_object(o)) {
         if (o) serve_error_set(e, 400, "the body must be a JSON object");
         else serve_error_set(e, 400, "malformed JSON: %s", jerr.text);
@@ -641,12 +653,13 @@ char *serve_create(serve_server *sv, const char *body, size_t len, serve_error *
 
 char *serve_act(serve_server *sv, serve_game *g, const char *body, size_t len, serve_error *e) {
     json_error_t jerr;
-    json_t *o = json_loadb(body, len, 0, &jerr);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     const char *token = json_string_value(json_object_get(o, "token"));
     const char *action = json_string_value(json_object_get(o, "action"));
     char *doc = NULL;
     if (!o) serve_error_set(e, 400, "malformed JSON: %s", jerr.text);
     else if (!json_is_object(o)) serve_error_set(e, 400, "the body must be a JSON object");
+    else if (json_object_get(o, "token") && !token) serve_error_set(e, 400, "\"token\" must be a seat's token (text)");
     else if (!token) serve_error_set(e, 403, "a seat's \"token\" is needed to act");
     else if (!action) serve_error_set(e, 400, "\"action\" must be the action's text");
     if (!o || !token || !action) return json_decref(o), NULL;

@@ -88,17 +88,81 @@ static enum MHD_Result json_answer(struct MHD_Connection *c, int status, char *t
     return answer(c, status, text, "application/json; charset=utf-8");
 }
 
-/* {"error": why}: always one line. */
+/* The reason a client reads tells nothing of the server's files: a path becomes its file's name (a
+ * folder: "the server's folder"), and an error's chunk prefix ("serve:12: ") goes. Our routes stay. */
+static void scrub(const char *in, char *out, size_t n) {
+    size_t used = 0;
+    for (const char *s = in; *s && used + 1 < n;) {
+        bool starts = s == in || strchr(" '\"(", s[-1]);
+        if (starts && *s == '/' && strncmp(s, "/api/", 5) != 0 && strncmp(s, "/play/", 6) != 0) {
+            size_t len = strcspn(s, " '\",);)");
+            const char *last = s;
+            for (size_t i = 0; i < len; i++)
+                if (s[i] == '/') last = s + i + 1;
+            size_t name = (size_t)(s + len - last);
+            if (!memchr(last, '.', name)) last = "the server's folder", name = strlen(last);
+            used += (size_t)snprintf(out + used, n - used, "%.*s", (int)name, last);
+            if (used >= n) used = n - 1;
+            s += len;
+            continue;
+        }
+        if (starts && strncmp(s, "serve:", 6) == 0) {
+            size_t digits = strspn(s + 6, "0123456789");
+            if (digits && s[6 + digits] == ':') {
+                s += 7 + digits;
+                s += *s == ' ';
+                continue;
+            }
+        }
+        out[used++] = *s++;
+    }
+    out[used] = '\0';
+}
+
+/* The length of the whole UTF-8 character at s (1 for ASCII), 0 when it is not one. */
+static size_t utf8_length(const char *s, size_t left) {
+    unsigned char b = (unsigned char)s[0];
+    size_t want = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0;
+    if (want == 0 || want > left) return 0;
+    for (size_t i = 1; i < want; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) return 0;
+    return want;
+}
+
+/* {"error": why}: always one line, cut on a character's boundary. */
 static enum MHD_Result error_answer(struct MHD_Connection *c, int status, const char *why) {
     char clean[SERVE_REASON_LEN];
     snprintf(clean, sizeof clean, "%.*s", (int)strcspn(why, "\n"), why);
+    size_t cut = strlen(clean);
+    if (cut < strcspn(why, "\n")) { /* cut short: a character split at the end goes whole */
+        size_t lead = cut;
+        while (lead > 0 && ((unsigned char)clean[lead - 1] & 0xC0) == 0x80) lead--;
+        if (lead > 0) {
+            unsigned char b = (unsigned char)clean[lead - 1];
+            size_t want = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+            if (cut - (lead - 1) < want) cut = lead - 1;
+        }
+    }
+    clean[cut] = '\0';
+    char shown[SERVE_REASON_LEN];
+    scrub(clean, shown, sizeof shown);
     /* JSON-escaped by hand: the reason is ours, or a rule's or bot's line that may hold quotes */
-    size_t n = strlen(clean), used = 0;
+    size_t n = strlen(shown), used = 0;
     char *out = malloc(n * 6 + 32);
     if (!out) return json_answer(c, 500, NULL);
     used += (size_t)sprintf(out, "{\"error\":\"");
     for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)clean[i];
+        unsigned char ch = (unsigned char)shown[i];
+        size_t seq = utf8_length(shown + i, n - i);
+        if (ch >= 0x80 && !seq) { /* a character cut by a "%.60s" upstream, or not UTF-8: U+FFFD */
+            used += (size_t)sprintf(out + used, "\\ufffd");
+            continue;
+        }
+        if (seq > 1) {
+            memcpy(out + used, shown + i, seq);
+            used += seq, i += seq - 1;
+            continue;
+        }
         if (ch == '"' || ch == '\\') used += (size_t)sprintf(out + used, "\\%c", ch);
         else if (ch < 0x20 || ch == 0x7f) used += (size_t)sprintf(out + used, "\\u%04x", ch);
         else out[used++] = (char)ch;

@@ -419,3 +419,39 @@ def test_creations_at_once_never_store_more_games_than_the_cap():
         assert len(c.get("/api/games")[1]["games"]) == 2
         c.close()
         assert s.stop() == 0
+
+
+def test_a_token_that_is_not_text_is_400_and_duplicate_keys_are_refused(client):
+    out = client.create("babel", ["human", "human"])
+    assert client.post("/api/games/%s/actions" % out["id"], {"token": 5, "action": "x"})[0] == 400
+    status, err = client.post("/api/games", b'{"game": "babel", "game": "citadels", "seats": ["human", "human"]}')
+    assert status == 400 and "duplicate" in err["error"]
+    t = tokens_of(out)[1]
+    body = '{"token": "%s", "token": "%s", "action": "x"}' % ("0" * 64, t)
+    assert client.post("/api/games/%s/actions" % out["id"], body.encode())[0] == 400
+
+
+def test_error_answers_name_no_server_path_and_no_chunk_prefix(client):
+    status, err = client.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"],
+                                             "params": {"no_such_param": 1}})
+    assert status == 400
+    for bad in ({"game": "babel", "players": 2, "seats": ["human", "human"], "variant": "nope"},
+                {"game": "babel", "players": 2, "seats": ["human", "human"], "params": {"no_such_param": 1}},
+                {"game": "babel", "players": 2, "seats": ["human", "human"], "params": {"end_total": "x"}}):
+        status, err = client.post("/api/games", bad)
+        root = os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        assert status == 400 and " /" not in err["error"] and root not in err["error"], err
+        assert "serve:" not in err["error"] and "'/" not in err["error"], err
+
+
+def test_a_reason_cut_short_is_still_utf8(client):
+    for pad in range(2):
+        name = "x" * pad + "é" * 40  # quoted in the reason, cut at some byte count
+        body = json.dumps({"game": "babel", "players": 2, "seats": ["human", name]})
+        status, _, out = client.raw("POST", "/api/games", body, {"Content-Type": "application/json"})
+        assert status == 400
+        out.decode("utf-8")  # strict: a split character fails here
+        body = json.dumps({"game": "x" * pad + "é" * 50, "players": 2, "seats": ["human", "human"]})
+        status, _, out = client.raw("POST", "/api/games", body, {"Content-Type": "application/json"})
+        assert status == 400
+        out.decode("utf-8")
