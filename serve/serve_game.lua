@@ -41,7 +41,7 @@ end
 -- Each reader's history as JSON text, one entry a decision, made once as the decision is played (a
 -- document then costs no more as the game grows long): seen[p] for seat p, seen[0] for spectators.
 -- Each entry is what that reader saw: the action to its decider, its public text to the others
--- (s:history(p)); spectators see what the seats other than the decider saw.
+-- (s:history(p)); spectators see what the seats other than the decider saw, when they all saw the same.
 local seen = {}
 for p = 0, players do seen[p] = {} end
 local function entry(n, seat, text) return json.encode({ n = n, seat = seat, text = text }) end
@@ -54,7 +54,14 @@ function G.play(a)
   local ok, why = s:try(a)
   if not ok then error(why, 0) end
   decisions = decisions + 1
-  texts[0] = texts[mover % players + 1]
+  -- spectators: the text every other seat saw, when they all saw the same; else a text that tells nothing
+  texts[0] = nil
+  for p = 1, players do
+    if p ~= mover then
+      if texts[0] == nil then texts[0] = texts[p] elseif texts[0] ~= texts[p] then texts[0] = false end
+    end
+  end
+  if not texts[0] then texts[0] = ('(seat %d decides)'):format(mover) end
   for p = 0, players do seen[p][decisions] = entry(decisions, mover, texts[p]) end
 end
 
@@ -152,10 +159,11 @@ function G.document(seat)
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end
   if broken then d.broken, d.your_turn, d.legal = broken, false, nil end
-  -- keys sorted as meeple.json writes them: "history" comes after "game"
+  -- the history's entries are JSON already: spliced in as the object's last member (the encoded object
+  -- ends with its closing brace, whatever its values hold)
   local text = json.encode(d)
-  local at = text:find(',"id":', 1, true)
-  return text:sub(1, at) .. '"history":[' .. table.concat(seen[seat or 0], ',') .. '],' .. text:sub(at + 1)
+  return text:sub(1, -2) .. ',"history":[' .. table.concat(seen[seat or 0], ',') .. ']}'
+
 end
 
 return G

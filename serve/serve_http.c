@@ -229,8 +229,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *out, size_t max) {
         serve_game *g = s->g;
         pthread_mutex_lock(&g->lock);
         bool ok = true;
-        if (s->sv->stopping) {
-            ok = false;
+        if (s->sv->stopping || (s->sent == g->version && !g->L)) {
+            ok = false; /* stopping, or a finished game's last document sent: nothing more will come */
         } else if (s->sent != g->version) {
             ok = send_document(s);
         } else if (s->ping) {

@@ -71,6 +71,11 @@ static bool open_db(serve_store *st, const char *path, bool durable, char *err, 
         SQLITE_OK)
         return fail(st, "cannot open it", err, n);
     sqlite3_busy_timeout(st->db, 2000);
+    /* The file may be an attacker's: no writing to the schema or shadow tables by SQL, and no function a
+     * schema names (a trigger's or a view's) run with our rights. */
+    if (sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
+        sqlite3_exec(st->db, "PRAGMA trusted_schema=OFF", NULL, NULL, NULL) != SQLITE_OK)
+        return fail(st, "cannot make it safe to read", err, n);
     /* A damaged file shows here (SQLITE_NOTADB, SQLITE_CORRUPT) rather than halfway through a game. */
     sqlite3_stmt *q;
     bool whole = false;

@@ -455,3 +455,20 @@ def test_a_reason_cut_short_is_still_utf8(client):
         status, _, out = client.raw("POST", "/api/games", body, {"Content-Type": "application/json"})
         assert status == 400
         out.decode("utf-8")
+
+
+def test_a_finished_games_live_stream_ends_after_its_last_document(client, server):
+    gid = client.create("babel", ["greedy_babel", "random"], seed=9)["id"]
+    done = wait_for(lambda: client.doc(gid)["over"] and client.doc(gid))
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    s.sendall(("GET /api/games/%s/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (gid, server.port)).encode())
+    got = b""
+    while True:
+        chunk = s.recv(65536)  # the server ends the stream: no wait for the 10 s timeout
+        if not chunk:
+            break
+        got += chunk
+        if got.endswith(b"0\r\n\r\n"):
+            break
+    s.close()
+    assert got.count(b"event: state") == 1 and json.dumps(done["decisions"]).encode() in got
