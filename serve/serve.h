@@ -109,7 +109,9 @@ struct serve_server {
     /* the bots' queue */
     pthread_mutex_t qlock;
     pthread_cond_t qcond;
-    serve_game *qhead, *qtail;
+    serve_game *qhead, *qtail;       /* games with a human seat: someone is waiting for the bot's move */
+    serve_game *bhead, *btail;       /* games of bots alone: served one pick in BOTS_ONLY_SHARE */
+    int picks;                       /* picks from the first queue since the last from the second */
     pthread_t *workers;
     int nworkers;
     volatile bool stopping;

@@ -252,3 +252,37 @@ def test_a_restart_does_not_ask_the_bots_of_finished_games_again():
             assert played > 1.0 and restart < played / 4, (played, restart)
         finally:
             del os.environ["MEEPLE_PATH"]
+
+
+def test_games_of_bots_alone_do_not_starve_a_game_a_person_plays():
+    with tmpdir() as d:
+        os.makedirs(os.path.join(d, "root", "bots"))
+        with open(os.path.join(d, "root", "bots", "ponder.lua"), "w") as f:  # a slow thinker
+            f.write('return { name = "ponder", choose = function(view, legal, ctx)\n'
+                    '  local x = 0 for i = 1, 10000000 do x = x + i end return legal[1] end }\n')
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            s = Server(os.path.join(d, "fair.db"), "--bot-threads", "1", "--ms", "5000")
+            c = s.client()
+            person = c.create("babel", ["human", "greedy_babel"], seed=3)
+            t = tokens_of(person)
+            began = time.time()
+            bots = [c.create("babel", ["ponder", "ponder"], seed=i)["id"] for i in range(6)]
+            time.sleep(2.0)
+            taken = sum(c.doc(g)["decisions"] for g in bots)
+            per_decision = (time.time() - began) / max(taken, 1)
+            while True:  # the person plays until the bot's turn comes
+                mine = c.doc(person["id"], t[1])
+                sent = time.time()
+                status, after = c.act(person["id"], t[1], mine["legal"][0])
+                assert status == 200
+                if after["to_move"] == 2:
+                    break
+            wait_for(lambda: c.doc(person["id"])["to_move"] != 2, seconds=60)
+            reply = time.time() - sent
+            # first in first out, the reply waits behind a decision of each of the six; fairly, one or two
+            assert reply < 3.5 * per_decision, (reply, per_decision)
+            c.close()
+            assert s.stop() == 0
+        finally:
+            del os.environ["MEEPLE_PATH"]
