@@ -37,6 +37,8 @@ typedef struct serve_seat {
     char name[SERVE_NAME_LEN];
     char token[SERVE_TOKEN_LEN + 1]; /* a human seat's; "" for a bot */
     bot *b;                          /* a bot seat's, its own sandboxed lua_State */
+    bot_code *code;                  /* its code: the server's cache's, or its own (own_code: an exec: bot) */
+    bool own_code;
 } serve_seat;
 
 typedef struct sse_stream sse_stream;
@@ -59,7 +61,11 @@ typedef struct serve_game {
     char forfeit_reason[SERVE_REASON_LEN];
     bool ended;                      /* its end event is stored */
     bool bot_queued;                 /* waiting in the bots' queue or being decided */
-    bool broken;                     /* the database refused a write: the game takes no more actions */
+    bool broken;                     /* read-only: the database refused a write, or its stored game does */
+    char broken_reason[SERVE_REASON_LEN]; /* not replay (resume): the document's "broken" says why */
+    char game_name[32];              /* as stored, for a game that could not be made (def NULL) */
+    bool counted;                    /* counts towards --max-games (unfinished); sv->lock */
+    long long final_decisions;       /* once retired (L closed): its decisions, its documents in docs[] */
     sse_stream *streams;             /* live streams of this game */
     struct {                         /* each reader's last document (0: spectators), and its version: a */
         long long version;           /* seat's answer to its action and its live stream share one */
@@ -79,10 +85,12 @@ bool store_create(serve_store *st, const serve_game *g, const char *seats_json, 
  * (text: the scores as JSON), committed. */
 bool store_event(serve_store *st, const char *id, long long n, const char *kind, int seat, const char *text,
                  char *err, size_t errn);
-/* Every stored game, oldest first, to `each`; false (err says which and why) at the first that fails. */
+/* Every stored game, oldest first, to `each`; false (err says why) when the database cannot be read.
+ * A game the callbacks refuse (they return false) is their business: they are called on. */
+/* finished: an end or forfeit event is stored for it. */
 typedef bool (*store_game_fn)(void *ud, const char *id, const char *game, long long players, long long seed,
                               const char *variant, const char *params, const char *seats, long long created,
-                              char *err, size_t n);
+                              bool finished, char *err, size_t n);
 typedef bool (*store_event_fn)(void *ud, const char *id, long long n, const char *kind, long long seat,
                                const char *text, char *err, size_t errn);
 bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn on_event, char *err, size_t n);
@@ -95,12 +103,15 @@ struct serve_server {
     serve_store *store;
     pthread_mutex_t lock;            /* games, ngames, and the bot codes */
     serve_game **games;
-    long long ngames, cap;
+    long long ngames, cap;           /* cap: the array's room, grown as needed */
+    long long unfinished;            /* games not over, and slots reserved by creations under way */
     struct bot_cache *codes;
     /* the bots' queue */
     pthread_mutex_t qlock;
     pthread_cond_t qcond;
-    serve_game *qhead, *qtail;
+    serve_game *qhead, *qtail;       /* games with a human seat: someone is waiting for the bot's move */
+    serve_game *bhead, *btail;       /* games of bots alone: served one pick in BOTS_ONLY_SHARE */
+    int picks;                       /* picks from the first queue since the last from the second */
     pthread_t *workers;
     int nworkers;
     volatile bool stopping;

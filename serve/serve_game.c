@@ -94,6 +94,7 @@ static bool game_lua(serve_game *g, char *why, size_t n) {
 }
 
 const void *serve_plain_state(serve_game *g) {
+    if (!g->L) return NULL;
     if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
     session *s = meeple_to_session(g->L, -1);
     lua_settop(g->L, 1);
@@ -101,6 +102,7 @@ const void *serve_plain_state(serve_game *g) {
 }
 
 static const session *plain_session(serve_game *g) {
+    if (!g->L) return NULL;
     if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
     session *s = meeple_to_session(g->L, -1);
     lua_settop(g->L, 1);
@@ -109,6 +111,7 @@ static const session *plain_session(serve_game *g) {
 
 /* The seat to move (1-based), 0 when the game is over. */
 static int to_move(serve_game *g) {
+    if (!g->L) return 0;
     if (!g_call(g, "to_move", 0, 1, NULL, 0)) return 0;
     int p = lua_isinteger(g->L, -1) ? (int)lua_tointeger(g->L, -1) : 0;
     lua_settop(g->L, 1);
@@ -116,6 +119,7 @@ static int to_move(serve_game *g) {
 }
 
 static bool game_over(serve_game *g) {
+    if (!g->L) return true;
     if (!g_call(g, "over", 0, 1, NULL, 0)) return true;
     bool over = lua_toboolean(g->L, -1);
     lua_settop(g->L, 1);
@@ -123,6 +127,7 @@ static bool game_over(serve_game *g) {
 }
 
 static long long decisions(serve_game *g) {
+    if (!g->L) return g->final_decisions;
     if (!g_call(g, "decisions", 0, 1, NULL, 0)) return 0;
     long long n = (long long)lua_tointeger(g->L, -1);
     lua_settop(g->L, 1);
@@ -170,6 +175,7 @@ static char *build_document(serve_game *g, int seat) {
 char *serve_document(serve_game *g, int seat) {
     if (seat < 0 || seat > g->players) return NULL;
     if (g->docs[seat].text && g->docs[seat].version == g->version) return strdup(g->docs[seat].text);
+    if (!g->L) return NULL;
     char *text = build_document(g, seat);
     free(g->docs[seat].text);
     g->docs[seat].text = text ? strdup(text) : NULL;
@@ -215,23 +221,33 @@ static bool bot_file(const serve_server *sv, const char *name, char *path, size_
     return true;
 }
 
-/* The bot's code, loaded once and shared by every game (bot_code is read-only once loaded). */
-static bot_code *bot_code_of(serve_server *sv, const char *name, serve_error *e) {
+/* The bot's code, loaded once and shared by every game (bot_code is read-only once loaded). Loaded
+ * with the server's lock released (a bot's file takes a while to compile; requests wait on that lock);
+ * two requests that load the same bot at once keep the first. An exec: bot is not cached (its name is
+ * any command: the cache would grow without bound): *own is set and the caller frees it. */
+static bot_code *bot_code_of(serve_server *sv, const char *name, bool *own, serve_error *e) {
     char path[MEEPLE_PATH_LEN], err[300];
+    *own = false;
     if (!bot_file(sv, name, path, sizeof path, e)) return NULL;
+    bool exec = strncmp(name, "exec:", 5) == 0;
     pthread_mutex_lock(&sv->lock);
     bot_cache *c = sv->codes;
-    while (c && strcmp(c->name, name) != 0) c = c->next;
-    if (!c && (c = calloc(1, sizeof *c)) != NULL) {
-        snprintf(c->name, sizeof c->name, "%s", name);
-        c->code = bot_code_load(path, &sv->cfg.limits, err, sizeof err);
-        if (c->code) c->next = sv->codes, sv->codes = c;
-        else free(c), c = NULL, serve_error_set(e, 400, "bot '%.60s': %s", name, err);
-    } else if (!c) {
-        serve_error_set(e, 500, "out of memory");
-    }
+    while (!exec && c && strcmp(c->name, name) != 0) c = c->next;
     pthread_mutex_unlock(&sv->lock);
-    return c ? c->code : NULL;
+    if (c && !exec) return c->code;
+    bot_code *code = bot_code_load(path, &sv->cfg.limits, err, sizeof err);
+    if (!code) return serve_error_set(e, 400, "bot '%.60s': %.220s", name, err), NULL;
+    if (exec) return *own = true, code;
+    bot_cache *fresh = calloc(1, sizeof *fresh);
+    if (!fresh) return bot_code_free(code), serve_error_set(e, 500, "out of memory"), NULL;
+    snprintf(fresh->name, sizeof fresh->name, "%s", name);
+    fresh->code = code;
+    pthread_mutex_lock(&sv->lock);
+    for (c = sv->codes; c && strcmp(c->name, name) != 0;) c = c->next;
+    if (!c) fresh->next = sv->codes, sv->codes = c = fresh, fresh = NULL;
+    pthread_mutex_unlock(&sv->lock);
+    if (fresh) bot_code_free(fresh->code), free(fresh);
+    return c->code;
 }
 
 /* Seats from their names: "human" or a bot. */
@@ -242,7 +258,8 @@ static bool seats_from(serve_server *sv, serve_game *g, const char *const *names
         if (strlen(names[s]) >= sizeof seat->name) return serve_error_set(e, 400, "seat %d: name too long", s + 1);
         seat->human = strcmp(names[s], "human") == 0;
         if (seat->human) continue;
-        if (!bot_code_of(sv, names[s], e)) return false;
+        seat->code = bot_code_of(sv, names[s], &seat->own_code, e);
+        if (!seat->code) return false;
     }
     return true;
 }
@@ -264,9 +281,7 @@ static int bots_begin(serve_server *sv, serve_game *g, serve_error *e) {
     for (int p = 0; p < g->players; p++) {
         serve_seat *seat = &g->seats[p];
         if (seat->human) continue;
-        bot_code *code = bot_code_of(sv, seat->name, e);
-        if (!code) return -1;
-        seat->b = bot_new(code, s->def, s->params, &sv->cfg.limits, false);
+        seat->b = bot_new(seat->code, s->def, s->params, &sv->cfg.limits, false);
         if (!seat->b) return serve_error_set(e, 500, "out of memory"), -1;
         if (!bot_begin(seat->b, s->now, p, g->seed)) return p + 1;
     }
@@ -275,6 +290,15 @@ static int bots_begin(serve_server *sv, serve_game *g, serve_error *e) {
 
 /* ==================================================================================== changes */
 
+/* g takes no more actions; its document says why. Lock held. */
+static void set_broken(serve_game *g, const char *reason) {
+    g->broken = true;
+    snprintf(g->broken_reason, sizeof g->broken_reason, "%s", reason);
+    if (!g->L) return;
+    lua_pushstring(g->L, g->broken_reason);
+    g_call(g, "set_broken", 1, 0, NULL, 0);
+}
+
 static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat, const char *text, serve_error *e) {
     char err[300];
     if (!sv->store) return true;
@@ -282,9 +306,9 @@ static bool store_ev(serve_server *sv, serve_game *g, const char *kind, int seat
         g->events++;
         return true;
     }
-    g->broken = true;
+    set_broken(g, "the server could not store an event of this game: it takes no more actions");
     fprintf(stderr, "meeple serve: game %s: %s\n", g->id, err);
-    return serve_error_set(e, 500, "the server could not store the event: %s", err);
+    return serve_error_set(e, 500, "the server could not store the event");
 }
 
 /* The game is over: each bot is told the result (an external bot's program then ends) and freed. */
@@ -311,9 +335,25 @@ static void free_bots(serve_game *g) {
     }
 }
 
+/* A finished game keeps only its documents, one a reader, built now: its lua_State and bots are freed
+ * and it no longer counts towards --max-games. */
+static void retire(serve_server *sv, serve_game *g) {
+    for (int seat = 0; seat <= g->players; seat++) free(serve_document(g, seat));
+    g->final_decisions = decisions(g);
+    lua_close(g->L);
+    g->L = NULL;
+    free(g->bot_state);
+    g->bot_state = NULL;
+    pthread_mutex_lock(&sv->lock);
+    if (g->counted) sv->unfinished--;
+    g->counted = false;
+    pthread_mutex_unlock(&sv->lock);
+}
+
 /* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
 static void changed(serve_server *sv, serve_game *g) {
-    if (!g->ended && !sv->resuming && game_over(g)) {
+    if (!g->L) return; /* retired: nothing changes any more */
+    if (!g->ended && !g->broken && !sv->resuming && game_over(g)) {
         serve_error e;
         const char *text = g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : "{}";
         char *copy = strdup(text ? text : "{}");
@@ -324,13 +364,15 @@ static void changed(serve_server *sv, serve_game *g) {
     if (!sv->resuming && game_over(g)) free_bots(g); /* an external bot's program is told and ends */
     g->version++;
     http_changed(g);
-    bots_wake(sv, g);
+    if (g->ended && !sv->resuming) retire(sv, g);
+    else bots_wake(sv, g);
 }
 
 /* Plays `text` for `seat` (1-based): checked, committed (when `store`), seen by the bots, played. Lock held. */
 static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *text, bool store, serve_error *e) {
     char why[SERVE_REASON_LEN];
-    if (g->broken) return serve_error_set(e, 503, "this game cannot take actions: the server could not store one");
+    if (g->broken) return serve_error_set(e, 503, "this game takes no actions: %s", g->broken_reason);
+    if (!g->L) return serve_error_set(e, 409, "the game is over");
     lua_pushinteger(g->L, seat);
     lua_pushstring(g->L, text);
     if (!g_call(g, "check", 2, 2, why, sizeof why)) return serve_error_set(e, 409, "%s", why);
@@ -361,13 +403,14 @@ static bool play_locked(serve_server *sv, serve_game *g, int seat, const char *t
 static _Thread_local char decision_texts[MEEPLE_MAX_ACTIONS][MEEPLE_ACTION_TEXT];
 
 /* The legal actions of the seat to move into texts, and the plain state into st (a copy the bot may
- * read with the game unlocked); how many actions, 0 when there are none. Lock held. */
+ * read with the game unlocked); how many actions, 0 when there are none, -1 when there are more than
+ * a bot can be given (MEEPLE_MAX_ACTIONS). Lock held. */
 static int decision_inputs(serve_game *g, char (*texts)[MEEPLE_ACTION_TEXT], void *st) {
     const void *now = serve_plain_state(g);
     int n = 0;
     if (!now || !g_call(g, "legal", 0, 1, NULL, 0)) return 0;
     n = (int)lua_rawlen(g->L, -1);
-    if (n > MEEPLE_MAX_ACTIONS) n = 0;
+    if (n > MEEPLE_MAX_ACTIONS) return lua_settop(g->L, 1), -1;
     for (int i = 0; i < n; i++) {
         lua_rawgeti(g->L, -1, i + 1);
         snprintf(texts[i], MEEPLE_ACTION_TEXT, "%s", lua_tostring(g->L, -1));
@@ -406,8 +449,19 @@ void serve_bot_move(serve_server *sv, serve_game *g) {
     pthread_mutex_lock(&g->lock);
     g->bot_queued = false;
     serve_error e;
-    if (sv->stopping || g->version != version || k == -2) {
+    if (sv->stopping) {
         /* stopped: the decision is made again on the next start */
+    } else if (g->version != version) {
+        bots_wake(sv, g); /* the game changed meanwhile: decided again on what it is now */
+    } else if (k == -2) {
+        /* a seat that cannot be given its choices cannot move: the game must not wait for it forever */
+        char reason[SERVE_REASON_LEN];
+        if (n < 0) snprintf(reason, sizeof reason, "more legal actions (over %d) than a bot can be given", MEEPLE_MAX_ACTIONS);
+        else snprintf(reason, sizeof reason, "the bot's seat has no legal action");
+        if (store_ev(sv, g, "forfeit", seat, reason, &e)) {
+            record_forfeit(g, seat, reason);
+            changed(sv, g);
+        }
     } else if (k < 0) {
         if (store_ev(sv, g, "forfeit", seat, bot_reason(b), &e)) {
             record_forfeit(g, seat, bot_reason(b));
@@ -429,7 +483,10 @@ static serve_game *game_alloc(void) {
 
 static void game_free(serve_game *g) {
     if (!g) return;
-    for (int p = 0; p < MEEPLE_MAX_PLAYERS; p++) bot_free(g->seats[p].b);
+    for (int p = 0; p < MEEPLE_MAX_PLAYERS; p++) {
+        bot_free(g->seats[p].b);
+        if (g->seats[p].own_code) bot_code_free(g->seats[p].code);
+    }
     if (g->L) lua_close(g->L);
     free(g->bot_state);
     for (int p = 0; p <= MEEPLE_MAX_PLAYERS; p++) free(g->docs[p].text);
@@ -438,13 +495,36 @@ static void game_free(serve_game *g) {
     free(g);
 }
 
-static bool add_game(serve_server *sv, serve_game *g, serve_error *e) {
+/* Holds g (the cap on unfinished games is applied before, by reserve_slot; never while resuming). */
+static bool add_game(serve_server *sv, serve_game *g, bool counted, serve_error *e) {
     pthread_mutex_lock(&sv->lock);
     bool ok = sv->ngames < sv->cap;
-    if (ok) sv->games[sv->ngames++] = g;
+    if (!ok) {
+        serve_game **grown = realloc(sv->games, sizeof *grown * (size_t)(sv->cap * 2));
+        if (grown) sv->games = grown, sv->cap *= 2, ok = true;
+    }
+    if (ok) sv->games[sv->ngames++] = g, g->counted = counted;
     pthread_mutex_unlock(&sv->lock);
-    if (!ok) serve_error_set(e, 503, "the server holds its most games (%lld): --max-games", sv->cfg.max_games);
+    if (!ok) serve_error_set(e, 500, "out of memory");
     return ok;
+}
+
+/* A slot for a new game under --max-games (unfinished games only), taken before the game is made and
+ * stored so two creations at once cannot both pass the cap; released if the creation fails. */
+static bool reserve_slot(serve_server *sv, serve_error *e) {
+    pthread_mutex_lock(&sv->lock);
+    bool ok = sv->unfinished < sv->cfg.max_games;
+    if (ok) sv->unfinished++;
+    pthread_mutex_unlock(&sv->lock);
+    if (!ok)
+        serve_error_set(e, 503, "the server holds its most unfinished games (%lld): --max-games", sv->cfg.max_games);
+    return ok;
+}
+
+static void release_slot(serve_server *sv) {
+    pthread_mutex_lock(&sv->lock);
+    sv->unfinished--;
+    pthread_mutex_unlock(&sv->lock);
 }
 
 serve_game *serve_find(serve_server *sv, const char *id) {
@@ -551,8 +631,8 @@ static char *create_game(serve_server *sv, json_t *o, serve_error *e) {
     if (ok && !(seats_text && store_create(sv->store, g, seats_text, err, sizeof err)))
         ok = serve_error_set(e, 500, "the server could not store the game: %s", seats_text ? err : "out of memory");
     free(seats_text);
-    if (ok && !add_game(sv, g, e)) ok = false; /* stored but not held: it comes back at the next start */
-    if (!ok) return game_free(g), NULL;
+    if (ok && !add_game(sv, g, true, e)) ok = false; /* stored but not held: it comes back at the next start */
+    if (!ok) return release_slot(sv), game_free(g), NULL;
     pthread_mutex_lock(&g->lock);
     if (forfeit > 0 && store_ev(sv, g, "forfeit", forfeit, bot_reason(g->seats[forfeit - 1].b), e))
         record_forfeit(g, forfeit, bot_reason(g->seats[forfeit - 1].b));
@@ -564,31 +644,27 @@ static char *create_game(serve_server *sv, json_t *o, serve_error *e) {
 
 char *serve_create(serve_server *sv, const char *body, size_t len, serve_error *e) {
     json_error_t jerr;
-    json_t *o = json_loadb(body, len, 0, &jerr);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!o || !json_is_object(o)) {
         if (o) serve_error_set(e, 400, "the body must be a JSON object");
         else serve_error_set(e, 400, "malformed JSON: %s", jerr.text);
         json_decref(o);
         return NULL;
     }
-    pthread_mutex_lock(&sv->lock);
-    bool full = sv->ngames >= sv->cap;
-    pthread_mutex_unlock(&sv->lock);
-    char *answer = full ? (serve_error_set(e, 503, "the server holds its most games (%lld): --max-games",
-                                           sv->cfg.max_games), NULL)
-                        : create_game(sv, o, e);
+    char *answer = reserve_slot(sv, e) ? create_game(sv, o, e) : NULL;
     json_decref(o);
     return answer;
 }
 
 char *serve_act(serve_server *sv, serve_game *g, const char *body, size_t len, serve_error *e) {
     json_error_t jerr;
-    json_t *o = json_loadb(body, len, 0, &jerr);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     const char *token = json_string_value(json_object_get(o, "token"));
     const char *action = json_string_value(json_object_get(o, "action"));
     char *doc = NULL;
     if (!o) serve_error_set(e, 400, "malformed JSON: %s", jerr.text);
     else if (!json_is_object(o)) serve_error_set(e, 400, "the body must be a JSON object");
+    else if (json_object_get(o, "token") && !token) serve_error_set(e, 400, "\"token\" must be a seat's token (text)");
     else if (!token) serve_error_set(e, 403, "a seat's \"token\" is needed to act");
     else if (!action) serve_error_set(e, 400, "\"action\" must be the action's text");
     if (!o || !token || !action) return json_decref(o), NULL;
@@ -616,9 +692,9 @@ char *serve_list(serve_server *sv) {
         pthread_mutex_lock(&g->lock);
         int p = to_move(g);
         json_array_append_new(games, json_pack("{s:s, s:s, s:i, s:s, s:o, s:o, s:b, s:I, s:I}", "id", g->id, "game",
-                                               g->def->name, "players", g->players, "variant", g->variant, "seats",
-                                               seats_json(g, false), "to_move", p ? json_integer(p) : json_null(),
-                                               "over", game_over(g), "decisions", (json_int_t)decisions(g), "created",
+                                               g->def ? g->def->name : g->game_name, "players", g->players,
+                                               "variant", g->variant, "seats", seats_json(g, false), "to_move",
+                                               p ? json_integer(p) : json_null(), "over", g->def && game_over(g), "decisions", (json_int_t)decisions(g), "created",
                                                (json_int_t)g->created));
         pthread_mutex_unlock(&g->lock);
     }
@@ -696,7 +772,31 @@ char *serve_catalog(serve_server *sv) {
 typedef struct resume_ctx {
     serve_server *sv;
     serve_game *g;
+    bool skip;                       /* g is broken: its remaining events are not replayed */
 } resume_ctx;
+
+/* A stored game that cannot be made again: held read-only, a document that says why and no more. */
+static serve_game *broken_placeholder(const char *id, const char *game, long long created, const char *why) {
+    serve_game *g = game_alloc();
+    if (!g) return NULL;
+    memcpy(g->id, id, SERVE_ID_LEN + 1);
+    snprintf(g->game_name, sizeof g->game_name, "%s", game);
+    g->created = created;
+    g->broken = true;
+    snprintf(g->broken_reason, sizeof g->broken_reason, "%s", why);
+    json_t *d = json_pack("{s:s, s:s, s:i, s:s, s:[], s:i, s:n, s:b, s:b, s:{}, s:[], s:s}", "id", g->id, "game",
+                          g->game_name, "players", 0, "variant", "", "seats", "decisions", 0, "to_move", "your_turn",
+                          false, "over", false, "view", "history", "broken", g->broken_reason);
+    g->docs[0].text = d ? json_dumps(d, JSON_COMPACT) : NULL;
+    json_decref(d);
+    if (!g->docs[0].text) return game_free(g), NULL;
+    return g;
+}
+
+/* One line on stderr for a stored game kept read-only. */
+static void log_broken(const char *id, const char *why) {
+    fprintf(stderr, "meeple serve: game %s is kept read-only: %s\n", id, why);
+}
 
 /* A stored game's seats: one object a seat, kind and name, and a human's token of 64 hex digits. */
 static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serve_error *e) {
@@ -721,24 +821,33 @@ static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serv
 }
 
 static bool on_game(void *ud, const char *id, const char *game, long long players, long long seed,
-                    const char *variant, const char *params, const char *seats, long long created, char *err,
-                    size_t n) {
+                    const char *variant, const char *params, const char *seats, long long created, bool finished,
+                    char *err, size_t n) {
     resume_ctx *rc = ud;
     serve_error e = {0};
-    if (strlen(id) != SERVE_ID_LEN || strspn(id, "0123456789abcdef") != SERVE_ID_LEN)
-        return snprintf(err, n, "a game's id is not 16 hex digits"), false;
+    (void)err, (void)n;
+    rc->g = NULL, rc->skip = true;
+    if (strlen(id) != SERVE_ID_LEN || strspn(id, "0123456789abcdef") != SERVE_ID_LEN) {
+        fprintf(stderr, "meeple serve: a stored game's id is not 16 hex digits: the game is left out\n");
+        return false;
+    }
     serve_game *g = rc->g = game_alloc();
-    if (!g) return snprintf(err, n, "out of memory"), false;
+    if (!g) return log_broken(id, "out of memory"), false;
     memcpy(g->id, id, SERVE_ID_LEN + 1);
     g->created = created;
     char why[SERVE_REASON_LEN];
     bool ok = game_fields(g, game, players, seed, variant, params, &e) && stored_seats(rc->sv, g, seats, &e) &&
               (set_meta(g, why, sizeof why) || serve_error_set(&e, 500, "%s", why));
-    int forfeit = ok ? bots_begin(rc->sv, g, &e) : 0;
-    (void)forfeit; /* a bot that cannot begin forfeited when the game was made: its event says so */
-    if (ok && forfeit >= 0 && add_game(rc->sv, g, &e)) return true;
-    snprintf(err, n, "game %s: %s", id, e.why[0] ? e.why : "cannot be made again");
+    /* A finished game's bots are not begun: its actions replay with the rules alone (its document needs
+     * nothing of them). A bot that cannot begin forfeited when the game was made: its event says so. */
+    int forfeit = ok && !finished ? bots_begin(rc->sv, g, &e) : 0;
+    if (ok && forfeit >= 0 && add_game(rc->sv, g, false, &e)) return rc->skip = false, true;
+    char line[SERVE_REASON_LEN];
+    snprintf(line, sizeof line, "it cannot be made again: %.260s", e.why[0] ? e.why : "the stored game is refused");
+    log_broken(id, line);
     game_free(g);
+    rc->g = broken_placeholder(id, game, created, line);
+    if (rc->g && !add_game(rc->sv, rc->g, false, &e)) game_free(rc->g);
     rc->g = NULL;
     return false;
 }
@@ -748,6 +857,8 @@ static bool on_event(void *ud, const char *id, long long n, const char *kind, lo
     resume_ctx *rc = ud;
     serve_game *g = rc->g;
     serve_error e = {0};
+    (void)err, (void)errn;
+    if (rc->skip || !g) return false;
     bool ok = n == g->events + 1;
     if (!ok) serve_error_set(&e, 400, "events are not numbered 1, 2, ...");
     else if (g->ended || (g->forfeit && strcmp(kind, "end") != 0))
@@ -765,12 +876,18 @@ static bool on_event(void *ud, const char *id, long long n, const char *kind, lo
         if (!ok) serve_error_set(&e, 400, "its end (%.80s) is not where its actions lead", text);
         else g->events++, g->ended = true;
     } else ok = serve_error_set(&e, 400, "unknown event '%.20s'", kind);
-    if (!ok) snprintf(err, errn, "game %s, event %lld: %s", id, n, e.why);
+    if (!ok) {
+        char why[SERVE_REASON_LEN];
+        snprintf(why, sizeof why, "its event %lld does not replay: %.240s", n, e.why);
+        log_broken(id, why);
+        set_broken(g, why);
+        rc->skip = true;
+    }
     return ok;
 }
 
 bool serve_resume(serve_server *sv, char *err, size_t n) {
-    resume_ctx rc = {sv, NULL};
+    resume_ctx rc = {sv, NULL, false};
     sv->resuming = true;
     bool ok = store_load(sv->store, &rc, on_game, on_event, err, n);
     sv->resuming = false;
@@ -780,6 +897,11 @@ bool serve_resume(serve_server *sv, char *err, size_t n) {
         serve_game *g = sv->games[i];
         pthread_mutex_lock(&g->lock);
         changed(sv, g);
+        if (g->L && !g->broken) {
+            pthread_mutex_lock(&sv->lock);
+            g->counted = true, sv->unfinished++;
+            pthread_mutex_unlock(&sv->lock);
+        }
         pthread_mutex_unlock(&g->lock);
     }
     return true;

@@ -48,7 +48,7 @@ end
 -- Each reader's history as JSON text, one entry a decision, made once as the decision is played (a
 -- document then costs no more as the game grows long): seen[p] for seat p, seen[0] for spectators.
 -- Each entry is what that reader saw: the action to its decider, its public text to the others
--- (s:history(p)); spectators see what the seats other than the decider saw.
+-- (s:history(p)); spectators see what the seats other than the decider saw, when they all saw the same.
 local seen = {}
 for p = 0, players do seen[p] = {} end
 local function entry(n, seat, text) return json.encode({ n = n, seat = seat, text = text }) end
@@ -61,7 +61,14 @@ function G.play(a)
   local ok, why = s:try(a)
   if not ok then error(why, 0) end
   decisions = decisions + 1
-  texts[0] = texts[mover % players + 1]
+  -- spectators: the text every other seat saw, when they all saw the same; else a text that tells nothing
+  texts[0] = nil
+  for p = 1, players do
+    if p ~= mover then
+      if texts[0] == nil then texts[0] = texts[p] elseif texts[0] ~= texts[p] then texts[0] = false end
+    end
+  end
+  if not texts[0] then texts[0] = ('(seat %d decides)'):format(mover) end
   for p = 0, players do seen[p][decisions] = entry(decisions, mover, texts[p]) end
 end
 
@@ -69,6 +76,10 @@ end
 function G.legal() return s:legal() end
 
 function G.forfeit(seat, reason) forfeit = { seat = seat, reason = reason } end
+
+-- A game kept read-only (its stored events do not replay, or the database refused one): why.
+local broken
+function G.set_broken(reason) broken = reason end
 
 -- Scores and winners: after a forfeit, the other seats with the best score as it stands.
 function G.result()
@@ -155,10 +166,12 @@ function G.document(seat)
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end
-  -- keys sorted as meeple.json writes them: "history" comes after "game"
+  if broken then d.broken, d.your_turn, d.legal = broken, false, nil end
+  -- the history's entries are JSON already: spliced in as the object's last member (the encoded object
+  -- ends with its closing brace, whatever its values hold)
   local text = json.encode(d)
-  local at = text:find(',"id":', 1, true)
-  return text:sub(1, at) .. '"history":[' .. table.concat(seen[seat or 0], ',') .. '],' .. text:sub(at + 1)
+  return text:sub(1, -2) .. ',"history":[' .. table.concat(seen[seat or 0], ',') .. ']}'
+
 end
 
 return G

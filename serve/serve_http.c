@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -87,17 +88,81 @@ static enum MHD_Result json_answer(struct MHD_Connection *c, int status, char *t
     return answer(c, status, text, "application/json; charset=utf-8");
 }
 
-/* {"error": why}: always one line. */
+/* The reason a client reads tells nothing of the server's files: a path becomes its file's name (a
+ * folder: "the server's folder"), and an error's chunk prefix ("serve:12: ") goes. Our routes stay. */
+static void scrub(const char *in, char *out, size_t n) {
+    size_t used = 0;
+    for (const char *s = in; *s && used + 1 < n;) {
+        bool starts = s == in || strchr(" '\"(", s[-1]);
+        if (starts && *s == '/' && strncmp(s, "/api/", 5) != 0 && strncmp(s, "/play/", 6) != 0) {
+            size_t len = strcspn(s, " '\",);)");
+            const char *last = s;
+            for (size_t i = 0; i < len; i++)
+                if (s[i] == '/') last = s + i + 1;
+            size_t name = (size_t)(s + len - last);
+            if (!memchr(last, '.', name)) last = "the server's folder", name = strlen(last);
+            used += (size_t)snprintf(out + used, n - used, "%.*s", (int)name, last);
+            if (used >= n) used = n - 1;
+            s += len;
+            continue;
+        }
+        if (starts && strncmp(s, "serve:", 6) == 0) {
+            size_t digits = strspn(s + 6, "0123456789");
+            if (digits && s[6 + digits] == ':') {
+                s += 7 + digits;
+                s += *s == ' ';
+                continue;
+            }
+        }
+        out[used++] = *s++;
+    }
+    out[used] = '\0';
+}
+
+/* The length of the whole UTF-8 character at s (1 for ASCII), 0 when it is not one. */
+static size_t utf8_length(const char *s, size_t left) {
+    unsigned char b = (unsigned char)s[0];
+    size_t want = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0;
+    if (want == 0 || want > left) return 0;
+    for (size_t i = 1; i < want; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) return 0;
+    return want;
+}
+
+/* {"error": why}: always one line, cut on a character's boundary. */
 static enum MHD_Result error_answer(struct MHD_Connection *c, int status, const char *why) {
     char clean[SERVE_REASON_LEN];
     snprintf(clean, sizeof clean, "%.*s", (int)strcspn(why, "\n"), why);
+    size_t cut = strlen(clean);
+    if (cut < strcspn(why, "\n")) { /* cut short: a character split at the end goes whole */
+        size_t lead = cut;
+        while (lead > 0 && ((unsigned char)clean[lead - 1] & 0xC0) == 0x80) lead--;
+        if (lead > 0) {
+            unsigned char b = (unsigned char)clean[lead - 1];
+            size_t want = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+            if (cut - (lead - 1) < want) cut = lead - 1;
+        }
+    }
+    clean[cut] = '\0';
+    char shown[SERVE_REASON_LEN];
+    scrub(clean, shown, sizeof shown);
     /* JSON-escaped by hand: the reason is ours, or a rule's or bot's line that may hold quotes */
-    size_t n = strlen(clean), used = 0;
+    size_t n = strlen(shown), used = 0;
     char *out = malloc(n * 6 + 32);
     if (!out) return json_answer(c, 500, NULL);
     used += (size_t)sprintf(out, "{\"error\":\"");
     for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)clean[i];
+        unsigned char ch = (unsigned char)shown[i];
+        size_t seq = utf8_length(shown + i, n - i);
+        if (ch >= 0x80 && !seq) { /* a character cut by a "%.60s" upstream, or not UTF-8: U+FFFD */
+            used += (size_t)sprintf(out + used, "\\ufffd");
+            continue;
+        }
+        if (seq > 1) {
+            memcpy(out + used, shown + i, seq);
+            used += seq, i += seq - 1;
+            continue;
+        }
         if (ch == '"' || ch == '\\') used += (size_t)sprintf(out + used, "\\%c", ch);
         else if (ch < 0x20 || ch == 0x7f) used += (size_t)sprintf(out + used, "\\u%04x", ch);
         else out[used++] = (char)ch;
@@ -164,8 +229,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *out, size_t max) {
         serve_game *g = s->g;
         pthread_mutex_lock(&g->lock);
         bool ok = true;
-        if (s->sv->stopping) {
-            ok = false;
+        if (s->sv->stopping || (s->sent == g->version && !g->L)) {
+            ok = false; /* stopping, or a finished game's last document sent: nothing more will come */
         } else if (s->sent != g->version) {
             ok = send_document(s);
         } else if (s->ping) {
@@ -310,10 +375,60 @@ static enum MHD_Result game_route(serve_server *sv, struct MHD_Connection *c, co
     return json_answer(c, 200, doc);
 }
 
+/* ==================================================================================== who may ask */
+
+static int listening_port;
+
+static bool wildcard_bind(const serve_server *sv) {
+    return strcmp(sv->cfg.bind, "0.0.0.0") == 0 || strcmp(sv->cfg.bind, "::") == 0;
+}
+
+/* The Host header names this server: its bound address (or "localhost" when that is a loopback address)
+ * and its port. A page of another site that made a name of its own point at 127.0.0.1 (DNS rebinding)
+ * reaches us with its name as Host, and is refused. A server bound to every address answers any Host:
+ * it is reachable by names we cannot know; the Origin check still holds for it. */
+static bool host_is_ours(const serve_server *sv, const char *host) {
+    if (wildcard_bind(sv)) return true;
+    if (!host) return false;
+    char want[96];
+    bool v6 = strchr(sv->cfg.bind, ':') != NULL;
+    snprintf(want, sizeof want, v6 ? "[%s]:%d" : "%s:%d", sv->cfg.bind, listening_port);
+    if (strcasecmp(host, want) == 0) return true;
+    if (listening_port == 80 && strncasecmp(host, want, strlen(want) - 3) == 0 && !host[strlen(want) - 3])
+        return true; /* the default port may go unsaid */
+    bool loopback = strncmp(sv->cfg.bind, "127.", 4) == 0 || strcmp(sv->cfg.bind, "::1") == 0;
+    snprintf(want, sizeof want, "localhost:%d", listening_port);
+    return loopback && strcasecmp(host, want) == 0;
+}
+
+/* A request a browser sends on behalf of a page carries that page's Origin: only our own pages
+ * (Origin http://HOST, HOST the one this request was sent to) may ask. No Origin: not a browser's
+ * cross-site request (curl, a test, a same-origin GET). */
+static bool origin_is_ours(const char *origin, const char *host) {
+    if (!origin) return true;
+    if (!host || strncmp(origin, "http://", 7) != 0) return false;
+    return strcasecmp(origin + 7, host) == 0;
+}
+
+/* A POST's body must be declared JSON: a form or a text/plain fetch of another site (sent with no
+ * preflight) is refused before it is read as a request. */
+static bool declared_json(struct MHD_Connection *c) {
+    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    if (!type || strncasecmp(type, "application/json", 16) != 0) return false;
+    char next = type[16];
+    return next == '\0' || next == ';' || next == ' ';
+}
+
 static enum MHD_Result route(serve_server *sv, struct MHD_Connection *c, const char *url, const char *method,
                              const request *rq) {
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
     if (!get && !post) return error_answer(c, 405, "only GET and POST are answered");
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+    if (!host_is_ours(sv, host))
+        return error_answer(c, 403, "this server answers only requests sent to its own address (Host header)");
+    if (!origin_is_ours(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"), host))
+        return error_answer(c, 403, "requests from another site's pages are refused (Origin header)");
+    if (post && !declared_json(c)) return error_answer(c, 415, "send the body as Content-Type: application/json");
     if (strncmp(url, "/api/", 5) == 0) {
         if (strcmp(url, "/api/catalog") == 0 && get) return json_answer(c, 200, serve_catalog(sv));
         if (strcmp(url, "/api/games") == 0) {
@@ -417,6 +532,7 @@ bool http_start(serve_server *sv, char *err, size_t n) {
                  sv->cfg.port);
         return false;
     }
+    listening_port = http_port(sv);
     pinger_running = pthread_create(&pinger, NULL, ping_loop, sv) == 0;
     return true;
 }

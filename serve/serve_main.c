@@ -75,7 +75,7 @@ static int serve_run(serve_server *sv) {
     umask(077);
     sv->store = store_open(sv->cfg.db, sv->cfg.durable, err, sizeof err);
     if (!sv->store) return cli_fail("serve", "database '%s': %s", sv->cfg.db, err);
-    sv->cap = sv->cfg.max_games;
+    sv->cap = 64;
     sv->games = calloc((size_t)sv->cap, sizeof *sv->games);
     if (!sv->games) return cli_fail("serve", "out of memory");
     if (!serve_resume(sv, err, sizeof err)) return cli_fail("serve", "database '%s': %s", sv->cfg.db, err);

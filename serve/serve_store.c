@@ -71,6 +71,11 @@ static bool open_db(serve_store *st, const char *path, bool durable, char *err, 
         SQLITE_OK)
         return fail(st, "cannot open it", err, n);
     sqlite3_busy_timeout(st->db, 2000);
+    /* The file may be an attacker's: no writing to the schema or shadow tables by SQL, and no function a
+     * schema names (a trigger's or a view's) run with our rights. */
+    if (sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
+        sqlite3_exec(st->db, "PRAGMA trusted_schema=OFF", NULL, NULL, NULL) != SQLITE_OK)
+        return fail(st, "cannot make it safe to read", err, n);
     /* A damaged file shows here (SQLITE_NOTADB, SQLITE_CORRUPT) rather than halfway through a game. */
     sqlite3_stmt *q;
     bool whole = false;
@@ -164,10 +169,11 @@ static bool load_events(serve_store *st, const char *id, void *ud, store_event_f
     sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
     bool ok = true;
     int rc;
-    while (ok && (rc = sqlite3_step(q)) == SQLITE_ROW)
-        ok = on_event(ud, id, sqlite3_column_int64(q, 0), text_of(q, 1), sqlite3_column_int64(q, 2), text_of(q, 3),
-                      err, n);
-    if (ok && rc != SQLITE_DONE) ok = fail(st, "cannot read its events", err, n);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        if (!on_event(ud, id, sqlite3_column_int64(q, 0), text_of(q, 1), sqlite3_column_int64(q, 2), text_of(q, 3),
+                      err, n))
+            break; /* the game's own trouble: the rest of its events are not read */
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) ok = fail(st, "cannot read its events", err, n);
     sqlite3_finalize(q);
     return ok;
 }
@@ -175,7 +181,8 @@ static bool load_events(serve_store *st, const char *id, void *ud, store_event_f
 bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn on_event, char *err, size_t n) {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(st->db,
-                           "SELECT id, game, players, seed, variant, params, seats, created FROM games "
+                           "SELECT id, game, players, seed, variant, params, seats, created, EXISTS(SELECT 1 "
+                           "FROM events WHERE events.game = games.id AND kind IN ('end', 'forfeit')) FROM games "
                            "ORDER BY created, rowid", -1, &q, NULL) != SQLITE_OK)
         return fail(st, "cannot read its games", err, n);
     bool ok = true;
@@ -183,9 +190,9 @@ bool store_load(serve_store *st, void *ud, store_game_fn on_game, store_event_fn
     while (ok && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         char id[64];
         snprintf(id, sizeof id, "%s", text_of(q, 0));
-        ok = on_game(ud, id, text_of(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3), text_of(q, 4),
-                     text_of(q, 5), text_of(q, 6), sqlite3_column_int64(q, 7), err, n) &&
-             load_events(st, id, ud, on_event, err, n);
+        if (on_game(ud, id, text_of(q, 1), sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3), text_of(q, 4),
+                    text_of(q, 5), text_of(q, 6), sqlite3_column_int64(q, 7), sqlite3_column_int(q, 8) != 0, err, n))
+            ok = load_events(st, id, ud, on_event, err, n);
     }
     if (ok && rc != SQLITE_DONE) ok = fail(st, "cannot read its games", err, n);
     sqlite3_finalize(q);

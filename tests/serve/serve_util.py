@@ -29,7 +29,7 @@ class Server:
             self.proc.wait()
             raise RuntimeError("meeple serve did not start: %r %r" % (line, err))
         self.address = line
-        self.port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        self.port = int(line.split("http://")[1].split("/")[0].rsplit(":", 1)[1])
 
     def client(self):
         return Client(self.port)

@@ -233,7 +233,7 @@ def test_live_updates_send_the_document_on_connect_and_after_each_change(server,
     out = client.create("babel", ["human", "human"], seed=12)
     t = tokens_of(out)
     s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-    s.sendall(("GET /api/games/%s/events?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" % (out["id"], t[2])).encode())
+    s.sendall(("GET /api/games/%s/events?token=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (out["id"], t[2], server.port)).encode())
     f = s.makefile("rb")
     head = b""
     while not head.endswith(b"\r\n\r\n"):
@@ -324,3 +324,162 @@ def test_every_page_file_is_served_from_the_binary_with_its_type(client):
             assert status == 404
     assert client.raw("GET", "/static/../serve.h")[0] == 404
     assert client.raw("GET", "/static/nothing-here.js")[0] == 404
+
+
+def test_a_post_not_declared_json_is_refused_with_415_and_creates_nothing(client):
+    before = len(client.get("/api/games")[1]["games"])
+    body = json.dumps({"game": "babel", "players": 2, "seats": ["human", "human"]})
+    for headers in ({"Content-Type": "text/plain"}, {}, {"Content-Type": "application/x-www-form-urlencoded"},
+                    {"Content-Type": "application/jsonp"}):
+        status, _, out = client.raw("POST", "/api/games", body, headers)
+        assert status == 415 and "application/json" in json.loads(out)["error"], (headers, status)
+    assert len(client.get("/api/games")[1]["games"]) == before
+    status, _, _ = client.raw("POST", "/api/games", body, {"Content-Type": "application/json; charset=utf-8"})
+    assert status == 201
+
+
+def test_another_sites_origin_is_refused_with_403_and_our_own_is_answered(client):
+    body = json.dumps({"game": "babel", "players": 2, "seats": ["human", "human"]})
+    ours = "127.0.0.1:%d" % client.port
+    for origin in ("http://evil.example", "null", "https://127.0.0.1:%d" % client.port, "http://" + ours + ".evil"):
+        status, _, out = client.raw("POST", "/api/games", body,
+                                    {"Content-Type": "application/json", "Origin": origin})
+        assert status == 403 and "Origin" in json.loads(out)["error"], origin
+        assert client.raw("GET", "/api/games", None, {"Origin": origin})[0] == 403
+    status, _, _ = client.raw("POST", "/api/games", body, {"Content-Type": "application/json", "Origin": "http://" + ours})
+    assert status == 201
+
+
+def test_a_host_not_ours_is_refused_so_dns_rebinding_cannot_reach_the_api(client):
+    for host in ("evil.example", "evil.example:%d" % client.port, "127.0.0.1:1"):
+        status, _, out = client.raw("GET", "/api/games", None, {"Host": host})
+        assert status == 403 and "Host" in json.loads(out)["error"], host
+    assert client.raw("GET", "/api/games", None, {"Host": "localhost:%d" % client.port})[0] == 200
+
+
+def test_a_server_bound_to_every_address_answers_any_host_but_no_foreign_origin():
+    with tmpdir() as d:
+        s = Server(os.path.join(d, "any.db"), "--bind", "0.0.0.0")
+        c = s.client()
+        assert c.raw("GET", "/api/games", None, {"Host": "table.lan:%d" % s.port})[0] == 200
+        body = json.dumps({"game": "babel", "players": 2, "seats": ["human", "human"]})
+        status, _, _ = c.raw("POST", "/api/games", body, {"Host": "table.lan:%d" % s.port, "Content-Type":
+                                                          "application/json", "Origin": "http://evil.example"})
+        assert status == 403
+        status, _, _ = c.raw("POST", "/api/games", body, {"Host": "table.lan:%d" % s.port, "Content-Type":
+                                                          "application/json", "Origin": "http://table.lan:%d" % s.port})
+        assert status == 201
+        c.close()
+        assert s.stop() == 0
+
+
+def finished_bot_game(c, seed):
+    gid = c.create("babel", ["greedy_babel", "random"], seed=seed)["id"]
+    return wait_for(lambda: c.doc(gid)["over"] and c.doc(gid))
+
+
+def test_finished_games_do_not_count_towards_max_games_and_a_bigger_db_still_starts():
+    with tmpdir() as d:
+        db = os.path.join(d, "cap.db")
+        s = Server(db, "--max-games", "1")
+        c = s.client()
+        done = finished_bot_game(c, 1)
+        finished_bot_game(c, 2)  # the first one finished: its slot is free again
+        human = c.create("babel", ["human", "human"])
+        status, err = c.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"]})
+        assert status == 503 and "--max-games" in err["error"]
+        # a finished game is still served in full, and takes no action
+        t = tokens_of(human)
+        assert c.doc(done["id"]) == done
+        assert c.act(done["id"], t[1], "anything")[0] in (403, 409)
+        c.close()
+        assert s.stop() == 0
+        # three games in the database, a cap of one: it starts (the cap is never applied to resuming)
+        s = Server(db, "--max-games", "1")
+        c = s.client()
+        assert len(c.get("/api/games")[1]["games"]) == 3 and c.doc(done["id"]) == done
+        assert c.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"]})[0] == 503
+        c.close()
+        assert s.stop() == 0
+
+
+def test_creations_at_once_never_store_more_games_than_the_cap():
+    import threading
+    with tmpdir() as d:
+        db = os.path.join(d, "race.db")
+        s = Server(db, "--max-games", "2", "--threads", "8")
+        statuses = []
+        ready = threading.Barrier(24)
+
+        def create():
+            c = s.client()
+            c.get("/api/games")  # connected: the creations then arrive together
+            ready.wait()
+            statuses.append(c.post("/api/games", {"game": "citadels", "players": 4,
+                                                  "seats": ["human", "human", "human", "human"]})[0])
+            c.close()
+        threads = [threading.Thread(target=create) for _ in range(24)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(statuses).count(201) == 2 and statuses.count(503) == 22, statuses
+        assert s.stop() == 0
+        s = Server(db)
+        c = s.client()
+        assert len(c.get("/api/games")[1]["games"]) == 2
+        c.close()
+        assert s.stop() == 0
+
+
+def test_a_token_that_is_not_text_is_400_and_duplicate_keys_are_refused(client):
+    out = client.create("babel", ["human", "human"])
+    assert client.post("/api/games/%s/actions" % out["id"], {"token": 5, "action": "x"})[0] == 400
+    status, err = client.post("/api/games", b'{"game": "babel", "game": "citadels", "seats": ["human", "human"]}')
+    assert status == 400 and "duplicate" in err["error"]
+    t = tokens_of(out)[1]
+    body = '{"token": "%s", "token": "%s", "action": "x"}' % ("0" * 64, t)
+    assert client.post("/api/games/%s/actions" % out["id"], body.encode())[0] == 400
+
+
+def test_error_answers_name_no_server_path_and_no_chunk_prefix(client):
+    status, err = client.post("/api/games", {"game": "babel", "players": 2, "seats": ["human", "human"],
+                                             "params": {"no_such_param": 1}})
+    assert status == 400
+    for bad in ({"game": "babel", "players": 2, "seats": ["human", "human"], "variant": "nope"},
+                {"game": "babel", "players": 2, "seats": ["human", "human"], "params": {"no_such_param": 1}},
+                {"game": "babel", "players": 2, "seats": ["human", "human"], "params": {"end_total": "x"}}):
+        status, err = client.post("/api/games", bad)
+        root = os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        assert status == 400 and " /" not in err["error"] and root not in err["error"], err
+        assert "serve:" not in err["error"] and "'/" not in err["error"], err
+
+
+def test_a_reason_cut_short_is_still_utf8(client):
+    for pad in range(2):
+        name = "x" * pad + "é" * 40  # quoted in the reason, cut at some byte count
+        body = json.dumps({"game": "babel", "players": 2, "seats": ["human", name]})
+        status, _, out = client.raw("POST", "/api/games", body, {"Content-Type": "application/json"})
+        assert status == 400
+        out.decode("utf-8")  # strict: a split character fails here
+        body = json.dumps({"game": "x" * pad + "é" * 50, "players": 2, "seats": ["human", "human"]})
+        status, _, out = client.raw("POST", "/api/games", body, {"Content-Type": "application/json"})
+        assert status == 400
+        out.decode("utf-8")
+
+
+def test_a_finished_games_live_stream_ends_after_its_last_document(client, server):
+    gid = client.create("babel", ["greedy_babel", "random"], seed=9)["id"]
+    done = wait_for(lambda: client.doc(gid)["over"] and client.doc(gid))
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    s.sendall(("GET /api/games/%s/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (gid, server.port)).encode())
+    got = b""
+    while True:
+        chunk = s.recv(65536)  # the server ends the stream: no wait for the 10 s timeout
+        if not chunk:
+            break
+        got += chunk
+        if got.endswith(b"0\r\n\r\n"):
+            break
+    s.close()
+    assert got.count(b"event: state") == 1 and json.dumps(done["decisions"]).encode() in got

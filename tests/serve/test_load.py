@@ -19,7 +19,7 @@ KINDS = [("babel", ["human", "greedy_babel"]), ("citadels", ["human", "greedy_ci
 def events(port, gid, token):
     """The documents of a live stream, one by one."""
     s = socket.create_connection(("127.0.0.1", port), timeout=60)
-    s.sendall(("GET /api/games/%s/events?token=%s HTTP/1.1\r\nHost: x\r\n\r\n" % (gid, token)).encode())
+    s.sendall(("GET /api/games/%s/events?token=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (gid, token, port)).encode())
     f = s.makefile("rb")
     while f.readline() not in (b"\r\n", b""):
         pass

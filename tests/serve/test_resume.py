@@ -1,6 +1,7 @@
 """`meeple serve` keeps its games in SQLite: killed with SIGKILL mid-game and started again on the same
 database, every game goes on where it was and ends as an uninterrupted run of the same seed and actions
-ends; a forfeit is kept; a database that is damaged, foreign or edited is refused in one line."""
+ends; a forfeit is kept; a database that is damaged or foreign is refused in one line, and an edited game is
+kept read-only (one line names it) while the others resume."""
 import os
 import sqlite3
 import subprocess
@@ -11,7 +12,7 @@ import time
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serve_util import EXE, Server, play_first_legal, tmpdir, tokens_of  # noqa: E402
+from serve_util import EXE, Server, play_first_legal, tmpdir, tokens_of, wait_for  # noqa: E402
 
 GAMES = [("babel", ["human", "greedy_babel"], 3), ("citadels", ["human", "greedy_citadels", "human", "random"], 4)]
 
@@ -131,17 +132,6 @@ def refused(db):
     return lines[0]
 
 
-def stored_game(d):
-    db = os.path.join(d, "edit.db")
-    s = Server(db)
-    c = s.client()
-    out = c.create("babel", ["human", "human"], seed=2)
-    play_first_legal(c, out["id"], tokens_of(out), limit=6)
-    c.close()
-    assert s.stop() == 0
-    return db, out["id"]
-
-
 def test_a_file_that_is_not_a_database_is_refused_in_one_line():
     with tmpdir() as d:
         db = os.path.join(d, "noise.db")
@@ -160,22 +150,139 @@ def test_another_programs_database_is_refused_in_one_line():
         assert "not a meeple serve database" in refused(db)
 
 
+def stored_games(d):
+    """A database of two games: the one the tests edit, and a healthy one (created after it)."""
+    db = os.path.join(d, "edit.db")
+    s = Server(db)
+    c = s.client()
+    out = c.create("babel", ["human", "human"], seed=2)
+    play_first_legal(c, out["id"], tokens_of(out), limit=6)
+    time.sleep(1.1)  # created a second later: the edited game is replayed first
+    other = c.create("babel", ["human", "human"], seed=5)
+    play_first_legal(c, other["id"], tokens_of(other), limit=3)
+    c.close()
+    assert s.stop() == 0
+    return db, out, other
+
+
 @pytest.mark.parametrize("edit, words", [
-    ("UPDATE events SET text = 'fly away' WHERE n = 3", "event 3"),
-    ("DELETE FROM events WHERE n = 2", "numbered"),
-    ("UPDATE events SET seat = 2 WHERE n = 1", "event 1"),
-    ("UPDATE games SET game = 'chess'", "unknown game"),
-    ("UPDATE games SET seats = '[1, 2]'", "seats"),
-    ("UPDATE games SET id = 'x'", "id"),
-    ("INSERT INTO events VALUES((SELECT id FROM games), 7, 'end', 0, '{\"scores\":[9,9]}')", "event 7"),
+    ("UPDATE events SET text = 'fly away' WHERE n = 3 AND game = :id", "event 3"),
+    ("DELETE FROM events WHERE n = 2 AND game = :id", "numbered"),
+    ("UPDATE events SET seat = 2 WHERE n = 1 AND game = :id", "event 1"),
+    ("UPDATE games SET game = 'chess' WHERE id = :id", "unknown game"),
+    ("UPDATE games SET seats = '[1, 2]' WHERE id = :id", "seats"),
+    ("UPDATE games SET id = 'x' WHERE id = :id", "id"),
+    ("INSERT INTO events VALUES(:id, 7, 'end', 0, '{\"scores\":[9,9]}')", "event 7"),
 ])
-def test_an_edited_database_is_refused_naming_the_game_and_event(edit, words):
+def test_an_edited_game_is_kept_read_only_in_one_line_and_the_others_resume(edit, words):
     with tmpdir() as d:
-        db, gid = stored_game(d)
+        db, out, other = stored_games(d)
         con = sqlite3.connect(db)
         con.execute("PRAGMA foreign_keys = OFF")
-        con.execute(edit)
+        con.execute(edit, {"id": out["id"]})
         con.commit()
         con.close()
-        line = refused(db)
-        assert words in line, line
+        s = Server(db)
+        c = s.client()
+        t = tokens_of(other)
+        healthy = c.doc(other["id"], t[1])
+        assert healthy["decisions"] == 3 and "broken" not in healthy
+        assert c.act(other["id"], t[healthy["to_move"]], c.doc(other["id"], t[healthy["to_move"]])["legal"][0])[0] == 200
+        if words != "id":
+            broken = c.doc(out["id"])
+            assert words.split()[0] in broken["broken"] or words in broken["broken"], broken["broken"]
+            assert not broken["your_turn"] and "legal" not in broken
+            status, err = c.act(out["id"], out["seats"][0]["token"], "anything")
+            assert status in (403, 503), (status, err)
+        c.close()
+        assert s.stop() == 0
+        lines = [line for line in s.stderr.strip().split("\n") if "stopping" not in line]
+        assert len(lines) == 1 and words in lines[0], s.stderr
+        if words != "id":
+            assert out["id"] in lines[0]
+
+
+@pytest.mark.parametrize("actions, words", [
+    ("return {}", "no legal action"),
+    ("local out = {} for i = 1, 600 do out[i] = 'x' .. i end return out", "more legal actions"),
+])
+def test_a_bot_seat_that_cannot_be_given_its_choices_forfeits_rather_than_leave_the_game_stuck(actions, words):
+    with tmpdir() as d:
+        folder = os.path.join(d, "root", "scripts", "variants", "babel")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "odd.lua"), "w") as f:
+            f.write('return { game = "babel", name = "odd", hooks = { actions = function(s, list) %s end } }\n' % actions)
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            s = Server(os.path.join(d, "stuck.db"))
+            c = s.client()
+            out = c.create("babel", ["greedy_babel", "human"], variant="odd")
+            doc = wait_for(lambda: c.doc(out["id"])["over"] and c.doc(out["id"]))
+            assert doc["forfeit"]["seat"] == 1 and words in doc["forfeit"]["reason"], doc.get("forfeit")
+            c.close()
+            assert s.stop() == 0
+        finally:
+            del os.environ["MEEPLE_PATH"]
+
+
+def test_a_restart_does_not_ask_the_bots_of_finished_games_again():
+    with tmpdir() as d:
+        os.makedirs(os.path.join(d, "root", "bots"))
+        with open(os.path.join(d, "root", "bots", "ponder.lua"), "w") as f:  # a slow thinker
+            f.write('return { name = "ponder", choose = function(view, legal, ctx)\n'
+                    '  local x = 0 for i = 1, 1500000 do x = x + i end return legal[1] end }\n')
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            db = os.path.join(d, "done.db")
+            s = Server(db, "--ms", "5000")
+            c = s.client()
+            began = time.time()
+            gid = c.create("babel", ["ponder", "ponder"], seed=1)["id"]
+            done = wait_for(lambda: c.doc(gid)["over"] and c.doc(gid), seconds=120)
+            played = time.time() - began
+            c.close()
+            assert s.stop() == 0
+            began = time.time()
+            s = Server(db, "--ms", "5000")
+            restart = time.time() - began
+            c = s.client()
+            assert c.doc(gid) == done
+            c.close()
+            assert s.stop() == 0
+            assert played > 1.0 and restart < played / 4, (played, restart)
+        finally:
+            del os.environ["MEEPLE_PATH"]
+
+
+def test_games_of_bots_alone_do_not_starve_a_game_a_person_plays():
+    with tmpdir() as d:
+        os.makedirs(os.path.join(d, "root", "bots"))
+        with open(os.path.join(d, "root", "bots", "ponder.lua"), "w") as f:  # a slow thinker
+            f.write('return { name = "ponder", choose = function(view, legal, ctx)\n'
+                    '  local x = 0 for i = 1, 10000000 do x = x + i end return legal[1] end }\n')
+        os.environ["MEEPLE_PATH"] = os.path.join(d, "root")
+        try:
+            s = Server(os.path.join(d, "fair.db"), "--bot-threads", "1", "--ms", "5000")
+            c = s.client()
+            person = c.create("babel", ["human", "greedy_babel"], seed=3)
+            t = tokens_of(person)
+            began = time.time()
+            bots = [c.create("babel", ["ponder", "ponder"], seed=i)["id"] for i in range(6)]
+            time.sleep(2.0)
+            taken = sum(c.doc(g)["decisions"] for g in bots)
+            per_decision = (time.time() - began) / max(taken, 1)
+            while True:  # the person plays until the bot's turn comes
+                mine = c.doc(person["id"], t[1])
+                sent = time.time()
+                status, after = c.act(person["id"], t[1], mine["legal"][0])
+                assert status == 200
+                if after["to_move"] == 2:
+                    break
+            wait_for(lambda: c.doc(person["id"])["to_move"] != 2, seconds=60)
+            reply = time.time() - sent
+            # first in first out, the reply waits behind a decision of each of the six; fairly, one or two
+            assert reply < 3.5 * per_decision, (reply, per_decision)
+            c.close()
+            assert s.stop() == 0
+        finally:
+            del os.environ["MEEPLE_PATH"]
