@@ -251,13 +251,15 @@ static bot_code *bot_code_of(serve_server *sv, const char *name, bool *own, serv
 }
 
 /* Seats from their names: "human" or a bot. */
-static bool seats_from(serve_server *sv, serve_game *g, const char *const *names, serve_error *e) {
+/* Each seat's name and kind, and a bot seat's code unless `with_bots` is false: a finished game replays
+ * with the rules alone, so it must not depend on its bots' files still being there (or unchanged). */
+static bool seats_from(serve_server *sv, serve_game *g, const char *const *names, bool with_bots, serve_error *e) {
     for (int s = 0; s < g->players; s++) {
         serve_seat *seat = &g->seats[s];
         snprintf(seat->name, sizeof seat->name, "%s", names[s]);
         if (strlen(names[s]) >= sizeof seat->name) return serve_error_set(e, 400, "seat %d: name too long", s + 1);
         seat->human = strcmp(names[s], "human") == 0;
-        if (seat->human) continue;
+        if (seat->human || !with_bots) continue;
         seat->code = bot_code_of(sv, names[s], &seat->own_code, e);
         if (!seat->code) return false;
     }
@@ -614,7 +616,7 @@ static char *create_game(serve_server *sv, json_t *o, serve_error *e) {
     if (!read_request(o, &game, &players, &seed, &variant, &params, names, e)) return free(params), NULL;
     serve_game *g = game_alloc();
     if (!g) return free(params), serve_error_set(e, 500, "out of memory"), NULL;
-    bool ok = game_fields(g, game, players, seed, variant, params, e) && seats_from(sv, g, names, e);
+    bool ok = game_fields(g, game, players, seed, variant, params, e) && seats_from(sv, g, names, true, e);
     free(params);
     g->created = (long long)time(NULL);
     ok = ok && (random_hex(g->id, SERVE_ID_LEN / 2) || serve_error_set(e, 500, "no randomness from the OS"));
@@ -799,7 +801,7 @@ static void log_broken(const char *id, const char *why) {
 }
 
 /* A stored game's seats: one object a seat, kind and name, and a human's token of 64 hex digits. */
-static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serve_error *e) {
+static bool stored_seats(serve_server *sv, serve_game *g, const char *text, bool with_bots, serve_error *e) {
     json_t *a = json_loads(text, 0, NULL);
     const char *names[MEEPLE_MAX_PLAYERS];
     bool ok = json_is_array(a) && json_array_size(a) == (size_t)g->players;
@@ -815,7 +817,7 @@ static bool stored_seats(serve_server *sv, serve_game *g, const char *text, serv
         }
     }
     if (!ok) serve_error_set(e, 400, "its seats are not a list of %d seats with their tokens", g->players);
-    else ok = seats_from(sv, g, names, e);
+    else ok = seats_from(sv, g, names, with_bots, e);
     json_decref(a);
     return ok;
 }
@@ -836,7 +838,7 @@ static bool on_game(void *ud, const char *id, const char *game, long long player
     memcpy(g->id, id, SERVE_ID_LEN + 1);
     g->created = created;
     char why[SERVE_REASON_LEN];
-    bool ok = game_fields(g, game, players, seed, variant, params, &e) && stored_seats(rc->sv, g, seats, &e) &&
+    bool ok = game_fields(g, game, players, seed, variant, params, &e) && stored_seats(rc->sv, g, seats, !finished, &e) &&
               (set_meta(g, why, sizeof why) || serve_error_set(&e, 500, "%s", why));
     /* A finished game's bots are not begun: its actions replay with the rules alone (its document needs
      * nothing of them). A bot that cannot begin forfeited when the game was made: its event says so. */

@@ -34,6 +34,14 @@ class Server:
     def client(self):
         return Client(self.port)
 
+    # `with Server(...) as s:` stops it even when the test fails inside (no server outlives its test).
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc.returncode is None:
+            self.stop()
+
     def stop(self, sig=signal.SIGTERM):
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
