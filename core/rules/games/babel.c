@@ -1939,12 +1939,21 @@ static int triples_in(const people_pile *row) { return triples_added(NULL, 0, ro
 
 /* What a row of `n` cards promises at site `loc`, its triples aside: progress toward the next level,
  * and a bonus where that level is on top of a reserve (more where the pawn stands). */
+/* V_UNIT * m / need for a row of m cards (m at most need) toward a next level of `need`: looked up,
+ * as a division would cost a playout decision more than the rest of the promise. */
+#define PROGRESS(need)                                                                             \
+    {V_UNIT * 0 / (need), V_UNIT * 1 / (need), V_UNIT * 2 / (need), V_UNIT * 3 / (need),           \
+     V_UNIT * 4 / (need), V_UNIT * 5 / (need), V_UNIT * 6 / (need)}
+static const int16_t progress[MAX_LEVEL + 1][MAX_LEVEL + 1] = {
+    {0}, PROGRESS(1), PROGRESS(2), PROGRESS(3), PROGRESS(4), PROGRESS(5), PROGRESS(6)};
+_Static_assert(MAX_LEVEL == 6, "progress[] has a row for every level");
+
 static int site_promise(const babel *g, const babel_player *pl, int loc, int pawn, int n) {
-    int need = next_level(pl, loc), v = 0;
-    if (need <= MAX_LEVEL) {
-        v += V_UNIT * (n < need ? n : need) / need;
-        if (n >= need && a_reserve_offers(g, need)) v += pawn == loc ? W_BONUS_AT_PAWN : W_BONUS;
-    }
+    int need = next_level(pl, loc);
+    if (need > MAX_LEVEL) return 0;
+    if (n < need) return progress[need][n];
+    int v = V_UNIT;
+    if (a_reserve_offers(g, need)) v += pawn == loc ? W_BONUS_AT_PAWN : W_BONUS;
     return v;
 }
 
@@ -1957,8 +1966,9 @@ static int row_promise(const babel *g, const babel_player *pl, int loc, int pawn
 /* What the pawn standing at `loc` adds to its site's promise. */
 static int pawn_bonus(const babel *g, const babel_player *pl, int loc) {
     if (loc == QUARRY) return 0;
-    int n = pl->row[loc].n;
-    return site_promise(g, pl, loc, loc, n) - site_promise(g, pl, loc, QUARRY, n);
+    int need = next_level(pl, loc); /* site_promise's bonus at the pawn less its bonus elsewhere */
+    bool offered = need <= MAX_LEVEL && pl->row[loc].n >= need && a_reserve_offers(g, need);
+    return offered ? W_BONUS_AT_PAWN - W_BONUS : 0;
 }
 
 /* The pawn where a few more settlers reach the next level is worth a card; at the quarry nothing. */
@@ -2008,13 +2018,15 @@ static int settle_gain(const babel *g, const babel_player *me, int p) {
  * they make on top of `to` come. */
 static int migrate_gain(const babel *g, const babel_player *me, int from, int to) {
     const people_pile *src = &me->row[from], *dst = &me->row[to];
-    int count = g->rules.migrate_count, left = src->n - count, hand = hand_size(me), pawn = me->pawn;
+    int count = g->rules.migrate_count, left = src->n - count, pawn = me->pawn;
     const uint8_t *moved = src->card + left;
     int made = triples_added(dst->card, dst->n, moved, count);
     int lost = triples_added(src->card, left, moved, count);
     int v = 2 * (site_promise(g, me, from, pawn, left) - site_promise(g, me, from, pawn, src->n) +
                  site_promise(g, me, to, pawn, dst->n + count) - site_promise(g, me, to, pawn, dst->n) +
                  W_TRIPLE * (made - lost));
+    if (pawn != from && pawn != to) return v;
+    int hand = hand_size(me);
     if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
     if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
     return v;
