@@ -457,6 +457,23 @@ static void one_score_is_all_scores(const run_context *c, const void *st) {
               c->def->score(st, p), scores[p]);
 }
 
+/* A game's playout_worths (optional) is its playout_worth for every legal action at once. */
+static void all_worths_are_each_worth(const run_context *c, const void *st, const action_t *legal, int n) {
+    if (!c->def->playout_worths) return;
+    int worths[MEEPLE_MAX_ACTIONS];
+    c->def->playout_worths(st, legal, n, worths);
+    rng r;
+    rng_seed(&r, c->seed, 7); /* playout_worths is for a policy that draws nothing */
+    for (int i = 0; i < n; i++) {
+        int one = c->def->playout_worth(st, legal[i], &r);
+        if (worths[i] != one) {
+            char text[MEEPLE_ACTION_TEXT];
+            c->def->action_text(st, legal[i], text);
+            CHECK(false, WHERE "playout_worths gives '%s' %d, playout_worth %d", AT(c), text, worths[i], one);
+        }
+    }
+}
+
 static session *replayed(const session *s, const param_value *params, uint64_t seed) {
     reason why;
     session *again = session_new(s->def, s->players, params, seed, &why);
@@ -497,6 +514,7 @@ static void play_one(run_context *c, bool thorough) {
         CHECK(n > 0, WHERE "a running game has no legal action", AT(c));
         CHECK(c->step < 100000, WHERE "the game does not end", AT(c));
         check_agrees_with_legal(c, s->now, legal, n, thorough);
+        all_worths_are_each_worth(c, s->now, legal, n);
         action_text_round_trips(c, s->now, legal, n);
         if (thorough && c->step % 5 == 0) check_accepts_only_legal_texts(c, s, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);

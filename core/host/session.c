@@ -543,9 +543,11 @@ static action_t best_for_score(const game_def *def, const void *st, const action
 /* The action the game's playout policy wants most; ties at random (reservoir sampling), so an imagined
  * player varies where a greedy one would not care. */
 static action_t most_wanted(const game_def *def, const void *st, const action_t *acts, int n, rng *r) {
-    int best = 0, best_worth = def->playout_worth(st, acts[0], r), ties = 1;
+    int worths[MEEPLE_MAX_ACTIONS];
+    if (def->playout_worths) def->playout_worths(st, acts, n, worths);
+    int best = 0, best_worth = def->playout_worths ? worths[0] : def->playout_worth(st, acts[0], r), ties = 1;
     for (int i = 1; i < n; i++) {
-        int worth = def->playout_worth(st, acts[i], r);
+        int worth = def->playout_worths ? worths[i] : def->playout_worth(st, acts[i], r);
         if (worth > best_worth) best = i, best_worth = worth, ties = 1;
         else if (worth == best_worth && rng_below(r, (uint32_t)++ties) == 0) best = i;
     }
@@ -575,11 +577,12 @@ static void rank_actions(const game_def *def, const void *st, rng *r, const acti
                          ranked_action *ranked) {
     alignas(max_align_t) unsigned char trial[MEEPLE_MAX_STATE];
     bool by_score = !def->playout_worth && def->state_size <= MEEPLE_MAX_STATE;
-    int mover = def->to_move(st);
+    int mover = def->to_move(st), worths[MEEPLE_MAX_ACTIONS];
+    if (def->playout_worths) def->playout_worths(st, acts, n, worths);
     for (int i = 0; i < n; i++) {
         ranked[i].action = acts[i];
         if (def->playout_worth) {
-            ranked[i].worth = def->playout_worth(st, acts[i], r);
+            ranked[i].worth = def->playout_worths ? worths[i] : def->playout_worth(st, acts[i], r);
             ranked[i].tie = rng_next(r);
         } else if (by_score) {
             ranked[i].worth = score_after(def, st, acts[i], mover, trial);

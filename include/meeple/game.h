@@ -175,6 +175,10 @@ typedef struct game_def {
      * may try an action on a copy of its own). NULL: those decisions take the action that most raises
      * the mover's score. */
     int (*playout_worth)(const void *st, action_t a, rng *r);
+    /* playout_worth of every action of acts[0..n) at once, into out (optional, for a policy that draws
+     * nothing from its rng): acts is exactly legal()'s list, in its order, so what the actions' worths
+     * share is worked out once a decision. Given, it must agree with playout_worth action for action. */
+    void (*playout_worths)(const void *st, const action_t *acts, int n, int *out);
     /* One seat's score, as scores() gives it (optional): a score-greedy decision (a game without a
      * playout policy) weighs every legal action by the mover's score alone, and scoring all seats
      * each time was a fifth of a Citadels search when Citadels had no policy. */

@@ -1943,12 +1943,21 @@ static int triples_in(const people_pile *row) { return triples_added(NULL, 0, ro
 
 /* What a row of `n` cards promises at site `loc`, its triples aside: progress toward the next level,
  * and a bonus where that level is on top of a reserve (more where the pawn stands). */
+/* V_UNIT * m / need for a row of m cards (m at most need) toward a next level of `need`: looked up,
+ * as a division would cost a playout decision more than the rest of the promise. */
+#define PROGRESS(need)                                                                             \
+    {V_UNIT * 0 / (need), V_UNIT * 1 / (need), V_UNIT * 2 / (need), V_UNIT * 3 / (need),           \
+     V_UNIT * 4 / (need), V_UNIT * 5 / (need), V_UNIT * 6 / (need)}
+static const int16_t progress[MAX_LEVEL + 1][MAX_LEVEL + 1] = {
+    {0}, PROGRESS(1), PROGRESS(2), PROGRESS(3), PROGRESS(4), PROGRESS(5), PROGRESS(6)};
+_Static_assert(MAX_LEVEL == 6, "progress[] has a row for every level");
+
 static int site_promise(const babel *g, const babel_player *pl, int loc, int pawn, int n) {
-    int need = next_level(pl, loc), v = 0;
-    if (need <= MAX_LEVEL) {
-        v += V_UNIT * (n < need ? n : need) / need;
-        if (n >= need && a_reserve_offers(g, need)) v += pawn == loc ? W_BONUS_AT_PAWN : W_BONUS;
-    }
+    int need = next_level(pl, loc);
+    if (need > MAX_LEVEL) return 0;
+    if (n < need) return progress[need][n];
+    int v = V_UNIT;
+    if (a_reserve_offers(g, need)) v += pawn == loc ? W_BONUS_AT_PAWN : W_BONUS;
     return v;
 }
 
@@ -1961,8 +1970,9 @@ static int row_promise(const babel *g, const babel_player *pl, int loc, int pawn
 /* What the pawn standing at `loc` adds to its site's promise. */
 static int pawn_bonus(const babel *g, const babel_player *pl, int loc) {
     if (loc == QUARRY) return 0;
-    int n = pl->row[loc].n;
-    return site_promise(g, pl, loc, loc, n) - site_promise(g, pl, loc, QUARRY, n);
+    int need = next_level(pl, loc); /* site_promise's bonus at the pawn less its bonus elsewhere */
+    bool offered = need <= MAX_LEVEL && pl->row[loc].n >= need && a_reserve_offers(g, need);
+    return offered ? W_BONUS_AT_PAWN - W_BONUS : 0;
 }
 
 /* The pawn where a few more settlers reach the next level is worth a card; at the quarry nothing. */
@@ -1987,8 +1997,8 @@ static int position_value(const babel *g, int me) {
 }
 
 /* Travelling to `loc`: one card fewer, the pawn's bonus and worth move with it. */
-static int travel_gain(const babel *g, const babel_player *me, int loc) {
-    int hand = hand_size(me), from = me->pawn;
+static int travel_gain(const babel *g, const babel_player *me, int loc, int hand) {
+    int from = me->pawn;
     int v = hand_worth(hand - 1, W_MY_CARD) - hand_worth(hand, W_MY_CARD);
     v += 2 * (pawn_bonus(g, me, loc) - pawn_bonus(g, me, from));
     if (from != QUARRY) v -= pawn_worth(me, from, me->row[from].n, hand);
@@ -1997,8 +2007,8 @@ static int travel_gain(const babel *g, const babel_player *me, int loc) {
 
 /* Settling people `p` at the pawn: one card fewer, one more in the row, and a triple where the row's
  * top run of `p` was two long. */
-static int settle_gain(const babel *g, const babel_player *me, int p) {
-    int at = me->pawn, hand = hand_size(me);
+static int settle_gain(const babel *g, const babel_player *me, int p, int hand) {
+    int at = me->pawn;
     const people_pile *row = &me->row[at];
     int n = row->n;
     uint8_t card = (uint8_t)p;
@@ -2012,13 +2022,15 @@ static int settle_gain(const babel *g, const babel_player *me, int p) {
  * they make on top of `to` come. */
 static int migrate_gain(const babel *g, const babel_player *me, int from, int to) {
     const people_pile *src = &me->row[from], *dst = &me->row[to];
-    int count = g->rules.migrate_count, left = src->n - count, hand = hand_size(me), pawn = me->pawn;
+    int count = g->rules.migrate_count, left = src->n - count, pawn = me->pawn;
     const uint8_t *moved = src->card + left;
     int made = triples_added(dst->card, dst->n, moved, count);
     int lost = triples_added(src->card, left, moved, count);
     int v = 2 * (site_promise(g, me, from, pawn, left) - site_promise(g, me, from, pawn, src->n) +
                  site_promise(g, me, to, pawn, dst->n + count) - site_promise(g, me, to, pawn, dst->n) +
                  W_TRIPLE * (made - lost));
+    if (pawn != from && pawn != to) return v;
+    int hand = hand_size(me);
     if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
     if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
     return v;
@@ -2047,8 +2059,8 @@ static int one_ply_worth(const babel *g, action_t a) {
     int worth;
     switch (act_kind(a)) {
     case ACT_END: return 2 * W_END + 1;
-    case ACT_TRAVEL: worth = 2 * travel_gain(g, me, act_arg(a)); break;
-    case ACT_SETTLE: worth = 2 * settle_gain(g, me, act_arg(a)); break;
+    case ACT_TRAVEL: worth = 2 * travel_gain(g, me, act_arg(a), hand_size(me)); break;
+    case ACT_SETTLE: worth = 2 * settle_gain(g, me, act_arg(a), hand_size(me)); break;
     case ACT_MIGRATE: worth = 2 * migrate_gain(g, me, act_arg(a), act_dest(a)); break;
     default: worth = 2 * tried_gain(g, a); break;
     }
@@ -2075,6 +2087,108 @@ static int babel_playout_worth(const void *st, action_t a, rng *r) {
     case ACT_COLLAPSE: return collapse_wanted(g) ? BAND(14) : one_ply_worth(g, a);
     case ACT_HALVE: return hand_size(opp) >= 6 ? BAND(13) : one_ply_worth(g, a);
     default: return one_ply_worth(g, a);
+    }
+}
+
+/* What the worths of one decision's actions share, worked out once for them all. */
+typedef struct policy_memo {
+    int hand;                /* the mover's cards */
+    bool common_known;       /* settle_common and travel_common worked out */
+    int settle_common;       /* settle_gain but for a triple the card makes */
+    int settle_pair;         /* the people whose run tops the pawn's row two long, else -1 */
+    int travel_common;       /* travel_gain but for what the pawn brings where it goes */
+    int fallback;            /* the first turn's duty forbids ending it: 1, else 0; -1 not yet known */
+    int collapse;            /* collapse_wanted: 1 or 0; -1 not yet known */
+    unsigned rows_known;     /* a bit for each row whose leave[] and arrive[] are worked out */
+    int leave[NUM_PEOPLES];  /* migrating from the row: its promise's change, its lost triples counted */
+    int arrive[NUM_PEOPLES]; /* migrating onto the row: its promise's change, the triples aside */
+} policy_memo;
+
+static void memo_row(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+    const people_pile *row = &me->row[loc];
+    int count = g->rules.migrate_count, pawn = me->pawn, left = row->n - count;
+    if (left >= 0) /* a row too short to migrate from is never a migration's origin */
+        m->leave[loc] = site_promise(g, me, loc, pawn, left) - site_promise(g, me, loc, pawn, row->n) -
+                        W_TRIPLE * triples_added(row->card, left, row->card + left, count);
+    m->arrive[loc] = site_promise(g, me, loc, pawn, row->n + count) - site_promise(g, me, loc, pawn, row->n);
+    m->rows_known |= 1u << loc;
+}
+
+/* migrate_gain from the memo: the same sum, the per-row parts worked out once a decision. */
+static int memo_migrate_gain(const babel *g, const babel_player *me, policy_memo *m, int from, int to) {
+    if (!(m->rows_known >> from & 1)) memo_row(g, me, m, from);
+    if (!(m->rows_known >> to & 1)) memo_row(g, me, m, to);
+    const people_pile *src = &me->row[from], *dst = &me->row[to];
+    int count = g->rules.migrate_count, left = src->n - count, pawn = me->pawn, hand = m->hand;
+    int made = triples_added(dst->card, dst->n, src->card + left, count);
+    int v = 2 * (m->leave[from] + m->arrive[to] + W_TRIPLE * made);
+    if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
+    if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
+    return v;
+}
+
+/* The parts of settle_gain and travel_gain every settling or travelling action shares. */
+static void memo_common(const babel *g, const babel_player *me, policy_memo *m) {
+    int at = me->pawn, hand = m->hand, cards = hand_worth(hand - 1, W_MY_CARD) - hand_worth(hand, W_MY_CARD);
+    m->travel_common = cards - 2 * pawn_bonus(g, me, at);
+    if (at != QUARRY) m->travel_common -= pawn_worth(me, at, me->row[at].n, hand);
+    m->settle_pair = -1, m->settle_common = 0; /* no settling at the quarry */
+    if (at != QUARRY) {
+        const people_pile *row = &me->row[at];
+        int n = row->n;
+        m->settle_common = cards + 2 * (site_promise(g, me, at, at, n + 1) - site_promise(g, me, at, at, n)) +
+                           pawn_worth(me, at, n + 1, hand - 1) - pawn_worth(me, at, n, hand);
+        if (n >= 2 && row->card[n - 1] == row->card[n - 2] && (n == 2 || row->card[n - 3] != row->card[n - 1]))
+            m->settle_pair = row->card[n - 1];
+    }
+    m->common_known = true;
+}
+
+static int memo_settle_gain(const babel *g, const babel_player *me, policy_memo *m, int p) {
+    if (!m->common_known) memo_common(g, me, m);
+    return m->settle_common + (p == m->settle_pair ? 2 * W_TRIPLE : 0);
+}
+
+static int memo_travel_gain(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+    if (!m->common_known) memo_common(g, me, m);
+    return m->travel_common + 2 * pawn_bonus(g, me, loc) + pawn_worth(me, loc, me->row[loc].n, m->hand - 1);
+}
+
+/* one_ply_worth of the `i`th legal action, from the memo. */
+static int memo_one_ply_worth(const babel *g, policy_memo *m, action_t a, int i) {
+    const babel_player *me = &g->player[g->to_move];
+    int worth;
+    switch (act_kind(a)) {
+    case ACT_END: return 2 * W_END + 1;
+    case ACT_TRAVEL: worth = 2 * memo_travel_gain(g, me, m, act_arg(a)); break;
+    case ACT_SETTLE: worth = 2 * memo_settle_gain(g, me, m, act_arg(a)); break;
+    case ACT_MIGRATE: worth = 2 * memo_migrate_gain(g, me, m, act_arg(a), act_dest(a)); break;
+    default: worth = 2 * tried_gain(g, a); break;
+    }
+    if (worth > 2 * W_END || !me->first_turn) return worth;
+    if (m->fallback < 0) m->fallback = !end_allowed(g, NULL);
+    return m->fallback ? -1 - i : worth; /* listed_worth: acts is the legal list */
+}
+
+/* babel_playout_worth of every legal action at once (the policy draws nothing). */
+static void babel_playout_worths(const void *st, const action_t *acts, int n, int *out) {
+    const babel *g = st;
+    const babel_player *me = &g->player[g->to_move], *opp = &g->player[1 - g->to_move];
+    policy_memo m = {.hand = hand_size(me), .fallback = -1, .collapse = -1};
+    for (int i = 0; i < n; i++) {
+        action_t a = acts[i];
+        switch (act_kind(a)) {
+        case ACT_DISCARD: out[i] = BAND(20) + me->hand[act_arg(a)]; break;
+        case ACT_LEAP: out[i] = act_arg(a) == OPP ? BAND(19) : BAND(18); break;
+        case ACT_STEAL: out[i] = BAND(17); break;
+        case ACT_BUILD: out[i] = act_arg(a) == OPP ? BAND(16) : BAND(15); break;
+        case ACT_COLLAPSE:
+            if (m.collapse < 0) m.collapse = collapse_wanted(g);
+            out[i] = m.collapse ? BAND(14) : memo_one_ply_worth(g, &m, a, i);
+            break;
+        case ACT_HALVE: out[i] = hand_size(opp) >= 6 ? BAND(13) : memo_one_ply_worth(g, &m, a, i); break;
+        default: out[i] = memo_one_ply_worth(g, &m, a, i); break;
+        }
     }
 }
 
@@ -2119,4 +2233,5 @@ const game_def babel_game = {
     .move = babel_move,
     .add = babel_add,
     .playout_worth = babel_playout_worth,
+    .playout_worths = babel_playout_worths,
 };
