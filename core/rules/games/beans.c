@@ -278,6 +278,20 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
     return n;
 }
 
+/* Zone z's cards, bottom card first, onto the discard pile (a zone behind it): what bean_move card by
+ * card does, in one shift of the cards between. */
+static void discard_zone(bean_table *g, int z) {
+    int start = bean_zone_start(g, z), n = g->zone_end[z] - start, dst = g->zone_end[BEAN_ZONE_DISCARD];
+    uint8_t moved[BEAN_MAX_CARDS];
+    if (NEVER(z <= BEAN_ZONE_DISCARD)) return;
+    memcpy(moved, g->card + start, (size_t)n);
+    memmove(g->card + dst + n, g->card + dst, (size_t)(start - dst));
+    memcpy(g->card + dst, moved, (size_t)n);
+    memmove(g->shown + dst + n, g->shown + dst, (size_t)(start - dst));
+    memset(g->shown + dst, 0, (size_t)n); /* face up on the pile: nobody's mark */
+    for (int zone = BEAN_ZONE_DISCARD; zone < z; zone++) g->zone_end[zone] = (uint8_t)(g->zone_end[zone] + n);
+}
+
 /* Coins come from the meter, at most one per real card of the type (an enchanted card never pays);
  * they leave the field from the top. The rest go onto the discard pile bottom card first, so the
  * field's top card ends on top (ruling). */
@@ -285,7 +299,7 @@ int bean_harvest(bean_table *g, int seat, int field) {
     if (NEVER(seat >= g->players || field < 0 || field >= BEAN_MAX_FIELDS)) return 0; /* another seat's zone */
     int z = BEAN_ZONE_FIELD(seat, field), coins = bean_harvest_coins(g, seat, field);
     for (int i = 0; i < coins; i++) bean_move_top(g, z, BEAN_ZONE_COINS(seat));
-    while (bean_zone_len(g, z)) bean_move(g, z, 0, BEAN_ZONE_DISCARD, bean_zone_len(g, BEAN_ZONE_DISCARD));
+    discard_zone(g, z);
     g->enchanted[seat][field] = 0;
     return coins;
 }
