@@ -243,6 +243,12 @@ int lab_run_match(const lab_match *spec, const cli_options *opts) {
         argv[n++] = "--max-decisions";
         argv[n++] = cap;
     }
+    char ms[32];
+    if (spec->ms > 0) {
+        snprintf(ms, sizeof ms, "%lld", spec->ms);
+        argv[n++] = "--ms";
+        argv[n++] = ms;
+    }
     if (spec->variant) {
         argv[n++] = "--variant";
         argv[n++] = spec->variant;

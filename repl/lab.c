@@ -42,7 +42,7 @@ static long long opt_integer(lua_State *L, int t, const char *key) {
     return v;
 }
 
-/* play{game=, bots={...}, games=, seed=, jobs=, seating=, variant=, log=, label=, quiet=, max_decisions=} -> the
+/* play{game=, bots={...}, games=, seed=, jobs=, seating=, variant=, log=, label=, quiet=, max_decisions=, ms=} -> the
  * match's exit status. */
 static int l_play(lua_State *L) {
     const lab_context *c = lua_touserdata(L, lua_upvalueindex(1));
@@ -51,7 +51,7 @@ static int l_play(lua_State *L) {
                       .seating = opt_string(L, 1, "seating"), .log = opt_string(L, 1, "log"),
                       .label = opt_string(L, 1, "label"), .games = opt_integer(L, 1, "games"),
                       .seed = opt_integer(L, 1, "seed"), .jobs = opt_integer(L, 1, "jobs"),
-                      .max_decisions = opt_integer(L, 1, "max_decisions")};
+                      .max_decisions = opt_integer(L, 1, "max_decisions"), .ms = opt_integer(L, 1, "ms")};
     lua_getfield(L, 1, "quiet");
     spec.quiet = lua_toboolean(L, -1);
     lua_pop(L, 1);

@@ -17,6 +17,7 @@ typedef struct lab_match {
     int nbots;
     long long games, seed, jobs;
     long long max_decisions;                /* match's --max-decisions; 0: its default */
+    long long ms;                           /* match's --ms, a bot's time per decision; 0: its default */
     bool quiet;                             /* no "N games under ..." line first */
 } lab_match;
 

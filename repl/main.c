@@ -123,7 +123,7 @@ static const cli_command commands[] = {
      compare_main},
     {"evaluate",
      "meeple evaluate GAME BOT BOT... [--variant V] [--games N] [--seed S] [--jobs J]"
-     " [--seating rotate|balanced|permute|random] [--max-decisions N] [--json] [--html FILE]",
+     " [--seating rotate|balanced|permute|random] [--max-decisions N] [--ms N] [--json] [--html FILE]",
      "game-design metrics (balance, skill, drama, ...) of a game or a variant, with 95% intervals",
      "Plays `meeple match` (the same seating design, duplicate deals and seeds), plays every logged\n"
      "game again to read its legal actions and scores, and reports with 95% intervals over the deals:\n"
@@ -138,13 +138,14 @@ static const cli_command commands[] = {
      "  --jobs J     games played at once (default 1; 0: one per core)\n"
      "  --max-decisions N  as match's: a game still running then ends unfinished, a draw (default:\n"
      "               the game's, as match --help says)\n"
+     "  --ms N       each bot's time per decision, as match's --ms (default: match's)\n"
      "  --json       one JSON object instead: each metric's value, interval and what it assumes\n"
      "  --html FILE  also write the table as one self-contained page\n"
      "`meeple compare` is the older summary of the same matches (seat and bot win rates, length).",
      evaluate_main},
     {"tune",
      "meeple tune GAME BOT BOT... --param KEY=LO..HI [--param ...] --objective OBJ [--games N] [--seed S]"
-     " [--jobs J] [--seating D] [--max-decisions N] [--variant FILE] [--out FILE] [--json]",
+     " [--jobs J] [--seating D] [--max-decisions N] [--ms N] [--variant FILE] [--out FILE] [--json]",
      "parameter values that best meet an objective, by successive halving, written as a variant",
      "Every combination of the ranges is a candidate (at most 64). Round 1 plays --games games of each\n"
      "(default: 20 rounded up to whole deals); each round keeps the better half by the objective's\n"
@@ -159,7 +160,7 @@ static const cli_command commands[] = {
      "                      (the first bot's skill highest)\n"
      "  --variant FILE  a variant file whose rules the candidates play, their values over its params\n"
      "  --out FILE   the variant file written (default GAME-tuned.lua), for --variant FILE\n"
-     "  --games, --seed, --jobs, --seating, --max-decisions   as for evaluate; --json: the evidence\n"
+     "  --games, --seed, --jobs, --seating, --max-decisions, --ms   as for evaluate; --json: the evidence\n"
      "               as one object",
      tune_main},
     {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",

@@ -497,6 +497,7 @@ local function parse(args, valued, flags, extra)
       elseif arg == "--seed" then a.seed = whole(value, 0, SEED_MAX, "--seed")
       elseif arg == "--jobs" then a.jobs = whole(value, 0, 256, "--jobs")
       elseif arg == "--max-decisions" then a.max_decisions = whole(value, 1, MAX_DECISIONS, "--max-decisions")
+      elseif arg == "--ms" then a.ms = whole(value, 1, 3600000, "--ms")
       elseif arg == "--seating" then
         if not SEATINGS[value] then bad("--seating must be one of rotate, balanced, permute, random, got '%s'", value) end
         a.seating = value
@@ -553,6 +554,7 @@ end
 -- Plays one match into `log` and measures its games. A failed match (said by it, as ours) stops here.
 local function play_and_measure(a, spec)
   spec.game, spec.bots, spec.seating, spec.jobs, spec.max_decisions = a.game, a.bots, a.seating, a.jobs, a.max_decisions
+  spec.ms = a.ms
   local status = req.play(spec)
   if status ~= 0 then
     os.remove(spec.log)
@@ -655,7 +657,7 @@ local MARKS = "* marks a change beyond chance: for the %d metrics with per-deal 
 
 local function evaluate_args()
   local a = parse(req.args, { ["--variant"] = true, ["--games"] = true, ["--seed"] = true, ["--jobs"] = true,
-                              ["--seating"] = true, ["--html"] = true, ["--max-decisions"] = true }, { ["--json"] = true },
+                              ["--seating"] = true, ["--html"] = true, ["--max-decisions"] = true, ["--ms"] = true }, { ["--json"] = true },
     function(a, opt, value)
       if opt == "--variant" then a.variant = value else a.html = value end
     end)
@@ -899,7 +901,7 @@ end
 local function tune_args()
   local a = parse(req.args, { ["--param"] = true, ["--objective"] = true, ["--games"] = true, ["--seed"] = true,
                               ["--jobs"] = true, ["--seating"] = true, ["--out"] = true, ["--variant"] = true,
-                              ["--max-decisions"] = true },
+                              ["--max-decisions"] = true, ["--ms"] = true },
     { ["--json"] = true },
     function(a, opt, value)
       if opt == "--variant" then a.variant = value

@@ -111,7 +111,7 @@ return {
       if #h >= 6 then
         local sum = 0
         for i, a in ipairs(h) do
-          local text = tostring(a)
+          local text = a.action -- the text: a history entry is a table, whose tostring is its address
           for k = 1, #text do sum = sum + text:byte(k) * (i + k) end
         end
         return true, { sum % 2 + 1 }
@@ -119,11 +119,15 @@ return {
     end,
   },
 }]], ".lua")
-    local m = evaluate("babel greedy_babel random --games 80 --seed 5 --variant " .. v).variant_metrics
+    -- 200 deals: at 40 the estimate's spread under no luck at all is about 0.16 (one seed gave 0.30,
+    -- its interval [0.09, 0.49] missing 0: the F interval is rough with few deals, docs/lab.md says so).
+    local m = evaluate("babel greedy_babel random --games 400 --jobs 2 --seed 5 --variant " .. v).variant_metrics
     os.remove(v)
     within(m.luck, 0, "luck")
     assert.is_true(m.luck.value < 0.2 and m.luck.ci_high < 0.5, "luck " .. m.luck.value .. " " .. m.luck.ci_high)
-    within(m.skill, 0, "skill")
+    -- No skill check here: this coin is a hash of the game's actions, which the bots choose, so it need
+    -- not be fair between them (at 200 deals greedy_babel measurably loses it); skill 0 for a coin that
+    -- ignores the bots is the deal's-coin test above.
   end)
 
   it("gives no interval of width 0 when every deal came out alike", function()
@@ -254,6 +258,7 @@ return {
       { "evaluate babel random random --games 3", "not a whole number of deals" },
       { "evaluate babel random random --games", "--games needs a value" },
       { "evaluate babel random random --frobs 2", "unknown option '--frobs'" },
+      { "evaluate babel random random --ms 0", "--ms" },
       { "evaluate babel random random --variant no-such-variant", "no-such-variant" },
       { "evaluate babel random random --json --html x.html", "not both" },
       { "evaluate babel random no-such-bot --games 2 --seed 1", "no-such-bot" },
@@ -378,6 +383,7 @@ return {
       { "tune babel random random --param end_total=20..10 --objective balance", "is empty" },
       { "tune babel random random --param end_total=10-20 --objective balance", "KEY=LO..HI" },
       { "tune babel random random --param end_total=10..20 --objective fun", "--objective must be" },
+      { "tune babel random random --param end_total=10..20 --objective balance --ms x", "--ms" },
       { "tune babel random random --param nope=1..2 --objective balance", "nope" },
       { "tune babel random random --param end_total=25..40 --objective balance", "end_total" },
       { "tune babel random random --param end_total=1..100 --objective balance", "more than 64" },
