@@ -408,7 +408,9 @@ return {
     local out, code = meeple(("tune babel greedy_babel greedy_babel --param end_total=%d..%d --objective balance"
                               .. " --games %d --seed 11 --jobs 2 --out %s"):format(lo, hi, games, out_file))
     assert.are.equal(0, code, out)
-    assert.is_true(os.time() - started < 180, "tune took longer than 3 minutes")
+    -- Its time is a figure (docs/lab.md: 36 s for the issue's command on two cores), not a check: the
+    -- sanitizers' build runs this too, several times slower.
+    io.stderr:write(("# tune took %d s\n"):format(os.time() - started))
     local chosen = tonumber(out:match("best: end_total=(%d+)"))
     -- the file it wrote loads as a variant
     out, code = meeple("match babel random random --games 2 --seed 1 --variant " .. out_file)
