@@ -93,20 +93,17 @@ static bool game_lua(serve_game *g, char *why, size_t n) {
     return true;
 }
 
-const void *serve_plain_state(serve_game *g) {
-    if (!g->L) return NULL;
-    if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
-    session *s = meeple_to_session(g->L, -1);
-    lua_settop(g->L, 1);
-    return s ? s->now : NULL;
-}
-
 static const session *plain_session(serve_game *g) {
     if (!g->L) return NULL;
     if (!g_call(g, "plain", 0, 1, NULL, 0)) return NULL;
     session *s = meeple_to_session(g->L, -1);
     lua_settop(g->L, 1);
     return s;
+}
+
+const void *serve_plain_state(serve_game *g) {
+    const session *s = plain_session(g);
+    return s ? s->now : NULL;
 }
 
 /* The seat to move (1-based), 0 when the game is over. */
@@ -355,7 +352,8 @@ static void retire(serve_server *sv, serve_game *g) {
 /* After any change: the end stored once, the bots told, the streams and the bots' queue woken. */
 static void changed(serve_server *sv, serve_game *g) {
     if (!g->L) return; /* retired: nothing changes any more */
-    if (!g->ended && !g->broken && !sv->resuming && game_over(g)) {
+    bool over = !sv->resuming && game_over(g);
+    if (over && !g->ended && !g->broken) {
         serve_error e;
         const char *text = g_call(g, "result_json", 0, 1, NULL, 0) ? lua_tostring(g->L, -1) : "{}";
         char *copy = strdup(text ? text : "{}");
@@ -363,7 +361,7 @@ static void changed(serve_server *sv, serve_game *g) {
         if (copy && store_ev(sv, g, "end", 0, copy, &e)) g->ended = true;
         free(copy);
     }
-    if (!sv->resuming && game_over(g)) free_bots(g); /* an external bot's program is told and ends */
+    if (over) free_bots(g); /* an external bot's program is told and ends */
     g->version++;
     http_changed(g);
     if (g->ended && !sv->resuming) retire(sv, g);

@@ -189,12 +189,6 @@ static bool playouts(search_tree *t, double *mean) {
     int depth = t->cfg.playout_depth < 0 ? SEARCH_PLAYOUT_CAP : t->cfg.playout_depth, k = t->cfg.playouts;
     double r[MEEPLE_MAX_PLAYERS];
     rng pr;
-    if (k == 1) {
-        rng_seed(&pr, draw(t, DRAW_SEED), SESSION_PLAYOUT_STREAM);
-        if (!timed_play_out(t, t->st, &pr, depth)) return false;
-        score_end(t, t->st, mean);
-        return true;
-    }
     for (int p = 0; p < t->players; p++) mean[p] = 0;
     for (int i = 1; i <= k; i++) {
         unsigned char *game = t->st;
