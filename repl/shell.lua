@@ -151,7 +151,8 @@ end
 -- battlefield (3)" (a card's cost, from the catalogue). `who` is the player deciding.
 function M.menu(s, legal, who)
   local cards, out = s:cards(), {}
-  local beans = s:game() == "bohnanza" or s:game() == "rabohnzel"
+  local beans = false -- a game of beans (its catalogue says so), whose numbers stand for beans
+  for _, card in pairs(cards) do beans = beans or card.kind == "bean" end
   local v = beans and who and s:view(who)
   for i, a in ipairs(legal) do
     local card = cards[a:match("(%S+)$")]
