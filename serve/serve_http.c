@@ -16,11 +16,13 @@
 
 #include <stdatomic.h>
 
+#include <jansson.h>
 #include <microhttpd.h>
 
+#include "host/text.h"
 #include "serve.h"
 
-/* serve/web/, embedded at build time (cmake/embed_web.cmake). */
+/* serve/web/, embedded at build time (cmake/embed.cmake). */
 typedef struct web_file {
     const char *name;
     const unsigned char *data;
@@ -119,56 +121,17 @@ static void scrub(const char *in, char *out, size_t n) {
     out[used] = '\0';
 }
 
-/* The length of the whole UTF-8 character at s (1 for ASCII), 0 when it is not one. */
-static size_t utf8_length(const char *s, size_t left) {
-    unsigned char b = (unsigned char)s[0];
-    size_t want = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0;
-    if (want == 0 || want > left) return 0;
-    for (size_t i = 1; i < want; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) return 0;
-    return want;
-}
-
-/* {"error": why}: always one line, cut on a character's boundary. */
+/* {"error": why}: one line, no server path in it, valid UTF-8 (a character the line's cut or a bot
+ * split becomes U+FFFD). */
 static enum MHD_Result error_answer(struct MHD_Connection *c, int status, const char *why) {
-    char clean[SERVE_REASON_LEN];
-    snprintf(clean, sizeof clean, "%.*s", (int)strcspn(why, "\n"), why);
-    size_t cut = strlen(clean);
-    if (cut < strcspn(why, "\n")) { /* cut short: a character split at the end goes whole */
-        size_t lead = cut;
-        while (lead > 0 && ((unsigned char)clean[lead - 1] & 0xC0) == 0x80) lead--;
-        if (lead > 0) {
-            unsigned char b = (unsigned char)clean[lead - 1];
-            size_t want = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-            if (cut - (lead - 1) < want) cut = lead - 1;
-        }
-    }
-    clean[cut] = '\0';
-    char shown[SERVE_REASON_LEN];
-    scrub(clean, shown, sizeof shown);
-    /* JSON-escaped by hand: the reason is ours, or a rule's or bot's line that may hold quotes */
-    size_t n = strlen(shown), used = 0;
-    char *out = malloc(n * 6 + 32);
-    if (!out) return json_answer(c, 500, NULL);
-    used += (size_t)sprintf(out, "{\"error\":\"");
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)shown[i];
-        size_t seq = utf8_length(shown + i, n - i);
-        if (ch >= 0x80 && !seq) { /* a character cut by a "%.60s" upstream, or not UTF-8: U+FFFD */
-            used += (size_t)sprintf(out + used, "\\ufffd");
-            continue;
-        }
-        if (seq > 1) {
-            memcpy(out + used, shown + i, seq);
-            used += seq, i += seq - 1;
-            continue;
-        }
-        if (ch == '"' || ch == '\\') used += (size_t)sprintf(out + used, "\\%c", ch);
-        else if (ch < 0x20 || ch == 0x7f) used += (size_t)sprintf(out + used, "\\u%04x", ch);
-        else out[used++] = (char)ch;
-    }
-    sprintf(out + used, "\"}");
-    return json_answer(c, status, out);
+    char line[SERVE_REASON_LEN], shown[SERVE_REASON_LEN], valid[3 * SERVE_REASON_LEN];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(why, "\n"), why);
+    scrub(line, shown, sizeof shown);
+    text_utf8_valid(valid, sizeof valid, shown);
+    json_t *o = json_pack("{s:s}", "error", valid);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return json_answer(c, status, text);
 }
 
 static enum MHD_Result failed(struct MHD_Connection *c, const serve_error *e) {

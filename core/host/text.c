@@ -17,6 +17,22 @@ static size_t utf8_length(const unsigned char *s, size_t left) {
     return n;
 }
 
+void text_utf8_valid(char *out, size_t n, const char *s) {
+    static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
+    size_t used = 0, left = strlen(s);
+    while (left > 0 && n > 0) {
+        size_t len = (unsigned char)*s < 0x80 ? 1 : utf8_length((const unsigned char *)s, left);
+        const char *piece = len ? s : replacement;
+        size_t size = len ? len : sizeof replacement - 1;
+        if (used + size >= n) break;
+        memcpy(out + used, piece, size);
+        used += size;
+        s += len ? len : 1;
+        left -= len ? len : 1;
+    }
+    if (n > 0) out[used] = '\0';
+}
+
 /* The next piece of `s` as it is shown: either `*raw` bytes taken as they are, or an escape in esc[].
  * Returns how many bytes of `s` it covers. */
 static size_t next_piece(const unsigned char *s, size_t left, bool keep_newlines, char esc[8], size_t *raw) {

@@ -17,6 +17,11 @@ void text_write(FILE *f, const char *s, size_t len, bool keep_newlines);
 /* The same into out[n] (always terminated; cut before an escape or a character that would not fit). */
 void text_escape(char *out, size_t n, const char *s, bool keep_newlines);
 
+/* s made valid UTF-8 into out[n] (always terminated, cut on a character's boundary): every byte that
+ * does not start a whole character, a character cut short at the end among them, becomes U+FFFD. For
+ * text that must be UTF-8 where it goes (JSON), whatever a bot or a rule put in it. */
+void text_utf8_valid(char *out, size_t n, const char *s);
+
 /* A bot's own name, made plain for tables and logs: letters, digits, '_', '-' and '.' kept, every other
  * byte written '_' — so no control character, no space, and no '#', the mark the host adds to a name
  * given twice ("random#2"), which a bot can then never imitate. At most 40 bytes; "bot" when empty. */
