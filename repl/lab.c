@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "host/paths.h"
 #include "lab.h"
+#include "report.h"
 
 extern const char meeple_lua_lab[]; /* repl/lua/lab.lua */
 
@@ -85,24 +86,16 @@ static int l_is_bot(lua_State *L) {
 
 /* write_file(path, text) -> true, or nil and one line: written whole beside `path`, then renamed. */
 static int l_write_file(lua_State *L) {
-    const char *path = luaL_checkstring(L, 1);
     size_t len;
-    const char *text = luaL_checklstring(L, 2, &len);
-    char tmp[4200], err[600];
-    FILE *f = cli_out_open(path, tmp, sizeof tmp, err, sizeof err);
-    if (!f) {
-        lua_pushnil(L);
-        lua_pushstring(L, err);
-        return 2;
+    const char *path = luaL_checkstring(L, 1), *text = luaL_checklstring(L, 2, &len);
+    char err[1200];
+    if (report_write_file(path, text, len, err, sizeof err)) {
+        lua_pushboolean(L, 1);
+        return 1;
     }
-    bool ok = fwrite(text, 1, len, f) == len;
-    if (!cli_out_commit(f, tmp, path, ok)) {
-        lua_pushnil(L);
-        lua_pushfstring(L, "cannot write '%s'", path);
-        return 2;
-    }
-    lua_pushboolean(L, 1);
-    return 1;
+    lua_pushnil(L);
+    lua_pushstring(L, err);
+    return 2;
 }
 
 /* The Lua side's refusal, returned: a table {bad = "reason"} is a bad argument (status 2), {no_bot =

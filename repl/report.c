@@ -126,23 +126,22 @@ static int l_log_lines(lua_State *L) {
     return 1;
 }
 
-/* write(path, text): written whole beside `path` and renamed over it, or not at all; an existing path
- * that is not a regular file is refused (cli_out_open). */
-static int l_write_file(lua_State *L) {
-    const char *path = luaL_checkstring(L, 1);
-    size_t len;
-    const char *text = luaL_checklstring(L, 2, &len);
-    char tmp[4200], err[1200];
-    FILE *f = cli_out_open(path, tmp, sizeof tmp, err, sizeof err);
-    if (!f) {
-        lua_pushstring(L, err);
-        return lua_error(L);
-    }
+bool report_write_file(const char *path, const char *text, size_t len, char *err, size_t errn) {
+    char tmp[4200];
+    FILE *f = cli_out_open(path, tmp, sizeof tmp, err, errn);
+    if (!f) return false;
     bool ok = fwrite(text, 1, len, f) == len;
-    if (!cli_out_commit(f, tmp, path, ok)) {
-        lua_pushfstring(L, "cannot write '%s'", path);
-        return lua_error(L);
-    }
+    if (cli_out_commit(f, tmp, path, ok)) return true;
+    snprintf(err, errn, "cannot write '%s'", path);
+    return false;
+}
+
+/* write(path, text), as report_write_file; raises its reason. */
+static int l_write_file(lua_State *L) {
+    size_t len;
+    const char *path = luaL_checkstring(L, 1), *text = luaL_checklstring(L, 2, &len);
+    char err[1200];
+    if (!report_write_file(path, text, len, err, sizeof err)) return luaL_error(L, "%s", err);
     return 0;
 }
 
