@@ -40,20 +40,11 @@ extern const char meeple_lua_referee[]; /* repl/lua/referee.lua */
 
 #define MATCH_INTERRUPTED 130 /* the shell's status for a command stopped by SIGINT */
 /* A game still running after this many decisions ends unfinished, counted as a draw shared by all
- * seats (--max-decisions; docs/api.md): about ten times the longest game the shipped bots played in
- * 400 to 1,500 games of each (greedy or random, 2 to 7 players: Babel 161, Citadels 736, Bohnanza
- * 2,439, Rabohnzel 2,825 decisions), so that no real game is cut and a looping one (a Babel game can
- * cycle) reaches the cap in a second or two with the greedy bots, not minutes. */
-static const struct {
-    const char *game;
-    long long cap;
-} default_caps[] = {{"babel", 2000}, {"citadels", 10000}, {"bohnanza", 25000}, {"rabohnzel", 30000}};
-#define MATCH_DEFAULT_MAX_DECISIONS 30000 /* a game not in the list above */
+ * seats (--max-decisions; docs/api.md): by default the game's own cap (game_def.max_decisions). */
+#define MATCH_DEFAULT_MAX_DECISIONS 30000 /* a game that sets none */
 
 static long long default_max_decisions(const game_def *def) {
-    for (size_t i = 0; i < sizeof default_caps / sizeof default_caps[0]; i++)
-        if (strcmp(default_caps[i].game, def->name) == 0) return default_caps[i].cap;
-    return MATCH_DEFAULT_MAX_DECISIONS;
+    return def->max_decisions > 0 ? def->max_decisions : MATCH_DEFAULT_MAX_DECISIONS;
 }
 
 typedef struct match_args {

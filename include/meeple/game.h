@@ -93,6 +93,10 @@ typedef struct game_def {
     const char *title;            /* "Babel" */
     const char *rules;            /* `meeple rules NAME`: summary, rulings, parameters, action grammar */
     int min_players, max_players, default_players;
+    /* A match's cap on a game's decisions, past which it ends unfinished, a draw (`meeple match
+     * --max-decisions`'s default): about ten times the longest game the shipped bots play, so that no
+     * real game is cut and a looping one stops in seconds. 0: 30,000. */
+    int max_decisions;
     size_t state_size;
     const param_def *params;
     int num_params;

@@ -2205,6 +2205,7 @@ const game_def babel_game = {
     .min_players = 2,
     .max_players = 2,
     .default_players = 2,
+    .max_decisions = 2000, /* ten times or more the longest game the shipped bots played: 161 decisions */
     .state_size = sizeof(babel),
     .params = babel_params,
     .num_params = NUM_PARAMS,

@@ -499,6 +499,7 @@ const game_def bohnanza_game = {
     .min_players = 3,
     .max_players = 5,
     .default_players = 4,
+    .max_decisions = 25000, /* ten times or more the longest game the shipped bots played: 2,439 decisions */
     .state_size = sizeof(bean_table),
     .params = bohnanza_params,
     .num_params = NUM_PARAMS,

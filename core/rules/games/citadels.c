@@ -2502,6 +2502,7 @@ const game_def citadels_game = {
     .min_players = 2,
     .max_players = 7,
     .default_players = 4,
+    .max_decisions = 10000, /* ten times or more the longest game the shipped bots played: 736 decisions */
     .state_size = sizeof(citadels),
     .params = citadels_params,
     .num_params = NUM_PARAMS,

@@ -2830,6 +2830,7 @@ const game_def rabohnzel_game = {
     .min_players = 3,
     .max_players = 5,
     .default_players = 4,
+    .max_decisions = 30000, /* ten times or more the longest game the shipped bots played: 2,825 decisions */
     .state_size = sizeof(rabohnzel),
     .params = rabohnzel_params,
     .num_params = NUM_PARAMS,
