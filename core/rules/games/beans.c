@@ -2131,7 +2131,7 @@ void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r) {
 static int bean_zone_of(const bean_table *g, const char *text, reason *why) {
     table_path path;
     int f;
-    char extra;
+    char close, extra;
     if (!table_path_parse(text, g->players, &path, why)) return -1;
     if (path.sub[0]) path.player = -2;
     if (path.player == -1) {
@@ -2142,7 +2142,7 @@ static int bean_zone_of(const bean_table *g, const char *text, reason *why) {
         if (strcmp(path.key, "hand") == 0) return BEAN_ZONE_HAND(path.player);
         if (strcmp(path.key, "coins") == 0) return BEAN_ZONE_COINS(path.player);
         if (strcmp(path.key, "set_aside") == 0) return BEAN_ZONE_SET_ASIDE(path.player);
-        if (sscanf(path.key, "fields[%d]%c", &f, &extra) == 2 && extra == ']' && f >= 1 && f <= g->fields[path.player])
+        if (sscanf(path.key, "fields[%d%c%c", &f, &close, &extra) == 2 && close == ']' && f >= 1 && f <= g->fields[path.player])
             return BEAN_ZONE_FIELD(path.player, f - 1);
     }
     deny(why, "'%.60s' is no zone; zones: deck, discard, face_up, players[N].hand, players[N].coins, "
