@@ -87,3 +87,60 @@ describe("meeple.search reads only the searching seat's information", function()
     end)
   end
 end)
+
+describe("a Rabohnzel Wise card drawn face down", function()
+  -- With 4 Wise Beans in the field, `wise` draws a card its owner alone sees until it is planted or
+  -- kept: to everyone else it is one more unseen card, pooled with the others.
+  local function wise_positions(wanted)
+    local out = {}
+    for seed = 1, 40 do
+      local s = meeple.new("rabohnzel", { seed = seed, players = 4 })
+      local r = seed
+      while not s:is_over() and #out < wanted do
+        local legal = s:legal()
+        for _, a in ipairs(legal) do
+          if a == "wise" or a:match("^wise @") then
+            local t, me = s:clone(), s:to_move()
+            local f = tonumber(a:match("@(%d+)"))
+            if not f then
+              for i, field in ipairs(t:table().players[me].fields) do
+                if field.beans[1] == "wise" then f = i end
+              end
+            end
+            local size = #t:table().players[me].fields[f].beans
+            if size >= 4 or pcall(t.move, t, "deck", ("players[%d].fields[%d]"):format(me, f),
+                                  { card = "wise", count = 4 - size }) then
+              t:play(a)
+              local pending = t:table().pending
+              if pending and pending.from == "wise" then out[#out + 1] = { s = t, owner = me } end
+            end
+            break
+          end
+        end
+        r = (r * 1103515245 + 12345) % 2147483648
+        s:play(legal[r % #legal + 1])
+      end
+    end
+    return out
+  end
+
+  it("is re-dealt from the others' information alone: one sample for one seed from the truth and a sample", function()
+    local positions = wise_positions(12)
+    assert.truthy(#positions >= 12, #positions)
+    local moved = 0
+    for i, p in ipairs(positions) do
+      for viewer = 1, 4 do
+        if viewer ~= p.owner then
+          assert.is_nil(p.s:view(viewer).pending.card)
+          local world = p.s:sample(viewer, 300 + i)
+          for _, k in ipairs { 1, 2 } do
+            assert(p.s:sample(viewer, k):save() == world:sample(viewer, k):save(),
+                   ("position %d, viewer %d, seed %d: the Wise card's sample reads the truth"):format(i, viewer, k))
+          end
+          if world:table().pending.card ~= p.s:table().pending.card then moved = moved + 1 end
+        end
+      end
+    end
+    assert.truthy(moved > 0, "no sample dealt another card as the Wise card")
+  end)
+end)
