@@ -77,8 +77,7 @@ static void sort_bytes(uint8_t *items, int n) {
         if (items[i] > top) top = items[i];
     memset(count, 0, sizeof *count * (size_t)(top + 1));
     for (int i = 0; i < n; i++) count[items[i]]++;
-    for (int v = 0, i = 0; v <= top; v++)
-        for (int c = 0; c < count[v]; c++) items[i++] = (uint8_t)v;
+    for (int v = 0, i = 0; v <= top; i += count[v], v++) memset(items + i, v, (size_t)count[v]);
 }
 
 void rng_shuffle_multiset(rng *r, uint8_t *items, int n) {
