@@ -6,7 +6,8 @@
  * legal()'s texts (misspellings refused: canonical actions only), no history shows another seat the
  * names of a decision its view hides (public_text), the game_def gives everything a host needs,
  * clone equals original, same seed and actions give the same game, views
- * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth, undo
+ * do not change when hidden cards are re-dealt, sample() keeps the view and changes the truth and reads
+ * nothing else (from the truth and from a sample of it, one seed deals one state), undo
  * restores the exact state, save/load round-trips, a finished game has no legal actions, and playouts
  * (random games played in C for search bots) are games like any other.
  *
@@ -417,6 +418,29 @@ static void unknown_word_lists_the_games_words(const game_def *def, int players)
 
 static int sample_runs, sample_changes;
 
+/* A sample is a function of what its viewer knows and the draws alone: from the truth and from a state
+ * the viewer cannot tell from it (`world`, a sample of it), the same draws deal the same state, byte for
+ * byte. A sampler that shuffled the hidden cards from their true order would fail here: whoever knows
+ * the draws could undo its shuffle and read them. */
+static void sample_reads_only_the_view(const run_context *c, const void *st, const void *world, int p) {
+    const game_def *def = c->def;
+    void *a = malloc(def->state_size), *b = malloc(def->state_size);
+    memcpy(a, st, def->state_size);
+    memcpy(b, world, def->state_size);
+    rng ra, rb;
+    rng_seed(&ra, c->seed << 20 ^ (uint64_t)c->step << 4 ^ (uint64_t)p, 11); /* the game's draws stay as they were */
+    rb = ra;
+    def->sample(a, p, &ra);
+    def->sample(b, p, &rb);
+    if (memcmp(a, b, def->state_size) != 0 || ra.state != rb.state) {
+        char *from_truth = table_text(def, a, -1), *from_world = table_text(def, b, -1);
+        CHECK(false, WHERE "player %d's sample reads the truth: from it and from a sample of it, one seed gives\n%s\n%s",
+              AT(c), p + 1, from_truth, from_world);
+    }
+    free(a);
+    free(b);
+}
+
 /* Re-dealing what a player cannot see changes nothing they see, and (over a game) does change the
  * truth: a sampler that hands back the real hidden cards would fail here. */
 static void views_hide_what_sample_redeals(const run_context *c, const void *st, rng *r) {
@@ -435,6 +459,7 @@ static void views_hide_what_sample_redeals(const run_context *c, const void *st,
         char *seen = table_text(def, st, p), *seen_in_sample = table_text(def, sampled, p);
         CHECK(strcmp(seen, seen_in_sample) == 0, WHERE "player %d's view differs in a sample:\n%s\n%s",
               AT(c), p + 1, seen, seen_in_sample);
+        sample_reads_only_the_view(c, st, sampled, p);
         char *sampled_truth = table_text(def, sampled, -1);
         sample_runs++;
         sample_changes += strcmp(truth, sampled_truth) != 0;

@@ -43,6 +43,29 @@ static void shuffle_is_a_permutation_and_depends_on_the_seed(void) {
     CHECK(memcmp(a, b, 60) != 0, "two seeds gave the same shuffle");
 }
 
+/* A multiset shuffle reads which bytes there are, never their order: the same cards in two orders
+ * (a true hidden order and another) give one result for one seed, a shuffle of the same cards. */
+static void multiset_shuffle_ignores_the_order_given(void) {
+    uint8_t a[50], b[50], count[8] = {0};
+    for (int i = 0; i < 50; i++) a[i] = b[49 - i] = (uint8_t)(i * 7 % 8);
+    for (int i = 0; i < 50; i++) count[a[i]]++;
+    rng r1, r2;
+    rng_seed(&r1, 5, 3);
+    rng_seed(&r2, 5, 3);
+    rng_shuffle_multiset(&r1, a, 50);
+    rng_shuffle_multiset(&r2, b, 50);
+    CHECK(memcmp(a, b, 50) == 0, "two orders of the same cards gave two shuffles");
+    CHECK(r1.state == r2.state, "two orders of the same cards took different draws");
+    for (int i = 0; i < 50; i++) count[a[i]]--;
+    for (int v = 0; v < 8; v++) CHECK(count[v] == 0, "the shuffle changed how many %d there are", v);
+    uint8_t sorted[50];
+    for (int i = 0; i < 50; i++) sorted[i] = (uint8_t)(i * 8 / 50);
+    memcpy(b, sorted, 50);
+    rng_seed(&r2, 6, 3);
+    rng_shuffle_multiset(&r2, b, 50);
+    CHECK(memcmp(b, sorted, 50) != 0, "a multiset shuffle left the cards sorted");
+}
+
 static void same_seed_same_stream(void) {
     rng r1, r2;
     rng_seed(&r1, 123456789, 3);
@@ -100,6 +123,7 @@ int main(void) {
     pcg32_matches_the_reference_sequence();
     below_stays_in_bounds_and_is_roughly_uniform();
     shuffle_is_a_permutation_and_depends_on_the_seed();
+    multiset_shuffle_ignores_the_order_given();
     same_seed_same_stream();
     next64_takes_the_first_draw_high();
     float_draws_are_unchanged();

@@ -2,6 +2,7 @@
 #include <meeple/rng.h>
 
 #include <stddef.h>
+#include <string.h>
 
 #define PCG_MULTIPLIER 6364136223846793005ULL
 
@@ -66,6 +67,22 @@ void rng_shuffle_bytes(rng *r, uint8_t *items, int n) {
         items[i] = items[j];
         items[j] = t;
     }
+}
+
+/* A counting sort: the values are card kinds, a few dozen at most (a sample makes one per search
+ * iteration: only the counts up to the highest are cleared). */
+static void sort_bytes(uint8_t *items, int n) {
+    int count[256], top = 0;
+    for (int i = 0; i < n; i++)
+        if (items[i] > top) top = items[i];
+    memset(count, 0, sizeof *count * (size_t)(top + 1));
+    for (int i = 0; i < n; i++) count[items[i]]++;
+    for (int v = 0, i = 0; v <= top; i += count[v], v++) memset(items + i, v, (size_t)count[v]);
+}
+
+void rng_shuffle_multiset(rng *r, uint8_t *items, int n) {
+    sort_bytes(items, n);
+    rng_shuffle_bytes(r, items, n);
 }
 
 /* ---- rng_derive: SipHash-2-4 of one 64-bit word, written from the algorithm's description

@@ -24,6 +24,10 @@ double rng_float(rng *r);
 const char *rng_between(rng *r, int64_t lo, int64_t hi, int64_t *out);
 /* Fisher–Yates shuffle of n bytes. */
 void rng_shuffle_bytes(rng *r, uint8_t *items, int n);
+/* The same shuffle from the bytes sorted: the result depends on which bytes there are and the draws,
+ * never on the order they came in. A sample deals hidden cards this way: shuffled from their true order,
+ * whoever knows the seed could run the shuffle backwards and read them. */
+void rng_shuffle_multiset(rng *r, uint8_t *items, int n);
 
 /* A seed for `what` (a game's number, a seat's purpose) from the secret `key` (a match's or a game's
  * seed), through a keyed hash (SipHash-2-4). Unlike a plain mix it cannot be run backwards: whoever

@@ -301,6 +301,20 @@ describe("variant loading", function()
     assert.are.equal(count_cards(t), count_cards(s2:table()))
   end)
 
+  it("s:move reaches a bean field by its documented name, players[N].fields[F]", function()
+    for _, game in ipairs { "bohnanza", "rabohnzel" } do
+      local s = meeple.new(game, { seed = 4, players = 3 })
+      local bean = s:table().deck[#s:table().deck]
+      s:move("deck", "players[2].fields[2]")
+      assert.same({ bean }, s:table().players[2].fields[2].beans or s:table().players[2].fields[2])
+      for _, bad in ipairs { "players[2].fields[9]", "players[2].fields[0]", "players[2].fields[1]x", "players[2].fields[1" } do
+        local ok, err = pcall(s.move, s, "deck", bad)
+        assert.is_false(ok)
+        assert.truthy(err:find("'" .. bad .. "' is no zone", 1, true), err)
+      end
+    end
+  end)
+
   it("a hook's table is a copy: changing it changes nothing", function()
     local path = write_variant([[return { game = "babel", name = "scribble", hooks = { after = function(s)
       local t = s:table(); t.players[1].hand = {}; t.discard[#t.discard + 1] = "medes" end } }]])

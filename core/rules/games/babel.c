@@ -1607,8 +1607,9 @@ static bool babel_validate(const void *st, reason *why) {
 /* ==================================================================== sampling */
 
 /* Re-deals what `viewer` cannot see: the opponent's hand with the people deck (one pool: the viewer
- * knows only their sizes) and the unknown part of the temple deck. The generator is reseeded too, so
- * later reshuffles reveal nothing of the true game. */
+ * knows only their sizes) and the unknown part of the temple deck. Each is shuffled from its cards
+ * sorted, never from their true order, so the sample is the same for every state the viewer cannot
+ * tell from this one. The generator is reseeded too, so later reshuffles reveal nothing of the true game. */
 static void babel_sample(void *st, int viewer, rng *r) {
     babel *g = st;
     babel_player *other = &g->player[1 - viewer];
@@ -1618,11 +1619,11 @@ static void babel_sample(void *st, int viewer, rng *r) {
         for (int c = 0; c < other->hand[p]; c++) pool[n++] = (uint8_t)p;
     memcpy(pool + n, g->people_deck.card, g->people_deck.n);
     n += g->people_deck.n;
-    rng_shuffle_bytes(r, pool, n);
+    rng_shuffle_multiset(r, pool, n);
     memset(other->hand, 0, sizeof other->hand);
     for (int c = 0; c < hand; c++) other->hand[pool[c]]++;
     memcpy(g->people_deck.card, pool + hand, (size_t)(n - hand));
-    rng_shuffle_bytes(r, g->temple_deck.card, g->temple_deck.n - g->temple_known);
+    rng_shuffle_multiset(r, g->temple_deck.card, g->temple_deck.n - g->temple_known);
     uint64_t seed = rng_next64(r);
     rng_seed(&g->rng, seed, BABEL_RNG_STREAM);
 }

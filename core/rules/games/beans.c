@@ -2065,33 +2065,61 @@ static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uin
     }
 }
 
-/* Deals again the unknown cards of the hands in `hands` (a bit per seat) and of zone `rest` (or -1),
- * keeping what everyone knows of the hands; false (nothing changed) when those cards cannot hold it. */
-static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
-    uint8_t pool[BEAN_MAX_CARDS], reserved[BEAN_MAX_SEATS][BEAN_MAX_CARDS];
-    int n = 0, m[BEAN_MAX_SEATS] = {0};
+/* The unknown cards of the hands in `hands` (a bit per seat), then those of zone `rest` and zone
+ * `extra` (each, or -1): the pool a re-deal shuffles; its size. */
+static int hidden_pool(const bean_table *g, unsigned hands, int rest, int extra, uint8_t *pool) {
+    int n = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
         for (int k = 0; (hands >> seat & 1) && k < bean_hand_len(g, seat); k++)
             if (!bean_is_shown(g, seat, k)) pool[n++] = hand[k];
     }
-    if (rest >= 0) memcpy(pool + n, bean_zone(g, rest), (size_t)bean_zone_len(g, rest));
-    n += rest >= 0 ? bean_zone_len(g, rest) : 0;
-    rng_shuffle_bytes(r, pool, n);
+    for (int z = 0; z < 2; z++) {
+        int zone = z ? extra : rest;
+        if (zone < 0) continue;
+        memcpy(pool + n, bean_zone(g, zone), (size_t)bean_zone_len(g, zone));
+        n += bean_zone_len(g, zone);
+    }
+    return n;
+}
+
+/* Deals the shuffled `pool` (hidden_pool's) back: the hands keep what everyone knows of them, `extra`
+ * takes its cards next, `rest` what is left; false (nothing changed) when those cards cannot hold it. */
+static bool deal_pool(bean_table *g, unsigned hands, int rest, int extra, uint8_t *pool, int n, rng *r) {
+    uint8_t reserved[BEAN_MAX_SEATS][BEAN_MAX_CARDS];
+    int m[BEAN_MAX_SEATS] = {0};
     for (int seat = 0; seat < g->players; seat++)
         if ((hands >> seat & 1) && !reserve_known(g, seat, pool, &n, reserved[seat], &m[seat])) return false;
     for (int seat = 0; seat < g->players; seat++)
         if (hands >> seat & 1) deal_hidden_hand(g, seat, reserved[seat], m[seat], pool, &n, r);
+    if (extra >= 0) {
+        n -= bean_zone_len(g, extra);
+        memcpy(g->card + bean_zone_start(g, extra), pool + n, (size_t)bean_zone_len(g, extra));
+    }
     if (rest >= 0) memcpy(g->card + bean_zone_start(g, rest), pool, (size_t)n); /* exactly the zone's size left */
     bean_deal_refresh(g);
     return true;
 }
 
-/* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay) and
- * the deck — is dealt again. */
-void bean_sample(bean_table *g, int viewer, rng *r) {
+/* Deals again the unknown cards of the hands in `hands` (a bit per seat) and of zone `rest` (or -1),
+ * keeping what everyone knows of the hands; false (nothing changed) when those cards cannot hold it. */
+static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
+    uint8_t pool[BEAN_MAX_CARDS];
+    int n = hidden_pool(g, hands, rest, -1, pool);
+    rng_shuffle_bytes(r, pool, n);
+    return deal_pool(g, hands, rest, -1, pool, n, r);
+}
+
+/* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay), the deck
+ * and, when `pending_hidden`, the pending card — is dealt again. The pool is shuffled from its cards
+ * sorted: from their true order, whoever knows the seed could undo the shuffle and read them. */
+void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r) {
     unsigned others = ((1u << g->players) - 1) & ~(1u << viewer);
-    bean_redeal(g, others, BEAN_ZONE_DECK, r); /* the true deal shows the cards are there */
+    uint8_t pool[BEAN_MAX_CARDS];
+    int extra = pending_hidden ? BEAN_ZONE_PENDING : -1;
+    int n = hidden_pool(g, others, BEAN_ZONE_DECK, extra, pool);
+    rng_shuffle_multiset(r, pool, n);
+    deal_pool(g, others, BEAN_ZONE_DECK, extra, pool, n, r); /* the true deal shows the cards are there */
     uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
     rng_seed(&g->rng, seed, g->rng.inc >> 1); /* the sample's future is its own, on the game's stream */
 }
@@ -2103,7 +2131,7 @@ void bean_sample(bean_table *g, int viewer, rng *r) {
 static int bean_zone_of(const bean_table *g, const char *text, reason *why) {
     table_path path;
     int f;
-    char extra;
+    char close, extra;
     if (!table_path_parse(text, g->players, &path, why)) return -1;
     if (path.sub[0]) path.player = -2;
     if (path.player == -1) {
@@ -2114,7 +2142,7 @@ static int bean_zone_of(const bean_table *g, const char *text, reason *why) {
         if (strcmp(path.key, "hand") == 0) return BEAN_ZONE_HAND(path.player);
         if (strcmp(path.key, "coins") == 0) return BEAN_ZONE_COINS(path.player);
         if (strcmp(path.key, "set_aside") == 0) return BEAN_ZONE_SET_ASIDE(path.player);
-        if (sscanf(path.key, "fields[%d]%c", &f, &extra) == 2 && extra == ']' && f >= 1 && f <= g->fields[path.player])
+        if (sscanf(path.key, "fields[%d%c%c", &f, &close, &extra) == 2 && close == ']' && f >= 1 && f <= g->fields[path.player])
             return BEAN_ZONE_FIELD(path.player, f - 1);
     }
     deny(why, "'%.60s' is no zone; zones: deck, discard, face_up, players[N].hand, players[N].coins, "

@@ -383,8 +383,9 @@ bool bean_validate(const bean_table *g, reason *why);
  * nobody). bean_settled_already says only whether. */
 bool bean_at_decision(const bean_game *bg, const void *st, reason *why);
 bool bean_settled_already(const bean_game *bg, const void *st);
-/* Re-deals the cards `viewer` cannot see: other hands (but their shown cards) and the deck. */
-void bean_sample(bean_table *g, int viewer, rng *r);
+/* Re-deals the cards `viewer` cannot see: other hands (but their shown cards), the deck and, when
+ * `pending_hidden`, the pending card; the same for every state the viewer cannot tell from this one. */
+void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r);
 /* Variants' primitives: a move between zones named by their path in the table, kept only when
  * `validate` accepts the result. */
 bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const char *to, const card_move *m,

@@ -378,7 +378,7 @@ static bool bohnanza_read_table(void *st, tree_reader *r, const param_value *par
     return bean_read_end(&bohnanza_beans, g, to_move, bohnanza_validate, why);
 }
 
-static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, r); }
+static void bohnanza_sample(void *st, int viewer, rng *r) { bean_sample(st, viewer, false, r); }
 
 static void bohnanza_write_cards(const void *st, tree_writer *w) { bean_write_cards(&bohnanza_beans, st, w); }
 

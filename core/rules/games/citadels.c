@@ -1987,7 +1987,8 @@ static bool citadels_validate(const void *st, reason *why) {
 /* ==================================================================== sampling */
 
 /* What `viewer` does not know of the districts — others' hands, the deck, and the cards in the middle
- * of someone else's turn — is pooled, shuffled and dealt back in the same sizes. */
+ * of someone else's turn — is pooled, shuffled (from the cards sorted: the pool's order is the truth's)
+ * and dealt back in the same sizes. */
 static void sample_districts(citadels *g, int viewer, rng *r) {
     uint8_t pool[NUM_DISTRICTS];
     int n = 0;
@@ -2005,7 +2006,7 @@ static void sample_districts(citadels *g, int viewer, rng *r) {
         for (int d = 0; d < NUM_TYPES; d++)
             for (int c = 0; c < g->marked[d]; c++) pool[n++] = (uint8_t)d;
     }
-    rng_shuffle_bytes(r, pool, n);
+    rng_shuffle_multiset(r, pool, n);
     for (int seat = 0; seat < g->players; seat++) {
         if (seat == viewer) continue;
         int size = hand_size(&g->player[seat]);
@@ -2026,11 +2027,23 @@ static void sample_districts(citadels *g, int viewer, rng *r) {
  * pack at each of their steps, so between two of their looks the characters placed by others can be
  * permuted freely among those placings; characters called with nobody answering stay face down. */
 
+/* The seat that held the crown when this round's draft began: once the king is called the crown may
+ * have moved on, but the draft's first pick stays where it was made. */
+static int draft_crown(const citadels *g) {
+    if (g->phase != PHASE_CHOOSE)
+        for (int c = 0; c < NUM_CHARACTERS; c++)
+            if (g->placed_kind[c] == PLACED_PICK && g->placed_step[c] == 0) return g->placed_by[c];
+    return g->crown;
+}
+
 /* The steps at which `seat` looked at the pack so far: each run of its own steps is one look. */
 static int looks_of(const citadels *g, int seat, int *steps) {
-    int n = 0, last = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players) - 1;
-    for (int s = 0; s <= last; s++)
-        if (seat_of_step(g, s) == seat && (s == 0 || seat_of_step(g, s - 1) != seat)) steps[n++] = s;
+    int n = 0, last = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players) - 1, crown = draft_crown(g);
+    for (int s = 0, before = -1; s <= last; s++) {
+        int at = wrap_seat(crown + draft_at(g->players, s).seat_offset, g->players);
+        if (at == seat && before != seat) steps[n++] = s;
+        before = at;
+    }
     return n;
 }
 
@@ -2054,6 +2067,19 @@ typedef struct slot {
 } slot;
 
 static bool is_down(slot s) { return s.kind == PLACED_DOWN || s.kind == PLACED_UNSEEN; }
+
+static int slot_key(slot s) { return (s.step + 1) << 16 | s.kind << 8 | s.by; }
+
+/* The places in an order of their own, not their true characters': the deal below picks places by
+ * index, and whoever knows the seed must learn nothing from which index held whom. */
+static void sort_slots(slot *slots, int n) {
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && slot_key(slots[j]) < slot_key(slots[j - 1]); j--) {
+            slot t = slots[j];
+            slots[j] = slots[j - 1];
+            slots[j - 1] = t;
+        }
+}
 
 /* Puts character c in slot s, and everything that follows from where it is. */
 static void put_in_slot(citadels *g, int c, slot s) {
@@ -2098,9 +2124,12 @@ static void sample_characters(citadels *g, int viewer, rng *r) {
             while (window < n_looks && looks[window] <= g->placed_step[c]) window++;
             if (window != w) continue;
             slots[n] = (slot){g->placed_kind[c], g->placed_by[c], g->placed_step[c]};
-            if (is_down(slots[n])) down_slots[n_down++] = (uint8_t)n;
-            else other_slots[n_other++] = (uint8_t)n;
             chars[n++] = (uint8_t)c;
+        }
+        sort_slots(slots, n);
+        for (int i = 0; i < n; i++) {
+            if (is_down(slots[i])) down_slots[n_down++] = (uint8_t)i;
+            else other_slots[n_other++] = (uint8_t)i;
         }
         /* The characters known to lie face down take face-down places first; the rest shuffle. */
         rng_shuffle_bytes(r, down_slots, n_down);

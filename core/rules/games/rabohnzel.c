@@ -2336,8 +2336,8 @@ static bool rabohnzel_validate(const void *st, reason *why) {
 
 /* ==================================================================== sampling */
 
-/* The spells `viewer` does not know (in others' rows, and the pile) are dealt again among their
- * places; a place holding a dealt card gets one worth less than the countdown's. */
+/* The spells `viewer` does not know (in others' rows, luck slots and the pile) are dealt again among
+ * their places; a place holding a dealt card gets one worth less than the countdown's. */
 /* What everyone knows of the dealt spells: the start player's is the highest (the countdown). Its
  * value bounds the others' when it was shown (countdown) or the viewer sees it; else (a table built
  * without a countdown) *floor gets the highest dealt value the viewer sees elsewhere, which the start
@@ -2374,7 +2374,7 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
         if (!sees(g, viewer, g->pile[i])) slot[n] = &g->pile[i], dealt_slot[n] = false, cards[n++] = g->pile[i];
     uint8_t known[NUM_SPELLS];
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
-    rng_shuffle_bytes(r, cards, n);
+    rng_shuffle_multiset(r, cards, n); /* from the spells sorted: their places are the truth */
     int floor = 0, limit = dealt_limit(g, viewer, &floor), left = n;
     /* the start player's hidden dealt card first (the highest dealt: above every other one seen), then
      * the other dealt places (only lower values), then the rest */
@@ -2397,18 +2397,8 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
 }
 
 static void sample_once(rabohnzel *g, int viewer, rng *r) {
-    bean_sample(&g->b, viewer, r);
     /* A Wise card waiting for its owner's decision is one of the unseen cards to the others. */
-    int deck = bean_zone_len(&g->b, BEAN_ZONE_DECK);
-    if (g->sub == SUB_PENDING && g->pending_from == FROM_WISE && viewer != g->pending_owner) {
-        int k = (int)rng_below(r, (uint32_t)deck + 1);
-        if (k < deck) {
-            uint8_t *pending = g->b.card + bean_zone_start(&g->b, BEAN_ZONE_PENDING), *card = g->b.card + k;
-            uint8_t t = *pending;
-            *pending = *card, *card = t;
-            bean_deal_refresh(&g->b);
-        }
-    }
+    bean_sample(&g->b, viewer, g->sub == SUB_PENDING && g->pending_from == FROM_WISE && viewer != g->pending_owner, r);
     sample_spells(g, viewer, r);
 }
 
