@@ -59,6 +59,8 @@ void bean_move(bean_table *g, int from, int i, int to, int j) {
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
     if (NEVER(i < 0 || src >= g->zone_end[from] || j < 0 || dst > g->zone_end[to])) return;
+    if (from == BEAN_ZONE_DECK) g->deck_count[g->card[src]]--;
+    if (to == BEAN_ZONE_DECK) g->deck_count[g->card[src]]++;
     shift_card(g->card, src, dst);
     shift_card(g->shown, src, dst);
     if (from < to)
@@ -149,6 +151,7 @@ void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rule
         for (int c = 0; c < rules->count[t]; c++) g->card[n++] = (uint8_t)t;
     rng_shuffle_bytes(&g->rng, g->card, n);
     for (int z = 0; z < BEAN_ZONES; z++) g->zone_end[z] = (uint8_t)n; /* all in the deck */
+    memcpy(g->deck_count, rules->count, sizeof g->deck_count);
     for (int round = 0; round < rules->hand_start; round++) /* one at a time; later cards to the back */
         for (int p = 0; p < players; p++) bean_draw(g, BEAN_ZONE_HAND(p));
     for (int p = 0; p < players; p++) g->fields[p] = rules->fields;
@@ -353,6 +356,7 @@ bool bean_draw(bean_table *g, int to) {
     }
     /* The discard pile is the deck's neighbour: its cards become the deck where they lie. */
     g->zone_end[BEAN_ZONE_DECK] = g->zone_end[BEAN_ZONE_DISCARD];
+    for (int i = 0; i < discards; i++) g->deck_count[g->card[i]]++; /* it was empty */
     rng_shuffle_bytes(&g->rng, g->card, discards);
     g->pass++;
     return true;
@@ -413,9 +417,10 @@ static void count_zones(const bean_table *g, int first, int last, int delta, int
     for (int i = bean_zone_start(g, first); i < g->zone_end[last]; i++) counts[g->card[i]] += delta;
 }
 
+#ifndef NDEBUG
 /* Cards of each type in sight of `from` (fields, coin piles, discard pile, set-aside areas, the
  * face-up cards unless `to` owns them, cards shown in third players' hands, `from`'s own hand),
- * taken from the type's total. */
+ * taken from the type's total: could_hold's count from the other side, checked in the Debug build. */
 static void total_less_visible(const bean_table *g, int from, int to, int *out) {
     for (int t = 0; t < g->rules.types; t++) out[t] = g->rules.count[t];
     count_zones(g, BEAN_ZONE_DISCARD, BEAN_ZONE_PENDING, -1, out); /* discard, face-up and pending cards */
@@ -428,12 +433,12 @@ static void total_less_visible(const bean_table *g, int from, int to, int *out) 
     }
     count_zones(g, BEAN_ZONE_HAND(from), BEAN_ZONE_HAND(from), -1, out);
 }
+#endif
 
 /* The same count from the other side: the cards hidden from `from` (the deck, `to`'s hand, third
  * players' unshown cards, and the face-up cards when `to` owns them). */
 static void hidden_from(const bean_table *g, int from, int to, int *out) {
-    for (int t = 0; t < g->rules.types; t++) out[t] = 0;
-    count_zones(g, BEAN_ZONE_DECK, BEAN_ZONE_DECK, +1, out);
+    for (int t = 0; t < g->rules.types; t++) out[t] = g->deck_count[t];
     if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
     count_zones(g, BEAN_ZONE_HAND(to), BEAN_ZONE_HAND(to), +1, out);
     for (int p = 0; p < g->players; p++) {
@@ -445,21 +450,13 @@ static void hidden_from(const bean_table *g, int from, int to, int *out) {
 
 /* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
  * type's total less the copies visibly elsewhere and in the proposer's own hand. Every card lies in
- * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too. The
- * builder asks this at every decision: it reads the side with fewer cards (both read third players'
- * hands; the hidden side the deck and `to`'s hand, the other everything else). */
+ * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too, which
+ * reads only hands (the deck is counted already): every deal's opening asks it. */
 static void could_hold(const bean_table *g, int from, int to, int *out) {
-    int third = 0;
-    for (int p = 0; p < g->players; p++)
-        if (p != from && p != to) third += bean_hand_len(g, p);
-    int hidden = bean_zone_len(g, BEAN_ZONE_DECK) + bean_hand_len(g, to);
-    bool from_hidden = 2 * hidden + third <= g->zone_end[BEAN_ZONES - 1];
-    if (from_hidden) hidden_from(g, from, to, out);
-    else total_less_visible(g, from, to, out);
+    hidden_from(g, from, to, out);
 #ifndef NDEBUG /* the Debug build (the sanitizer suite) holds the two counts together in every position */
     int other[BEAN_MAX_TYPES];
-    if (from_hidden) total_less_visible(g, from, to, other);
-    else hidden_from(g, from, to, other);
+    total_less_visible(g, from, to, other);
     for (int t = 0; t < g->rules.types; t++) assert(other[t] == out[t]);
 #endif
 }
@@ -518,9 +515,21 @@ static void give_fronts_without(bean_table *g, int k) {
     else d->give_fronts[next >> 6] &= ~bit;
 }
 
-void bean_deal_refresh(bean_table *g) {
+/* The deck's beans counted afresh (bean_table.deck_count). */
+static void count_deck(const bean_table *g, uint8_t *counts) {
+    memset(counts, 0, BEAN_MAX_TYPES);
+    for (int i = 0, n = g->zone_end[BEAN_ZONE_DECK]; i < n; i++)
+        if (g->card[i] < BEAN_MAX_TYPES) counts[g->card[i]]++; /* bean_validate refuses another card */
+}
+
+static void count_deal(bean_table *g) {
     g->deal.room_beans = count_room(g, g->deal.room);
     count_give_fronts(g, g->deal.give_fronts);
+}
+
+void bean_deal_refresh(bean_table *g) {
+    count_deck(g, g->deck_count);
+    count_deal(g);
 }
 
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
@@ -551,7 +560,7 @@ static void open_deal(bean_table *g, int from, int to) {
     g->deal.stage = BEAN_DEAL_BUILD;
     g->deal.from = (uint8_t)from;
     g->deal.to = (uint8_t)to;
-    bean_deal_refresh(g);
+    count_deal(g);
     g->trade_steps++;
 }
 
@@ -1805,6 +1814,9 @@ static bool validate_cards(const bean_table *g, reason *why) {
         for (int z = BEAN_ZONE_HAND(p); z <= BEAN_ZONE_FIELD(p, BEAN_MAX_FIELDS - 1); z++)
             if (bean_zone_len(g, z)) return deny(why, "cards lie at an empty seat");
     if (bean_zone_len(g, BEAN_ZONE_FACE_UP) > BEAN_MAX_FACE_UP) return deny(why, "too many face-up cards");
+    uint8_t deck[BEAN_MAX_TYPES];
+    count_deck(g, deck);
+    if (memcmp(deck, g->deck_count, sizeof deck) != 0) return deny(why, "the count of the deck's beans is stale");
     return true;
 }
 

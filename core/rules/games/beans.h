@@ -104,6 +104,9 @@ typedef struct bean_table {
     uint8_t enchanted[BEAN_MAX_SEATS][BEAN_MAX_FIELDS]; /* cards at a field's bottom counting as its
                                                          * type (Rabohnzel); always 0 in Bohnanza */
     bean_deal deal;
+    /* Cards of each bean in the deck, kept by bean_move and the passes (bean_deal_refresh counts
+     * again after other moves): a deal's opening counts what is hidden without reading the deck. */
+    uint8_t deck_count[BEAN_MAX_TYPES];
     uint8_t zone_end[BEAN_ZONES];
     uint8_t card[BEAN_MAX_CARDS];
     uint8_t shown[BEAN_MAX_CARDS];      /* 1: a hand card everyone has seen where it lies (offered in a
@@ -302,8 +305,9 @@ static inline int bean_trade_mover(const bean_table *g) {
     }
     return g->invited != BEAN_NOBODY ? g->invited : g->active;
 }
-/* Counts again what the deal being built may still give and want (bean_deal.give_fronts, room):
- * after cards moved other than by the trade's own actions. */
+/* Counts again the deck's beans (bean_table.deck_count) and what the deal being built may still
+ * give and want (bean_deal.give_fronts, room): after cards moved other than by bean_move, bean_draw
+ * and the trade's own actions (a shuffle, a sample, a table read). */
 void bean_deal_refresh(bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
