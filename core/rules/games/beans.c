@@ -471,8 +471,9 @@ static uint16_t count_room(const bean_table *g, uint8_t *room) {
     could_hold(g, d->from, d->to, most);
     for (int i = 0; i < d->n_want; i++) most[d->want[i]]--; /* bean_validate: a wanted bean is a type */
     for (int t = 0; t < g->rules.types; t++) {
-        room[t] = (uint8_t)(most[t] > 0 ? most[t] : 0);
-        beans |= (uint16_t)((room[t] > 0) << t);
+        bool some = most[t] > 0;
+        room[t] = (uint8_t)(some ? most[t] : 0);
+        beans |= (uint16_t)(some << t);
     }
     return beans;
 }
@@ -788,8 +789,9 @@ static int builder_legal(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
-/* The addressee holds every wanted card (the accept check's rule), counted in one pass each. */
-static bool can_supply(const bean_table *g) {
+/* The addressee holds every wanted card (the accept check's rule), counted in one pass each. Not
+ * inlined: its counts would cost the builder's lists, far more often asked, a larger frame. */
+static NOT_INLINED bool can_supply(const bean_table *g) {
     const bean_deal *d = &g->deal;
     int have[BEAN_MAX_TYPES] = {0};
     count_zones(g, BEAN_ZONE_HAND(d->to), BEAN_ZONE_HAND(d->to), +1, have);
@@ -1052,10 +1054,11 @@ void bean_plant_type(bean_table *g, int type, int field) {
 /* Phase 3 goes A first, then clockwise (ruling 6): the first seat in that order from `from` on with
  * cards left to plant. */
 int bean_next_planter(const bean_table *g, int from) {
-    for (int i = (from - g->active + g->players) % g->players; i < g->players; i++) {
-        int seat = (g->active + i) % g->players;
+    int players = g->players, seat = from;
+    do { /* no division: settle asks at every decision of phase 3 */
         if (bean_to_plant(g, seat)) return seat;
-    }
+        seat = seat + 1 < players ? seat + 1 : 0;
+    } while (seat != g->active);
     return -1;
 }
 
