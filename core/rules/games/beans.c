@@ -270,12 +270,12 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
  * ones, and but a lone bean while another field holds two or more. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
     const uint8_t *end = &g->zone_end[BEAN_ZONE_FIELD(seat, 0)]; /* a seat's fields are consecutive zones */
-    unsigned big = 0, lone = 0; /* fields of 2+ cards, of 1, a bit each */
-    for (int f = 0, fields = g->fields[seat], start = end[-1]; f < fields; start = end[f++]) {
-        int size = end[f] - start;
-        big |= (unsigned)(size >= 2) << f;
-        lone |= (unsigned)(size == 1) << f;
-    }
+    /* Every decision lists harvests: the four field zones are read at once, with no loop, the seat's
+     * or not (a field the seat lacks is empty: bean_validate). */
+    _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
+    int s0 = end[0] - end[-1], s1 = end[1] - end[0], s2 = end[2] - end[1], s3 = end[3] - end[2];
+    unsigned big = (unsigned)(s0 >= 2) | (unsigned)(s1 >= 2) << 1 | (unsigned)(s2 >= 2) << 2 | (unsigned)(s3 >= 2) << 3;
+    unsigned lone = (unsigned)(s0 == 1) | (unsigned)(s1 == 1) << 1 | (unsigned)(s2 == 1) << 2 | (unsigned)(s3 == 1) << 3;
     for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
         out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
     return n;
