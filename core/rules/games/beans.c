@@ -712,7 +712,7 @@ static NOT_INLINED bool settle_pick(bean_table *g) {
     return true;
 }
 
-void bean_trade_settle(bean_table *g) {
+void bean_trade_settle_picks(bean_table *g) {
     for (;;) {
         if (g->deal.stage == BEAN_DEAL_PICK) {
             if (settle_pick(g)) continue;

@@ -319,8 +319,13 @@ bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why)
 /* `done` at the main decision moves to phase 3 (BEAN_PLANT_TRADED). */
 void bean_trade_apply(bean_table *g, action_t a);
 /* Plays what is not a choice: a pick with one distinct outcome (the deal completes after its last
- * pick), an invited player skipped once the trade steps ran out. */
-void bean_trade_settle(bean_table *g);
+ * pick), an invited player skipped once the trade steps ran out. Asked after every trading action,
+ * most of which leave nothing to play (a deal being built): that is told here, without a call. */
+void bean_trade_settle_picks(bean_table *g);
+static inline void bean_trade_settle(bean_table *g) {
+    if (g->deal.stage == BEAN_DEAL_PICK || (g->deal.stage == BEAN_DEAL_NONE && g->invited != BEAN_NOBODY))
+        bean_trade_settle_picks(g);
+}
 
 /* ---- phase 3 ---- */
 /* Cards `seat` must still plant in phase 3 (set-aside, and the active player's face-up cards). */

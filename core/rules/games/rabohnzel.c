@@ -875,6 +875,8 @@ static int rabohnzel_legal(const void *st, action_t *out) {
     int n = 0;
     if (g->b.phase == BEAN_OVER) return 0;
     if (attack_open(g)) return sub_legal(g, out, n);
+    if (bean_trading_now(&g->b)) /* a deal or an invitation (at_main's most frequent no), asked first */
+        return harvests(g, g->b.to_move, out, bean_trade_legal(&g->b, out, n));
     if (at_main(g)) return main_legal(g, out, n);
     if (g->b.phase == PHASE_DRAW) { /* the choice before drawing */
         out[n++] = act(ACT_DRAW, 0, 0, 0);
