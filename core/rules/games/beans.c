@@ -58,15 +58,15 @@ void bean_move(bean_table *g, int from, int i, int to, int j) {
     if (NEVER((unsigned)from >= BEAN_ZONES || (unsigned)to >= BEAN_ZONES)) return;
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
-    if (NEVER(i < 0 || src >= g->zone_end[from] || j < 0 || dst > g->zone_end[to])) return;
+    if (NEVER(i < 0 || src >= bean_zone_end(g, from) || j < 0 || dst > bean_zone_end(g, to))) return;
     if (from == BEAN_ZONE_DECK) g->deck_count[g->card[src]]--;
     if (to == BEAN_ZONE_DECK) g->deck_count[g->card[src]]++;
     shift_card(g->card, src, dst);
     shift_card(g->shown, src, dst);
     if (from < to)
-        for (int z = from; z < to; z++) g->zone_end[z]--;
+        for (int z = from; z < to; z++) g->zone_bound[z + 1]--;
     else
-        for (int z = to; z < from; z++) g->zone_end[z]++;
+        for (int z = to; z < from; z++) g->zone_bound[z + 1]++;
     if (!bean_is_hand_zone(to)) g->shown[src < dst ? dst - 1 : dst] = 0;
 }
 
@@ -150,7 +150,7 @@ void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rule
     for (int t = 0; t < rules->types; t++)
         for (int c = 0; c < rules->count[t]; c++) g->card[n++] = (uint8_t)t;
     rng_shuffle_bytes(&g->rng, g->card, n);
-    for (int z = 0; z < BEAN_ZONES; z++) g->zone_end[z] = (uint8_t)n; /* all in the deck */
+    for (int z = 0; z < BEAN_ZONES; z++) g->zone_bound[z + 1] = (uint8_t)n; /* all in the deck */
     memcpy(g->deck_count, rules->count, sizeof g->deck_count);
     for (int round = 0; round < rules->hand_start; round++) /* one at a time; later cards to the back */
         for (int p = 0; p < players; p++) bean_draw(g, BEAN_ZONE_HAND(p));
@@ -269,7 +269,7 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
 /* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
  * ones, and but a lone bean while another field holds two or more. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
-    const uint8_t *end = &g->zone_end[BEAN_ZONE_FIELD(seat, 0)]; /* a seat's fields are consecutive zones */
+    const uint8_t *end = &g->zone_bound[BEAN_ZONE_FIELD(seat, 0) + 1]; /* a seat's fields are consecutive zones */
     /* Every decision lists harvests: the four field zones are read at once, with no loop, the seat's
      * or not (a field the seat lacks is empty: bean_validate). */
     _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
@@ -284,7 +284,7 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
 /* Zone z's cards, bottom card first, onto the discard pile (a zone behind it): what bean_move card by
  * card does, in one shift of the cards between. */
 static void discard_zone(bean_table *g, int z) {
-    int start = bean_zone_start(g, z), n = g->zone_end[z] - start, dst = g->zone_end[BEAN_ZONE_DISCARD];
+    int start = bean_zone_start(g, z), n = bean_zone_end(g, z) - start, dst = bean_zone_end(g, BEAN_ZONE_DISCARD);
     uint8_t moved[BEAN_MAX_CARDS];
     if (NEVER(z <= BEAN_ZONE_DISCARD)) return;
     memcpy(moved, g->card + start, (size_t)n);
@@ -292,7 +292,7 @@ static void discard_zone(bean_table *g, int z) {
     memcpy(g->card + dst, moved, (size_t)n);
     memmove(g->shown + dst + n, g->shown + dst, (size_t)(start - dst));
     memset(g->shown + dst, 0, (size_t)n); /* face up on the pile: nobody's mark */
-    for (int zone = BEAN_ZONE_DISCARD; zone < z; zone++) g->zone_end[zone] = (uint8_t)(g->zone_end[zone] + n);
+    for (int zone = BEAN_ZONE_DISCARD; zone < z; zone++) g->zone_bound[zone + 1] = (uint8_t)(g->zone_bound[zone + 1] + n);
 }
 
 /* Coins come from the meter, at most one per real card of the type (an enchanted card never pays);
@@ -318,7 +318,7 @@ void bean_compact_fields(bean_table *g, int seat, int *order) {
     int at = bean_zone_start(g, BEAN_ZONE_FIELD(seat, 0));
     for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
         at += size[f];
-        g->zone_end[BEAN_ZONE_FIELD(seat, f)] = (uint8_t)at;
+        g->zone_bound[BEAN_ZONE_FIELD(seat, f) + 1] = (uint8_t)at;
         g->enchanted[seat][f] = enchanted[f];
     }
 }
@@ -355,7 +355,7 @@ bool bean_draw(bean_table *g, int to) {
         return true;
     }
     /* The discard pile is the deck's neighbour: its cards become the deck where they lie. */
-    g->zone_end[BEAN_ZONE_DECK] = g->zone_end[BEAN_ZONE_DISCARD];
+    g->zone_bound[BEAN_ZONE_DECK + 1] = g->zone_bound[BEAN_ZONE_DISCARD + 1];
     for (int i = 0; i < discards; i++) g->deck_count[g->card[i]]++; /* it was empty */
     rng_shuffle_bytes(&g->rng, g->card, discards);
     g->pass++;
@@ -414,7 +414,7 @@ static int count_type(const uint8_t *types, int n, int type) {
 
 /* Adds `delta` to counts[type] for every card in zones first..last. */
 static void count_zones(const bean_table *g, int first, int last, int delta, int *counts) {
-    for (int i = bean_zone_start(g, first); i < g->zone_end[last]; i++) counts[g->card[i]] += delta;
+    for (int i = bean_zone_start(g, first); i < bean_zone_end(g, last); i++) counts[g->card[i]] += delta;
 }
 
 #ifndef NDEBUG
@@ -428,7 +428,7 @@ static void total_less_visible(const bean_table *g, int from, int to, int *out) 
     for (int p = 0; p < g->players; p++) {
         count_zones(g, BEAN_ZONE_COINS(p), BEAN_ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
         if (p == from || p == to) continue;
-        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < g->zone_end[BEAN_ZONE_HAND(p)]; i++)
+        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < bean_zone_end(g, BEAN_ZONE_HAND(p)); i++)
             out[g->card[i]] -= g->shown[i]; /* shown cards (ruling 11, Rabohnzel's Pluck) */
     }
     count_zones(g, BEAN_ZONE_HAND(from), BEAN_ZONE_HAND(from), -1, out);
@@ -444,7 +444,7 @@ static void hidden_from(const bean_table *g, int from, int to, int *out) {
     for (int p = 0; p < g->players; p++) {
         if (p == from || p == to) continue;
         int start = bean_zone_start(g, BEAN_ZONE_HAND(p));
-        for (int i = start; i < g->zone_end[BEAN_ZONE_HAND(p)]; i++) out[g->card[i]] += !g->shown[i];
+        for (int i = start; i < bean_zone_end(g, BEAN_ZONE_HAND(p)); i++) out[g->card[i]] += !g->shown[i];
     }
 }
 
@@ -519,7 +519,7 @@ static void give_fronts_without(bean_table *g, int k) {
 /* The deck's beans counted afresh (bean_table.deck_count). */
 static void count_deck(const bean_table *g, uint8_t *counts) {
     memset(counts, 0, BEAN_MAX_TYPES);
-    for (int i = 0, n = g->zone_end[BEAN_ZONE_DECK]; i < n; i++)
+    for (int i = 0, n = bean_zone_end(g, BEAN_ZONE_DECK); i < n; i++)
         if (g->card[i] < BEAN_MAX_TYPES) counts[g->card[i]]++; /* bean_validate refuses another card */
 }
 
@@ -1730,7 +1730,7 @@ static void assemble(const bean_reading *rd, bean_table *g) {
         memcpy(&g->card[at], rd->cards[z], (size_t)rd->len[z]);
         if (bean_is_hand_zone(z)) memcpy(&g->shown[at], rd->shown[(z - BEAN_ZONE_FIRST_SEAT) / BEAN_SEAT_ZONES], (size_t)rd->len[z]);
         at += rd->len[z];
-        g->zone_end[z] = (uint8_t)at;
+        g->zone_bound[z + 1] = (uint8_t)at;
     }
 }
 
@@ -1796,9 +1796,10 @@ static bool validate_rules(const bean_rules *r, int players, reason *why) {
 static bool validate_cards(const bean_table *g, reason *why) {
     int count[BEAN_MAX_TYPES] = {0}, prev = 0, total = 0;
     for (int t = 0; t < g->rules.types; t++) total += g->rules.count[t];
+    if (g->zone_bound[0]) return deny(why, "the zones are damaged");
     for (int z = 0; z < BEAN_ZONES; z++) {
-        if (g->zone_end[z] < prev) return deny(why, "the zones are damaged");
-        prev = g->zone_end[z];
+        if (bean_zone_end(g, z) < prev) return deny(why, "the zones are damaged");
+        prev = bean_zone_end(g, z);
     }
     if (prev != total) return deny(why, "the game has %d cards; its zones hold %d", total, prev);
     for (int i = 0; i < total; i++) {
@@ -1806,7 +1807,7 @@ static bool validate_cards(const bean_table *g, reason *why) {
         count[g->card[i]]++;
     }
     for (int z = 0, i = 0; z < BEAN_ZONES; z++)
-        for (; i < g->zone_end[z]; i++)
+        for (; i < bean_zone_end(g, z); i++)
             if (g->shown[i] > 1 || (g->shown[i] && !bean_is_hand_zone(z))) return deny(why, "a shown card lies outside a hand");
     for (int i = total; i < BEAN_MAX_CARDS; i++)
         if (g->card[i] || g->shown[i]) return deny(why, "cards lie past the game's last card");

@@ -107,7 +107,9 @@ typedef struct bean_table {
     /* Cards of each bean in the deck, kept by bean_move and the passes (bean_deal_refresh counts
      * again after other moves): a deal's opening counts what is hidden without reading the deck. */
     uint8_t deck_count[BEAN_MAX_TYPES];
-    uint8_t zone_end[BEAN_ZONES];
+    /* Where the zones begin, and one past the last: zone z is card[zone_bound[z] .. zone_bound[z + 1] - 1]
+     * (zone_bound[0] = 0), so that a zone's start is read without a test for the first. */
+    uint8_t zone_bound[BEAN_ZONES + 1];
     uint8_t card[BEAN_MAX_CARDS];
     uint8_t shown[BEAN_MAX_CARDS];      /* 1: a hand card everyone has seen where it lies (offered in a
                                          * deal, Rabohnzel's Pluck); moves with its card, 0 outside hands */
@@ -189,10 +191,11 @@ struct bean_game {
 /* ==================================================================== the core's functions */
 
 /* ---- zones ---- */
-static inline int bean_zone_start(const bean_table *g, int z) { return z ? g->zone_end[z - 1] : 0; }
-static inline int bean_zone_len(const bean_table *g, int z) { return g->zone_end[z] - bean_zone_start(g, z); }
+static inline int bean_zone_start(const bean_table *g, int z) { return g->zone_bound[z]; }
+static inline int bean_zone_end(const bean_table *g, int z) { return g->zone_bound[z + 1]; }
+static inline int bean_zone_len(const bean_table *g, int z) { return bean_zone_end(g, z) - bean_zone_start(g, z); }
 static inline const uint8_t *bean_zone(const bean_table *g, int z) { return g->card + bean_zone_start(g, z); }
-static inline int bean_zone_top(const bean_table *g, int z) { return g->card[g->zone_end[z] - 1]; }
+static inline int bean_zone_top(const bean_table *g, int z) { return g->card[bean_zone_end(g, z) - 1]; }
 static inline bool bean_is_hand_zone(int z) { return z >= BEAN_ZONE_FIRST_SEAT && (z - BEAN_ZONE_FIRST_SEAT) % BEAN_SEAT_ZONES == BEAN_SEAT_HAND; }
 static inline int bean_hand_len(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_HAND(seat)); }
 static inline bool bean_is_shown(const bean_table *g, int seat, int k) { return g->shown[bean_zone_start(g, BEAN_ZONE_HAND(seat)) + k]; }
