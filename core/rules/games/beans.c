@@ -1018,14 +1018,20 @@ static int plant_supply(const bean_table *g, int seat, int type) {
     return bean_count_in(g, BEAN_ZONE_SET_ASIDE(seat), type) + (seat == g->active ? bean_count_in(g, BEAN_ZONE_FACE_UP, type) : 0);
 }
 
+/* The beans in zone z, a bit each. */
+static unsigned zone_beans(const bean_table *g, int z) {
+    unsigned beans = 0;
+    for (int i = bean_zone_start(g, z); i < bean_zone_end(g, z); i++) beans |= 1u << g->card[i];
+    return beans;
+}
+
 /* Each type once (by bean, as plant_type_check's supply: set-aside cards, and A's face-up ones), on
  * each field it may go to (field order). */
 int bean_plant_type_legal(const bean_table *g, action_t *out, int n) {
-    int seat = g->to_move, supply[BEAN_MAX_TYPES] = {0};
-    count_zones(g, BEAN_ZONE_SET_ASIDE(seat), BEAN_ZONE_SET_ASIDE(seat), +1, supply);
-    if (seat == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, supply);
-    for (int t = 0; t < g->rules.types; t++) {
-        if (!supply[t]) continue;
+    int seat = g->to_move;
+    unsigned supply = zone_beans(g, BEAN_ZONE_SET_ASIDE(seat)) | (seat == g->active ? zone_beans(g, BEAN_ZONE_FACE_UP) : 0);
+    for (; supply; supply &= supply - 1) {
+        int t = lowest_bit(supply);
         unsigned fits = bean_fitting_fields(g, seat, t);
         for (int f = 0; fits >> f; f++)
             if (fits >> f & 1) out[n++] = bean_action(BEAN_ACT_PLANT_TYPE, t, f, 0);
