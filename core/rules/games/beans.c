@@ -735,17 +735,15 @@ void bean_trade_settle_picks(bean_table *g) {
 
 int bean_trade_openings(const bean_table *g, action_t *out, int n) {
     int a = g->active;
-    if (steps_left(g)) {
-        for (int i = 1; i < g->players; i++) {
-            int seat = (a + i) % g->players;
-            if (deal_possible(g, a, seat)) out[n++] = bean_action(BEAN_ACT_PROPOSE, seat, 0, 0);
+    if (!steps_left(g)) return n;
+    bool can_give = tradeable(g, a) > 0; /* deal_possible's first half, the same for every partner */
+    for (int seat = bean_next_seat(g, a); seat != a; seat = bean_next_seat(g, seat))
+        if (can_give || can_want_something(g, a, seat)) out[n++] = bean_action(BEAN_ACT_PROPOSE, seat, 0, 0);
+    for (int seat = bean_next_seat(g, a); seat != a; seat = bean_next_seat(g, seat))
+        if (deal_possible(g, seat, a)) {
+            out[n++] = bean_action(BEAN_ACT_ASK, 0, 0, 0);
+            break;
         }
-        for (int i = 1; i < g->players; i++)
-            if (deal_possible(g, (a + i) % g->players, a)) {
-                out[n++] = bean_action(BEAN_ACT_ASK, 0, 0, 0);
-                break;
-            }
-    }
     return n;
 }
 

@@ -204,7 +204,8 @@ static inline bool bean_same_card(const bean_table *g, int seat, int j, int k) {
     const uint8_t *hand = g->card + bean_zone_start(g, BEAN_ZONE_HAND(seat));
     return hand[j] == hand[k] && bean_is_shown(g, seat, j) == bean_is_shown(g, seat, k);
 }
-static inline int bean_next_seat(const bean_table *g, int seat) { return (seat + 1) % g->players; }
+/* Clockwise, without a division (asked in loops over the seats at many decisions). */
+static inline int bean_next_seat(const bean_table *g, int seat) { return seat + 1 < g->players ? seat + 1 : 0; }
 /* Card i of zone `from` moves to position j of zone `to` (j = its length: on top, or a hand's back). */
 void bean_move(bean_table *g, int from, int i, int to, int j);
 int bean_count_in(const bean_table *g, int zone, int type);
