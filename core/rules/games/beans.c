@@ -523,7 +523,16 @@ static void count_deck(const bean_table *g, uint8_t *counts) {
         if (g->card[i] < BEAN_MAX_TYPES) counts[g->card[i]]++; /* bean_validate refuses another card */
 }
 
+/* bean_deal.up_given counted afresh from the give list. */
+static uint16_t count_up_given(const bean_deal *d) {
+    unsigned given = 0;
+    for (int i = 0; i < d->n_give; i++)
+        if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
+    return (uint16_t)given;
+}
+
 static void count_deal(bean_table *g) {
+    g->deal.up_given = count_up_given(&g->deal);
     g->deal.room_beans = count_room(g, g->deal.room);
     count_give_fronts(g, g->deal.give_fronts);
 }
@@ -751,9 +760,7 @@ int bean_trade_openings(const bean_table *g, action_t *out, int n) {
 static int give_up_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
     const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-    unsigned given = 0, left = 0; /* face-up places in the deal; beans left, a bit each */
-    for (int i = 0; i < d->n_give; i++)
-        if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
+    unsigned given = d->up_given, left = 0; /* face-up places in the deal; beans left, a bit each */
     for (int i = 0, len = face_up_len(g); i < len; i++)
         if (!(given >> i & 1)) left |= 1u << up[i];
     for (; left; left &= left - 1) out[n++] = bean_action(BEAN_ACT_GIVE_UP, lowest_bit(left), 0, 0);
@@ -977,6 +984,7 @@ void bean_trade_apply(bean_table *g, action_t a) {
         x = free_face_up(g, x, d->give, d->n_give);
         if (NEVER(x < 0 || d->n_give >= BEAN_MAX_CARDS)) return;
         d->give[d->n_give++] = (uint8_t)BEAN_ITEM_UP(x);
+        d->up_given |= (uint16_t)(1u << x);
         break;
     case BEAN_ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
         if (NEVER(x >= bean_hand_len(g, d->from) || d->n_give >= BEAN_MAX_CARDS)) return; /* check() refuses */
@@ -1849,7 +1857,7 @@ static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
     static const uint8_t no_room[BEAN_MAX_TYPES];
     if (d->stage == BEAN_DEAL_NONE)
-        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans &&
+        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans && !d->up_given &&
                        memcmp(d->room, no_room, sizeof no_room) == 0 && !d->give_fronts[0] && !d->give_fronts[1] &&
                        !d->give_fronts[2]
                    ? true
@@ -1883,6 +1891,7 @@ static bool validate_deal(const bean_table *g, reason *why) {
     uint8_t room[BEAN_MAX_TYPES];
     uint64_t fronts[sizeof d->give_fronts / sizeof d->give_fronts[0]];
     count_give_fronts(g, fronts);
+    if (count_up_given(d) != d->up_given) return deny(why, "the proposal's list of face-up cards given is stale");
     if (count_room(g, room) != d->room_beans || memcmp(room, d->room, sizeof room) != 0 ||
         memcmp(fronts, d->give_fronts, sizeof fronts) != 0)
         return deny(why, "the proposal's count of what may still be given or wanted is stale");

@@ -86,6 +86,7 @@ typedef struct bean_deal {
      * room are 0 at other stages; bean_validate holds them to a fresh count. */
     uint8_t room[BEAN_MAX_TYPES];
     uint16_t room_beans;                /* bit t: room[t] > 0 (the want list, by bean) */
+    uint16_t up_given;                  /* bit i: face-up card i is in `give` (the give up list) */
 } bean_deal;
 #define BEAN_DEAL_UP_ONLY 0xff
 
