@@ -557,16 +557,17 @@ static void track_commerce(rabohnzel *g) {
 }
 
 static int decider(const rabohnzel *g) {
+    if (g->sub == SUB_NONE) { /* most decisions, trading's above all: asked first */
+        if (g->b.phase == BEAN_TRADE) return bean_trade_mover(&g->b);
+        if (g->b.phase == BEAN_PLANT_TRADED && g->active_done) return bean_next_planter(&g->b, bean_next_seat(&g->b, active(g)));
+        return active(g);
+    }
     switch (g->sub) {
     case SUB_PENDING: return g->pending_owner;
     case SUB_CHOOSE: case SUB_ACTIVATE: return g->attacker;
     case SUB_GUARD: case SUB_ENCHANT: return g->sub_seat;
-    case SUB_NONE: break;
     default: return active(g);
     }
-    if (g->b.phase == BEAN_TRADE) return bean_trade_mover(&g->b);
-    if (g->b.phase == BEAN_PLANT_TRADED && g->active_done) return bean_next_planter(&g->b, bean_next_seat(&g->b, active(g)));
-    return active(g);
 }
 
 static void settle(void *st) {
@@ -579,6 +580,12 @@ static void settle(void *st) {
             return;
         }
         if (attack_open(g)) break;
+        if (phase == BEAN_TRADE) { /* the most frequent phase first */
+            bean_trade_settle(&g->b);
+            if (g->b.phase == BEAN_TRADE) break;
+            g->river = false;
+            continue;
+        }
         if (phase == BEAN_PLANT) {
             if (phase1_open(g)) break;
             enter_magic(g);
@@ -590,12 +597,6 @@ static void settle(void *st) {
             if (g->guard_again && open_guard(g)) break;
             if (magic_open(g)) break;
             enter_trade(g);
-            continue;
-        }
-        if (phase == BEAN_TRADE) {
-            bean_trade_settle(&g->b);
-            if (g->b.phase == BEAN_TRADE) break;
-            g->river = false;
             continue;
         }
         if (phase == BEAN_PLANT_TRADED) {
