@@ -13,28 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/hotpath.h"
 #include "rules/invariant.h"
 #include "rules/table.h"
-
-/* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
- * function a larger frame and register saves on every call. */
-#if defined(__GNUC__)
-#define NOT_INLINED __attribute__((noinline))
-#else
-#define NOT_INLINED
-#endif
-
-/* The lowest set bit's index of a mask that is not 0. */
-static int lowest_bit64(uint64_t mask) {
-#if defined(__GNUC__)
-    return __builtin_ctzll(mask);
-#else
-    int i = 0;
-    while (!(mask >> i & 1)) i++;
-    return i;
-#endif
-}
-static int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
 
 /* ==================================================================== zones */
 

@@ -15,6 +15,7 @@
 
 #include "rules/table.h"
 #include "rules/games/beans.h"
+#include "rules/hotpath.h"
 #include "rules/invariant.h"
 
 /* ==================================================================== components */
@@ -1186,10 +1187,10 @@ static void done(rabohnzel *g, action_t a) {
     }
 }
 
-static void rabohnzel_apply(void *st, action_t a) {
-    rabohnzel *g = st;
+/* Every action but trading's (rabohnzel_apply's hot path): out of line, so that the many cases'
+ * registers and arrays cost a trading decision nothing. */
+static NOT_INLINED void apply_own(rabohnzel *g, action_t a) {
     int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
-    if (NEVER(g->b.phase == BEAN_OVER)) return; /* check() refuses every action then */
     switch (kind) {
     case BEAN_ACT_HARVEST:
         harvest(g, g->b.to_move, x, false);
@@ -1235,6 +1236,15 @@ static void rabohnzel_apply(void *st, action_t a) {
         bean_trade_apply(&g->b, a);
         break;
     }
+}
+
+static void rabohnzel_apply(void *st, action_t a) {
+    rabohnzel *g = st;
+    int kind = bean_act_kind(a);
+    if (NEVER(g->b.phase == BEAN_OVER)) return; /* check() refuses every action then */
+    /* The trading protocol's own actions (PASS may be the guard window's: apply_own tells) */
+    if (kind >= BEAN_ACT_PROPOSE && kind < BEAN_ACTS && kind != BEAN_ACT_PASS) bean_trade_apply(&g->b, a);
+    else apply_own(g, a);
     settle(g);
 }
 
