@@ -872,13 +872,12 @@ static int main_legal(const rabohnzel *g, action_t *out, int n) {
     return n;
 }
 
-static int rabohnzel_legal(const void *st, action_t *out) {
-    const rabohnzel *g = st;
+/* Every decision but one inside trading's protocol: out of line, so that the main decision's and the
+ * sub-decisions' registers and arrays cost trading (most decisions) nothing. */
+static NOT_INLINED int legal_own(const rabohnzel *g, action_t *out) {
     int n = 0;
     if (g->b.phase == BEAN_OVER) return 0;
     if (attack_open(g)) return sub_legal(g, out, n);
-    if (bean_trading_now(&g->b)) /* a deal or an invitation (at_main's most frequent no), asked first */
-        return harvests(g, g->b.to_move, out, bean_trade_legal(&g->b, out, n));
     if (at_main(g)) return main_legal(g, out, n);
     if (g->b.phase == PHASE_DRAW) { /* the choice before drawing */
         out[n++] = act(ACT_DRAW, 0, 0, 0);
@@ -888,6 +887,13 @@ static int rabohnzel_legal(const void *st, action_t *out) {
     if (g->b.phase == BEAN_TRADE) n = bean_trade_legal(&g->b, out, n); /* a deal or an invitation */
     else n = bean_plant_type_legal(&g->b, out, n);                     /* another player's phase 3 */
     return harvests(g, g->b.to_move, out, n);
+}
+
+static int rabohnzel_legal(const void *st, action_t *out) {
+    const rabohnzel *g = st;
+    if (g->b.phase != BEAN_OVER && !attack_open(g) && bean_trading_now(&g->b)) /* a deal or an invitation */
+        return harvests(g, g->b.to_move, out, bean_trade_legal(&g->b, out, 0));
+    return legal_own(g, out);
 }
 
 /* ==================================================================== effects */
