@@ -310,9 +310,10 @@ static inline int bean_trade_mover(const bean_table *g) {
     }
     return g->invited != BEAN_NOBODY ? g->invited : g->active;
 }
-/* Counts again the deck's beans (bean_table.deck_count) and what the deal being built may still
- * give and want (bean_deal.give_fronts, room): after cards moved other than by bean_move, bean_draw
- * and the trade's own actions (a shuffle, a sample, a table read). */
+/* Counts again the deck's beans (bean_table.deck_count), the face-up places a deal gives
+ * (bean_deal.up_given) and what the deal being built may still give and want (give_fronts, room):
+ * after cards moved other than by bean_move, bean_draw and the trade's own actions (a shuffle, a
+ * sample, a table read). */
 void bean_deal_refresh(bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
