@@ -182,6 +182,34 @@ describe("a Bohnanza save (issue 28: a save is checked as from_table checks a ta
   end)
 end)
 
+describe("a bean game's save (the state counts the deck's beans, so a deal reads no deck)", function()
+  -- Bohnanza's beans in the order the state numbers them (its catalogue, docs/games/bohnanza.md).
+  local beans = { "coffee", "wax", "blue", "chili", "stink", "green", "soy", "black_eyed", "red", "garden", "cocoa" }
+  it("whose count of a bean in the deck disagrees with the deck is refused", function()
+    local s = meeple.new("bohnanza", { seed = 5, players = 4 })
+    for _ = 1, 12 do s:play(s:legal()[1]) end
+    local t = s:table()
+    t.seed = 1
+    local save = meeple.from_table(t):save()
+    local count = {}
+    for i, name in ipairs(beans) do
+      count[i] = 0
+      for _, card in ipairs(t.deck) do count[i] = count[i] + (card == name and 1 or 0) end
+    end
+    local b, at, found = start_of(save), nil, 0
+    for i = 1, #b - #beans + 1 do
+      local same = true
+      for k = 1, #beans do same = same and b[i + k - 1] == count[k] end
+      if same then at, found = i, found + 1 end
+    end
+    assert.equal(1, found, "the start state holds the deck's count of each bean once")
+    assert.is_true(pcall(meeple.load, with_start(save, b)))
+    b[at] = b[at] + 1
+    local why = refused(pcall(meeple.load, with_start(save, b)))
+    assert.truthy(why:find("stale", 1, true), why)
+  end)
+end)
+
 describe("a turn counter (issue 29: no counter wraps)", function()
   for _, case in ipairs({ { "babel", 65535 }, { "bohnanza", 60000 }, { "rabohnzel", 60000 } }) do
     it(("of %s stops at its table's bound, %d, and the position stays one from_table accepts"):format(

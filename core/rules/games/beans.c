@@ -13,28 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/hotpath.h"
 #include "rules/invariant.h"
 #include "rules/table.h"
-
-/* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
- * function a larger frame and register saves on every call. */
-#if defined(__GNUC__)
-#define NOT_INLINED __attribute__((noinline))
-#else
-#define NOT_INLINED
-#endif
-
-/* The lowest set bit's index of a mask that is not 0. */
-static int lowest_bit64(uint64_t mask) {
-#if defined(__GNUC__)
-    return __builtin_ctzll(mask);
-#else
-    int i = 0;
-    while (!(mask >> i & 1)) i++;
-    return i;
-#endif
-}
-static int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
 
 /* ==================================================================== zones */
 
@@ -58,13 +39,15 @@ void bean_move(bean_table *g, int from, int i, int to, int j) {
     if (NEVER((unsigned)from >= BEAN_ZONES || (unsigned)to >= BEAN_ZONES)) return;
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
-    if (NEVER(i < 0 || src >= g->zone_end[from] || j < 0 || dst > g->zone_end[to])) return;
+    if (NEVER(i < 0 || src >= bean_zone_end(g, from) || j < 0 || dst > bean_zone_end(g, to))) return;
+    if (from == BEAN_ZONE_DECK) g->deck_count[g->card[src]]--;
+    if (to == BEAN_ZONE_DECK) g->deck_count[g->card[src]]++;
     shift_card(g->card, src, dst);
     shift_card(g->shown, src, dst);
     if (from < to)
-        for (int z = from; z < to; z++) g->zone_end[z]--;
+        for (int z = from; z < to; z++) g->zone_bound[z + 1]--;
     else
-        for (int z = to; z < from; z++) g->zone_end[z]++;
+        for (int z = to; z < from; z++) g->zone_bound[z + 1]++;
     if (!bean_is_hand_zone(to)) g->shown[src < dst ? dst - 1 : dst] = 0;
 }
 
@@ -148,7 +131,8 @@ void bean_setup(const bean_game *bg, bean_table *g, int players, const bean_rule
     for (int t = 0; t < rules->types; t++)
         for (int c = 0; c < rules->count[t]; c++) g->card[n++] = (uint8_t)t;
     rng_shuffle_bytes(&g->rng, g->card, n);
-    for (int z = 0; z < BEAN_ZONES; z++) g->zone_end[z] = (uint8_t)n; /* all in the deck */
+    for (int z = 0; z < BEAN_ZONES; z++) g->zone_bound[z + 1] = (uint8_t)n; /* all in the deck */
+    memcpy(g->deck_count, rules->count, sizeof g->deck_count);
     for (int round = 0; round < rules->hand_start; round++) /* one at a time; later cards to the back */
         for (int p = 0; p < players; p++) bean_draw(g, BEAN_ZONE_HAND(p));
     for (int p = 0; p < players; p++) g->fields[p] = rules->fields;
@@ -266,13 +250,13 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
 /* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
  * ones, and but a lone bean while another field holds two or more. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
-    const uint8_t *end = &g->zone_end[BEAN_ZONE_FIELD(seat, 0)]; /* a seat's fields are consecutive zones */
-    unsigned big = 0, lone = 0; /* fields of 2+ cards, of 1, a bit each */
-    for (int f = 0, fields = g->fields[seat], start = end[-1]; f < fields; start = end[f++]) {
-        int size = end[f] - start;
-        big |= (unsigned)(size >= 2) << f;
-        lone |= (unsigned)(size == 1) << f;
-    }
+    const uint8_t *end = &g->zone_bound[BEAN_ZONE_FIELD(seat, 0) + 1]; /* a seat's fields are consecutive zones */
+    /* Every decision lists harvests: the four field zones are read at once, with no loop, the seat's
+     * or not (a field the seat lacks is empty: bean_validate). */
+    _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
+    int s0 = end[0] - end[-1], s1 = end[1] - end[0], s2 = end[2] - end[1], s3 = end[3] - end[2];
+    unsigned big = (unsigned)(s0 >= 2) | (unsigned)(s1 >= 2) << 1 | (unsigned)(s2 >= 2) << 2 | (unsigned)(s3 >= 2) << 3;
+    unsigned lone = (unsigned)(s0 == 1) | (unsigned)(s1 == 1) << 1 | (unsigned)(s2 == 1) << 2 | (unsigned)(s3 == 1) << 3;
     for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
         out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
     return n;
@@ -281,7 +265,7 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
 /* Zone z's cards, bottom card first, onto the discard pile (a zone behind it): what bean_move card by
  * card does, in one shift of the cards between. */
 static void discard_zone(bean_table *g, int z) {
-    int start = bean_zone_start(g, z), n = g->zone_end[z] - start, dst = g->zone_end[BEAN_ZONE_DISCARD];
+    int start = bean_zone_start(g, z), n = bean_zone_end(g, z) - start, dst = bean_zone_end(g, BEAN_ZONE_DISCARD);
     uint8_t moved[BEAN_MAX_CARDS];
     if (NEVER(z <= BEAN_ZONE_DISCARD)) return;
     memcpy(moved, g->card + start, (size_t)n);
@@ -289,7 +273,7 @@ static void discard_zone(bean_table *g, int z) {
     memcpy(g->card + dst, moved, (size_t)n);
     memmove(g->shown + dst + n, g->shown + dst, (size_t)(start - dst));
     memset(g->shown + dst, 0, (size_t)n); /* face up on the pile: nobody's mark */
-    for (int zone = BEAN_ZONE_DISCARD; zone < z; zone++) g->zone_end[zone] = (uint8_t)(g->zone_end[zone] + n);
+    for (int zone = BEAN_ZONE_DISCARD; zone < z; zone++) g->zone_bound[zone + 1] = (uint8_t)(g->zone_bound[zone + 1] + n);
 }
 
 /* Coins come from the meter, at most one per real card of the type (an enchanted card never pays);
@@ -315,7 +299,7 @@ void bean_compact_fields(bean_table *g, int seat, int *order) {
     int at = bean_zone_start(g, BEAN_ZONE_FIELD(seat, 0));
     for (int f = 0; f < BEAN_MAX_FIELDS; f++) {
         at += size[f];
-        g->zone_end[BEAN_ZONE_FIELD(seat, f)] = (uint8_t)at;
+        g->zone_bound[BEAN_ZONE_FIELD(seat, f) + 1] = (uint8_t)at;
         g->enchanted[seat][f] = enchanted[f];
     }
 }
@@ -352,7 +336,8 @@ bool bean_draw(bean_table *g, int to) {
         return true;
     }
     /* The discard pile is the deck's neighbour: its cards become the deck where they lie. */
-    g->zone_end[BEAN_ZONE_DECK] = g->zone_end[BEAN_ZONE_DISCARD];
+    g->zone_bound[BEAN_ZONE_DECK + 1] = g->zone_bound[BEAN_ZONE_DISCARD + 1];
+    for (int i = 0; i < discards; i++) g->deck_count[g->card[i]]++; /* it was empty */
     rng_shuffle_bytes(&g->rng, g->card, discards);
     g->pass++;
     return true;
@@ -410,12 +395,13 @@ static int count_type(const uint8_t *types, int n, int type) {
 
 /* Adds `delta` to counts[type] for every card in zones first..last. */
 static void count_zones(const bean_table *g, int first, int last, int delta, int *counts) {
-    for (int i = bean_zone_start(g, first); i < g->zone_end[last]; i++) counts[g->card[i]] += delta;
+    for (int i = bean_zone_start(g, first); i < bean_zone_end(g, last); i++) counts[g->card[i]] += delta;
 }
 
+#ifndef NDEBUG
 /* Cards of each type in sight of `from` (fields, coin piles, discard pile, set-aside areas, the
  * face-up cards unless `to` owns them, cards shown in third players' hands, `from`'s own hand),
- * taken from the type's total. */
+ * taken from the type's total: could_hold's count from the other side, checked in the Debug build. */
 static void total_less_visible(const bean_table *g, int from, int to, int *out) {
     for (int t = 0; t < g->rules.types; t++) out[t] = g->rules.count[t];
     count_zones(g, BEAN_ZONE_DISCARD, BEAN_ZONE_PENDING, -1, out); /* discard, face-up and pending cards */
@@ -423,43 +409,35 @@ static void total_less_visible(const bean_table *g, int from, int to, int *out) 
     for (int p = 0; p < g->players; p++) {
         count_zones(g, BEAN_ZONE_COINS(p), BEAN_ZONE_FIELD(p, BEAN_MAX_FIELDS - 1), -1, out);
         if (p == from || p == to) continue;
-        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < g->zone_end[BEAN_ZONE_HAND(p)]; i++)
+        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < bean_zone_end(g, BEAN_ZONE_HAND(p)); i++)
             out[g->card[i]] -= g->shown[i]; /* shown cards (ruling 11, Rabohnzel's Pluck) */
     }
     count_zones(g, BEAN_ZONE_HAND(from), BEAN_ZONE_HAND(from), -1, out);
 }
+#endif
 
 /* The same count from the other side: the cards hidden from `from` (the deck, `to`'s hand, third
  * players' unshown cards, and the face-up cards when `to` owns them). */
 static void hidden_from(const bean_table *g, int from, int to, int *out) {
-    for (int t = 0; t < g->rules.types; t++) out[t] = 0;
-    count_zones(g, BEAN_ZONE_DECK, BEAN_ZONE_DECK, +1, out);
+    for (int t = 0; t < g->rules.types; t++) out[t] = g->deck_count[t];
     if (to == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, out);
     count_zones(g, BEAN_ZONE_HAND(to), BEAN_ZONE_HAND(to), +1, out);
     for (int p = 0; p < g->players; p++) {
         if (p == from || p == to) continue;
         int start = bean_zone_start(g, BEAN_ZONE_HAND(p));
-        for (int i = start; i < g->zone_end[BEAN_ZONE_HAND(p)]; i++) out[g->card[i]] += !g->shown[i];
+        for (int i = start; i < bean_zone_end(g, BEAN_ZONE_HAND(p)); i++) out[g->card[i]] += !g->shown[i];
     }
 }
 
 /* How many cards of each type the addressee `to` could hold, as the proposer `from` sees it: the
  * type's total less the copies visibly elsewhere and in the proposer's own hand. Every card lies in
- * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too. The
- * builder asks this at every decision: it reads the side with fewer cards (both read third players'
- * hands; the hidden side the deck and `to`'s hand, the other everything else). */
+ * exactly one zone (bean_validate), so that is the count of the cards hidden from `from` too, which
+ * reads only hands (the deck is counted already): every deal's opening asks it. */
 static void could_hold(const bean_table *g, int from, int to, int *out) {
-    int third = 0;
-    for (int p = 0; p < g->players; p++)
-        if (p != from && p != to) third += bean_hand_len(g, p);
-    int hidden = bean_zone_len(g, BEAN_ZONE_DECK) + bean_hand_len(g, to);
-    bool from_hidden = 2 * hidden + third <= g->zone_end[BEAN_ZONES - 1];
-    if (from_hidden) hidden_from(g, from, to, out);
-    else total_less_visible(g, from, to, out);
+    hidden_from(g, from, to, out);
 #ifndef NDEBUG /* the Debug build (the sanitizer suite) holds the two counts together in every position */
     int other[BEAN_MAX_TYPES];
-    if (from_hidden) total_less_visible(g, from, to, other);
-    else hidden_from(g, from, to, other);
+    total_less_visible(g, from, to, other);
     for (int t = 0; t < g->rules.types; t++) assert(other[t] == out[t]);
 #endif
 }
@@ -474,8 +452,9 @@ static uint16_t count_room(const bean_table *g, uint8_t *room) {
     could_hold(g, d->from, d->to, most);
     for (int i = 0; i < d->n_want; i++) most[d->want[i]]--; /* bean_validate: a wanted bean is a type */
     for (int t = 0; t < g->rules.types; t++) {
-        room[t] = (uint8_t)(most[t] > 0 ? most[t] : 0);
-        beans |= (uint16_t)((room[t] > 0) << t);
+        bool some = most[t] > 0;
+        room[t] = (uint8_t)(some ? most[t] : 0);
+        beans |= (uint16_t)(some << t);
     }
     return beans;
 }
@@ -518,9 +497,30 @@ static void give_fronts_without(bean_table *g, int k) {
     else d->give_fronts[next >> 6] &= ~bit;
 }
 
-void bean_deal_refresh(bean_table *g) {
+/* The deck's beans counted afresh (bean_table.deck_count). */
+static void count_deck(const bean_table *g, uint8_t *counts) {
+    memset(counts, 0, BEAN_MAX_TYPES);
+    for (int i = 0, n = bean_zone_end(g, BEAN_ZONE_DECK); i < n; i++)
+        if (g->card[i] < BEAN_MAX_TYPES) counts[g->card[i]]++; /* bean_validate refuses another card */
+}
+
+/* bean_deal.up_given counted afresh from the give list. */
+static uint16_t count_up_given(const bean_deal *d) {
+    unsigned given = 0;
+    for (int i = 0; i < d->n_give; i++)
+        if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
+    return (uint16_t)given;
+}
+
+static void count_deal(bean_table *g) {
+    g->deal.up_given = count_up_given(&g->deal);
     g->deal.room_beans = count_room(g, g->deal.room);
     count_give_fronts(g, g->deal.give_fronts);
+}
+
+void bean_deal_refresh(bean_table *g) {
+    count_deck(g, g->deck_count);
+    count_deal(g);
 }
 
 /* Cards of `type` `seat` can supply now: in the hand, and among the face-up cards for A. */
@@ -551,7 +551,7 @@ static void open_deal(bean_table *g, int from, int to) {
     g->deal.stage = BEAN_DEAL_BUILD;
     g->deal.from = (uint8_t)from;
     g->deal.to = (uint8_t)to;
-    bean_deal_refresh(g);
+    count_deal(g);
     g->trade_steps++;
 }
 
@@ -702,7 +702,7 @@ static NOT_INLINED bool settle_pick(bean_table *g) {
     return true;
 }
 
-void bean_trade_settle(bean_table *g) {
+void bean_trade_settle_picks(bean_table *g) {
     for (;;) {
         if (g->deal.stage == BEAN_DEAL_PICK) {
             if (settle_pick(g)) continue;
@@ -725,17 +725,15 @@ void bean_trade_settle(bean_table *g) {
 
 int bean_trade_openings(const bean_table *g, action_t *out, int n) {
     int a = g->active;
-    if (steps_left(g)) {
-        for (int i = 1; i < g->players; i++) {
-            int seat = (a + i) % g->players;
-            if (deal_possible(g, a, seat)) out[n++] = bean_action(BEAN_ACT_PROPOSE, seat, 0, 0);
+    if (!steps_left(g)) return n;
+    bool can_give = tradeable(g, a) > 0; /* deal_possible's first half, the same for every partner */
+    for (int seat = bean_next_seat(g, a); seat != a; seat = bean_next_seat(g, seat))
+        if (can_give || can_want_something(g, a, seat)) out[n++] = bean_action(BEAN_ACT_PROPOSE, seat, 0, 0);
+    for (int seat = bean_next_seat(g, a); seat != a; seat = bean_next_seat(g, seat))
+        if (deal_possible(g, seat, a)) {
+            out[n++] = bean_action(BEAN_ACT_ASK, 0, 0, 0);
+            break;
         }
-        for (int i = 1; i < g->players; i++)
-            if (deal_possible(g, (a + i) % g->players, a)) {
-                out[n++] = bean_action(BEAN_ACT_ASK, 0, 0, 0);
-                break;
-            }
-    }
     return n;
 }
 
@@ -743,9 +741,7 @@ int bean_trade_openings(const bean_table *g, action_t *out, int n) {
 static int give_up_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
     const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-    unsigned given = 0, left = 0; /* face-up places in the deal; beans left, a bit each */
-    for (int i = 0; i < d->n_give; i++)
-        if (BEAN_ITEM_IS_UP(d->give[i])) given |= 1u << BEAN_ITEM_UP_INDEX(d->give[i]);
+    unsigned given = d->up_given, left = 0; /* face-up places in the deal; beans left, a bit each */
     for (int i = 0, len = face_up_len(g); i < len; i++)
         if (!(given >> i & 1)) left |= 1u << up[i];
     for (; left; left &= left - 1) out[n++] = bean_action(BEAN_ACT_GIVE_UP, lowest_bit(left), 0, 0);
@@ -779,8 +775,9 @@ static int builder_legal(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
-/* The addressee holds every wanted card (the accept check's rule), counted in one pass each. */
-static bool can_supply(const bean_table *g) {
+/* The addressee holds every wanted card (the accept check's rule), counted in one pass each. Not
+ * inlined: its counts would cost the builder's lists, far more often asked, a larger frame. */
+static NOT_INLINED bool can_supply(const bean_table *g) {
     const bean_deal *d = &g->deal;
     int have[BEAN_MAX_TYPES] = {0};
     count_zones(g, BEAN_ZONE_HAND(d->to), BEAN_ZONE_HAND(d->to), +1, have);
@@ -968,6 +965,7 @@ void bean_trade_apply(bean_table *g, action_t a) {
         x = free_face_up(g, x, d->give, d->n_give);
         if (NEVER(x < 0 || d->n_give >= BEAN_MAX_CARDS)) return;
         d->give[d->n_give++] = (uint8_t)BEAN_ITEM_UP(x);
+        d->up_given |= (uint16_t)(1u << x);
         break;
     case BEAN_ACT_GIVE: /* the offered card is shown to all, and stays known while it stays in the hand (ruling 11) */
         if (NEVER(x >= bean_hand_len(g, d->from) || d->n_give >= BEAN_MAX_CARDS)) return; /* check() refuses */
@@ -1007,14 +1005,20 @@ static int plant_supply(const bean_table *g, int seat, int type) {
     return bean_count_in(g, BEAN_ZONE_SET_ASIDE(seat), type) + (seat == g->active ? bean_count_in(g, BEAN_ZONE_FACE_UP, type) : 0);
 }
 
+/* The beans in zone z, a bit each. */
+static unsigned zone_beans(const bean_table *g, int z) {
+    unsigned beans = 0;
+    for (int i = bean_zone_start(g, z); i < bean_zone_end(g, z); i++) beans |= 1u << g->card[i];
+    return beans;
+}
+
 /* Each type once (by bean, as plant_type_check's supply: set-aside cards, and A's face-up ones), on
  * each field it may go to (field order). */
 int bean_plant_type_legal(const bean_table *g, action_t *out, int n) {
-    int seat = g->to_move, supply[BEAN_MAX_TYPES] = {0};
-    count_zones(g, BEAN_ZONE_SET_ASIDE(seat), BEAN_ZONE_SET_ASIDE(seat), +1, supply);
-    if (seat == g->active) count_zones(g, BEAN_ZONE_FACE_UP, BEAN_ZONE_FACE_UP, +1, supply);
-    for (int t = 0; t < g->rules.types; t++) {
-        if (!supply[t]) continue;
+    int seat = g->to_move;
+    unsigned supply = zone_beans(g, BEAN_ZONE_SET_ASIDE(seat)) | (seat == g->active ? zone_beans(g, BEAN_ZONE_FACE_UP) : 0);
+    for (; supply; supply &= supply - 1) {
+        int t = lowest_bit(supply);
         unsigned fits = bean_fitting_fields(g, seat, t);
         for (int f = 0; fits >> f; f++)
             if (fits >> f & 1) out[n++] = bean_action(BEAN_ACT_PLANT_TYPE, t, f, 0);
@@ -1043,10 +1047,11 @@ void bean_plant_type(bean_table *g, int type, int field) {
 /* Phase 3 goes A first, then clockwise (ruling 6): the first seat in that order from `from` on with
  * cards left to plant. */
 int bean_next_planter(const bean_table *g, int from) {
-    for (int i = (from - g->active + g->players) % g->players; i < g->players; i++) {
-        int seat = (g->active + i) % g->players;
+    int players = g->players, seat = from;
+    do { /* no division: settle asks at every decision of phase 3 */
         if (bean_to_plant(g, seat)) return seat;
-    }
+        seat = seat + 1 < players ? seat + 1 : 0;
+    } while (seat != g->active);
     return -1;
 }
 
@@ -1718,7 +1723,7 @@ static void assemble(const bean_reading *rd, bean_table *g) {
         memcpy(&g->card[at], rd->cards[z], (size_t)rd->len[z]);
         if (bean_is_hand_zone(z)) memcpy(&g->shown[at], rd->shown[(z - BEAN_ZONE_FIRST_SEAT) / BEAN_SEAT_ZONES], (size_t)rd->len[z]);
         at += rd->len[z];
-        g->zone_end[z] = (uint8_t)at;
+        g->zone_bound[z + 1] = (uint8_t)at;
     }
 }
 
@@ -1784,9 +1789,10 @@ static bool validate_rules(const bean_rules *r, int players, reason *why) {
 static bool validate_cards(const bean_table *g, reason *why) {
     int count[BEAN_MAX_TYPES] = {0}, prev = 0, total = 0;
     for (int t = 0; t < g->rules.types; t++) total += g->rules.count[t];
+    if (g->zone_bound[0]) return deny(why, "the zones are damaged");
     for (int z = 0; z < BEAN_ZONES; z++) {
-        if (g->zone_end[z] < prev) return deny(why, "the zones are damaged");
-        prev = g->zone_end[z];
+        if (bean_zone_end(g, z) < prev) return deny(why, "the zones are damaged");
+        prev = bean_zone_end(g, z);
     }
     if (prev != total) return deny(why, "the game has %d cards; its zones hold %d", total, prev);
     for (int i = 0; i < total; i++) {
@@ -1794,7 +1800,7 @@ static bool validate_cards(const bean_table *g, reason *why) {
         count[g->card[i]]++;
     }
     for (int z = 0, i = 0; z < BEAN_ZONES; z++)
-        for (; i < g->zone_end[z]; i++)
+        for (; i < bean_zone_end(g, z); i++)
             if (g->shown[i] > 1 || (g->shown[i] && !bean_is_hand_zone(z))) return deny(why, "a shown card lies outside a hand");
     for (int i = total; i < BEAN_MAX_CARDS; i++)
         if (g->card[i] || g->shown[i]) return deny(why, "cards lie past the game's last card");
@@ -1805,6 +1811,9 @@ static bool validate_cards(const bean_table *g, reason *why) {
         for (int z = BEAN_ZONE_HAND(p); z <= BEAN_ZONE_FIELD(p, BEAN_MAX_FIELDS - 1); z++)
             if (bean_zone_len(g, z)) return deny(why, "cards lie at an empty seat");
     if (bean_zone_len(g, BEAN_ZONE_FACE_UP) > BEAN_MAX_FACE_UP) return deny(why, "too many face-up cards");
+    uint8_t deck[BEAN_MAX_TYPES];
+    count_deck(g, deck);
+    if (memcmp(deck, g->deck_count, sizeof deck) != 0) return deny(why, "the count of the deck's beans is stale");
     return true;
 }
 
@@ -1829,7 +1838,7 @@ static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
     static const uint8_t no_room[BEAN_MAX_TYPES];
     if (d->stage == BEAN_DEAL_NONE)
-        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans &&
+        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans && !d->up_given &&
                        memcmp(d->room, no_room, sizeof no_room) == 0 && !d->give_fronts[0] && !d->give_fronts[1] &&
                        !d->give_fronts[2]
                    ? true
@@ -1863,6 +1872,7 @@ static bool validate_deal(const bean_table *g, reason *why) {
     uint8_t room[BEAN_MAX_TYPES];
     uint64_t fronts[sizeof d->give_fronts / sizeof d->give_fronts[0]];
     count_give_fronts(g, fronts);
+    if (count_up_given(d) != d->up_given) return deny(why, "the proposal's list of face-up cards given is stale");
     if (count_room(g, room) != d->room_beans || memcmp(room, d->room, sizeof room) != 0 ||
         memcmp(fronts, d->give_fronts, sizeof fronts) != 0)
         return deny(why, "the proposal's count of what may still be given or wanted is stale");

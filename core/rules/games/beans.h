@@ -86,6 +86,7 @@ typedef struct bean_deal {
      * room are 0 at other stages; bean_validate holds them to a fresh count. */
     uint8_t room[BEAN_MAX_TYPES];
     uint16_t room_beans;                /* bit t: room[t] > 0 (the want list, by bean) */
+    uint16_t up_given;                  /* bit i: face-up card i is in `give` (the give up list) */
 } bean_deal;
 #define BEAN_DEAL_UP_ONLY 0xff
 
@@ -104,7 +105,12 @@ typedef struct bean_table {
     uint8_t enchanted[BEAN_MAX_SEATS][BEAN_MAX_FIELDS]; /* cards at a field's bottom counting as its
                                                          * type (Rabohnzel); always 0 in Bohnanza */
     bean_deal deal;
-    uint8_t zone_end[BEAN_ZONES];
+    /* Cards of each bean in the deck, kept by bean_move and the passes (bean_deal_refresh counts
+     * again after other moves): a deal's opening counts what is hidden without reading the deck. */
+    uint8_t deck_count[BEAN_MAX_TYPES];
+    /* Where the zones begin, and one past the last: zone z is card[zone_bound[z] .. zone_bound[z + 1] - 1]
+     * (zone_bound[0] = 0), so that a zone's start is read without a test for the first. */
+    uint8_t zone_bound[BEAN_ZONES + 1];
     uint8_t card[BEAN_MAX_CARDS];
     uint8_t shown[BEAN_MAX_CARDS];      /* 1: a hand card everyone has seen where it lies (offered in a
                                          * deal, Rabohnzel's Pluck); moves with its card, 0 outside hands */
@@ -186,10 +192,11 @@ struct bean_game {
 /* ==================================================================== the core's functions */
 
 /* ---- zones ---- */
-static inline int bean_zone_start(const bean_table *g, int z) { return z ? g->zone_end[z - 1] : 0; }
-static inline int bean_zone_len(const bean_table *g, int z) { return g->zone_end[z] - bean_zone_start(g, z); }
+static inline int bean_zone_start(const bean_table *g, int z) { return g->zone_bound[z]; }
+static inline int bean_zone_end(const bean_table *g, int z) { return g->zone_bound[z + 1]; }
+static inline int bean_zone_len(const bean_table *g, int z) { return bean_zone_end(g, z) - bean_zone_start(g, z); }
 static inline const uint8_t *bean_zone(const bean_table *g, int z) { return g->card + bean_zone_start(g, z); }
-static inline int bean_zone_top(const bean_table *g, int z) { return g->card[g->zone_end[z] - 1]; }
+static inline int bean_zone_top(const bean_table *g, int z) { return g->card[bean_zone_end(g, z) - 1]; }
 static inline bool bean_is_hand_zone(int z) { return z >= BEAN_ZONE_FIRST_SEAT && (z - BEAN_ZONE_FIRST_SEAT) % BEAN_SEAT_ZONES == BEAN_SEAT_HAND; }
 static inline int bean_hand_len(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_HAND(seat)); }
 static inline bool bean_is_shown(const bean_table *g, int seat, int k) { return g->shown[bean_zone_start(g, BEAN_ZONE_HAND(seat)) + k]; }
@@ -198,7 +205,8 @@ static inline bool bean_same_card(const bean_table *g, int seat, int j, int k) {
     const uint8_t *hand = g->card + bean_zone_start(g, BEAN_ZONE_HAND(seat));
     return hand[j] == hand[k] && bean_is_shown(g, seat, j) == bean_is_shown(g, seat, k);
 }
-static inline int bean_next_seat(const bean_table *g, int seat) { return (seat + 1) % g->players; }
+/* Clockwise, without a division (asked in loops over the seats at many decisions). */
+static inline int bean_next_seat(const bean_table *g, int seat) { return seat + 1 < g->players ? seat + 1 : 0; }
 /* Card i of zone `from` moves to position j of zone `to` (j = its length: on top, or a hand's back). */
 void bean_move(bean_table *g, int from, int i, int to, int j);
 int bean_count_in(const bean_table *g, int zone, int type);
@@ -302,8 +310,10 @@ static inline int bean_trade_mover(const bean_table *g) {
     }
     return g->invited != BEAN_NOBODY ? g->invited : g->active;
 }
-/* Counts again what the deal being built may still give and want (bean_deal.give_fronts, room):
- * after cards moved other than by the trade's own actions. */
+/* Counts again the deck's beans (bean_table.deck_count), the face-up places a deal gives
+ * (bean_deal.up_given) and what the deal being built may still give and want (give_fronts, room):
+ * after cards moved other than by bean_move, bean_draw and the trade's own actions (a shuffle, a
+ * sample, a table read). */
 void bean_deal_refresh(bean_table *g);
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
@@ -315,8 +325,13 @@ bool bean_trade_deny_open(const bean_game *bg, const bean_table *g, reason *why)
 /* `done` at the main decision moves to phase 3 (BEAN_PLANT_TRADED). */
 void bean_trade_apply(bean_table *g, action_t a);
 /* Plays what is not a choice: a pick with one distinct outcome (the deal completes after its last
- * pick), an invited player skipped once the trade steps ran out. */
-void bean_trade_settle(bean_table *g);
+ * pick), an invited player skipped once the trade steps ran out. Asked after every trading action,
+ * most of which leave nothing to play (a deal being built): that is told here, without a call. */
+void bean_trade_settle_picks(bean_table *g);
+static inline void bean_trade_settle(bean_table *g) {
+    if (g->deal.stage == BEAN_DEAL_PICK || (g->deal.stage == BEAN_DEAL_NONE && g->invited != BEAN_NOBODY))
+        bean_trade_settle_picks(g);
+}
 
 /* ---- phase 3 ---- */
 /* Cards `seat` must still plant in phase 3 (set-aside, and the active player's face-up cards). */

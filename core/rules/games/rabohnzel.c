@@ -15,6 +15,7 @@
 
 #include "rules/table.h"
 #include "rules/games/beans.h"
+#include "rules/hotpath.h"
 #include "rules/invariant.h"
 
 /* ==================================================================== components */
@@ -557,16 +558,17 @@ static void track_commerce(rabohnzel *g) {
 }
 
 static int decider(const rabohnzel *g) {
+    if (g->sub == SUB_NONE) { /* most decisions, trading's above all: asked first */
+        if (g->b.phase == BEAN_TRADE) return bean_trade_mover(&g->b);
+        if (g->b.phase == BEAN_PLANT_TRADED && g->active_done) return bean_next_planter(&g->b, bean_next_seat(&g->b, active(g)));
+        return active(g);
+    }
     switch (g->sub) {
     case SUB_PENDING: return g->pending_owner;
     case SUB_CHOOSE: case SUB_ACTIVATE: return g->attacker;
     case SUB_GUARD: case SUB_ENCHANT: return g->sub_seat;
-    case SUB_NONE: break;
     default: return active(g);
     }
-    if (g->b.phase == BEAN_TRADE) return bean_trade_mover(&g->b);
-    if (g->b.phase == BEAN_PLANT_TRADED && g->active_done) return bean_next_planter(&g->b, bean_next_seat(&g->b, active(g)));
-    return active(g);
 }
 
 static void settle(void *st) {
@@ -579,6 +581,12 @@ static void settle(void *st) {
             return;
         }
         if (attack_open(g)) break;
+        if (phase == BEAN_TRADE) { /* the most frequent phase first */
+            bean_trade_settle(&g->b);
+            if (g->b.phase == BEAN_TRADE) break;
+            g->river = false;
+            continue;
+        }
         if (phase == BEAN_PLANT) {
             if (phase1_open(g)) break;
             enter_magic(g);
@@ -590,12 +598,6 @@ static void settle(void *st) {
             if (g->guard_again && open_guard(g)) break;
             if (magic_open(g)) break;
             enter_trade(g);
-            continue;
-        }
-        if (phase == BEAN_TRADE) {
-            bean_trade_settle(&g->b);
-            if (g->b.phase == BEAN_TRADE) break;
-            g->river = false;
             continue;
         }
         if (phase == BEAN_PLANT_TRADED) {
@@ -870,8 +872,9 @@ static int main_legal(const rabohnzel *g, action_t *out, int n) {
     return n;
 }
 
-static int rabohnzel_legal(const void *st, action_t *out) {
-    const rabohnzel *g = st;
+/* Every decision but one inside trading's protocol: out of line, so that the main decision's and the
+ * sub-decisions' registers and arrays cost trading (most decisions) nothing. */
+static NOT_INLINED int legal_own(const rabohnzel *g, action_t *out) {
     int n = 0;
     if (g->b.phase == BEAN_OVER) return 0;
     if (attack_open(g)) return sub_legal(g, out, n);
@@ -884,6 +887,13 @@ static int rabohnzel_legal(const void *st, action_t *out) {
     if (g->b.phase == BEAN_TRADE) n = bean_trade_legal(&g->b, out, n); /* a deal or an invitation */
     else n = bean_plant_type_legal(&g->b, out, n);                     /* another player's phase 3 */
     return harvests(g, g->b.to_move, out, n);
+}
+
+static int rabohnzel_legal(const void *st, action_t *out) {
+    const rabohnzel *g = st;
+    if (g->b.phase != BEAN_OVER && !attack_open(g) && bean_trading_now(&g->b)) /* a deal or an invitation */
+        return harvests(g, g->b.to_move, out, bean_trade_legal(&g->b, out, 0));
+    return legal_own(g, out);
 }
 
 /* ==================================================================== effects */
@@ -1183,10 +1193,10 @@ static void done(rabohnzel *g, action_t a) {
     }
 }
 
-static void rabohnzel_apply(void *st, action_t a) {
-    rabohnzel *g = st;
+/* Every action but trading's (rabohnzel_apply's hot path): out of line, so that the many cases'
+ * registers and arrays cost a trading decision nothing. */
+static NOT_INLINED void apply_own(rabohnzel *g, action_t a) {
     int kind = bean_act_kind(a), x = bean_act_x(a), y = bean_act_y(a);
-    if (NEVER(g->b.phase == BEAN_OVER)) return; /* check() refuses every action then */
     switch (kind) {
     case BEAN_ACT_HARVEST:
         harvest(g, g->b.to_move, x, false);
@@ -1232,6 +1242,15 @@ static void rabohnzel_apply(void *st, action_t a) {
         bean_trade_apply(&g->b, a);
         break;
     }
+}
+
+static void rabohnzel_apply(void *st, action_t a) {
+    rabohnzel *g = st;
+    int kind = bean_act_kind(a);
+    if (NEVER(g->b.phase == BEAN_OVER)) return; /* check() refuses every action then */
+    /* The trading protocol's own actions (PASS may be the guard window's: apply_own tells) */
+    if (kind >= BEAN_ACT_PROPOSE && kind < BEAN_ACTS && kind != BEAN_ACT_PASS) bean_trade_apply(&g->b, a);
+    else apply_own(g, a);
     settle(g);
 }
 

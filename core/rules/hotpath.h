@@ -1,0 +1,27 @@
+/* hotpath.h — small helpers the games' hot paths (legal-action generation, apply) share. */
+#ifndef MEEPLE_HOTPATH_H
+#define MEEPLE_HOTPATH_H
+
+#include <stdint.h>
+
+/* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
+ * function a larger frame and register saves on every call. */
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
+
+/* The lowest set bit's index of a mask that is not 0. */
+static inline int lowest_bit64(uint64_t mask) {
+#if defined(__GNUC__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask >> i & 1)) i++;
+    return i;
+#endif
+}
+static inline int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
+
+#endif
