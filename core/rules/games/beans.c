@@ -2180,15 +2180,6 @@ static int plant_worth(const bean_table *g, int seat, int field) {
     return size ? 500 + size : 400;
 }
 
-/* A field that can pay no more goes first of all (the first such field first, as the bots take it),
- * before even a third field is bought. */
-static int harvest_worth(const bean_table *g, int seat, int field, bool stuck) {
-    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
-    int coins = bean_payout(g, type, size);
-    if (bean_pays_most(g, type, coins)) return 700 + BEAN_MAX_FIELDS - field;
-    return stuck ? 300 + 10 * coins - size : -1;
-}
-
 /* Whether the card to plant now fits no field: then a field must be harvested first. */
 static bool planting_stuck(const bean_table *g) {
     int seat = g->to_move;
@@ -2198,6 +2189,21 @@ static bool planting_stuck(const bean_table *g) {
     for (int t = 0; t < g->rules.types; t++)
         if (plant_supply(g, seat, t) && bean_first_fit(g, seat, t) >= 0) return false;
     return true;
+}
+
+static bool policy_stuck(bean_policy *p) {
+    if (p->stuck < 0) p->stuck = planting_stuck(p->g);
+    return p->stuck;
+}
+
+/* A field that can pay no more goes first of all (the first such field first, as the bots take it),
+ * before even a third field is bought. */
+static int harvest_worth(bean_policy *p, int seat, int field) {
+    const bean_table *g = p->g;
+    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
+    int coins = bean_payout(g, type, size);
+    if (bean_pays_most(g, type, coins)) return 700 + BEAN_MAX_FIELDS - field;
+    return policy_stuck(p) ? 300 + 10 * coins - size : -1;
 }
 
 bool bean_pays_most(const bean_table *g, int type, int coins) {
@@ -2213,84 +2219,105 @@ int bean_worth_quarters(const bean_table *g, int seat, int type) {
     return empty ? 2 : -6;
 }
 
-/* ---- trading, as beans.lua's trading rules: worths from 1 to 400, each rule's above the next's ---- */
-
-/* Building a deal: give away the face-up cards that hurt (the first type first), then up to two of
- * the first three hand cards that hurt (the frontmost first), want the one bean that grows a field
- * most, then send (else cancel). */
-static int build_worth(const bean_table *g, action_t a) {
-    const bean_deal *d = &g->deal;
-    int seat = d->from, x = bean_act_x(a);
-    switch (bean_act_kind(a)) {
-    case BEAN_ACT_GIVE_UP: return bean_worth_quarters(g, seat, x) < 0 ? 400 - x : -1;
-    case BEAN_ACT_GIVE:
-        return d->n_give < 2 && x < 3 && bean_worth_quarters(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
-    case BEAN_ACT_WANT: return !d->n_want && bean_worth_quarters(g, seat, x) >= BEAN_GROWS ? 200 + bean_worth_quarters(g, seat, x) : -1;
-    case BEAN_ACT_SEND: return 100;
-    case BEAN_ACT_CANCEL: return 50;
-    default: return -1;
+/* bean_worth_quarters of every type at once, one walk of the fields: the first field of a type
+ * counts, as there. */
+void bean_policy_fill(bean_policy *p, int seat) {
+    const bean_table *g = p->g;
+    bool empty = false;
+    for (int f = 0; f < g->fields[seat]; f++) empty |= !bean_field_size(g, seat, f);
+    for (int t = 0; t < BEAN_MAX_TYPES; t++) p->quarters[t] = empty ? 2 : -6;
+    for (int f = g->fields[seat] - 1; f >= 0; f--) {
+        int size = bean_field_size(g, seat, f), type = bean_field_type(g, seat, f);
+        if (size && type < BEAN_MAX_TYPES) p->quarters[type] = 8 + size;
     }
+    p->quarters_seat = seat;
 }
+
+/* ---- trading, as beans.lua's trading rules: worths from 1 to 400, each rule's above the next's ---- */
 
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
  * fields, a hand card (unseen) half a bean less; each wanted bean its worth to the fields, and one
  * bean more for every copy of its type wanted before it. */
-static int deal_value4(const bean_table *g) {
+static int deal_value4(bean_policy *p) {
+    const bean_table *g = p->g;
     const bean_deal *d = &g->deal;
     int seat = d->to, value = 0, given[BEAN_MAX_TYPES] = {0};
     const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
     for (int i = 0; i < d->n_give; i++)
-        value += BEAN_ITEM_IS_UP(d->give[i]) ? bean_worth_quarters(g, seat, up[BEAN_ITEM_UP_INDEX(d->give[i])]) : -2;
+        value += BEAN_ITEM_IS_UP(d->give[i]) ? bean_policy_quarters(p, seat, up[BEAN_ITEM_UP_INDEX(d->give[i])]) : -2;
     for (int i = 0; i < d->n_want; i++) {
-        int t = d->want[i], w = bean_worth_quarters(g, seat, t);
+        int t = d->want[i], w = bean_policy_quarters(p, seat, t);
         value -= (w > 0 ? w : 0) + 4 * given[t]++;
     }
     return value;
 }
 
+/* Whether a face-up card hurts the mover's fields. */
+static bool face_up_hurts(bean_policy *p, int seat) {
+    if (p->hurts < 0) {
+        const bean_table *g = p->g;
+        const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
+        bool hurts = false;
+        for (int i = 0; i < face_up_len(g) && !hurts; i++) hurts = bean_policy_quarters(p, seat, up[i]) < 0;
+        p->hurts = hurts;
+    }
+    return p->hurts;
+}
+
 /* The active player's main decision: while a face-up card hurts, one proposal to each other player in
  * turn (the next one clockwise for each step taken), then done; an invited player offers when the
  * front hand card hurts. */
-static int trade_main_worth(const bean_table *g, action_t a) {
+static int trade_main_worth(bean_policy *p, action_t a) {
+    const bean_table *g = p->g;
     int seat = g->to_move;
     switch (bean_act_kind(a)) {
     case BEAN_ACT_PROPOSE: {
-        bool hurts = false;
-        const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-        for (int i = 0; i < face_up_len(g); i++) hurts |= bean_worth_quarters(g, seat, up[i]) < 0;
         bool next = bean_act_x(a) == (seat + 1 + g->trade_steps) % g->players;
-        return hurts && g->trade_steps < g->players - 1 && next ? 100 : -1;
+        return g->trade_steps < g->players - 1 && next && face_up_hurts(p, seat) ? 100 : -1;
     }
     case BEAN_ACT_OFFER:
-        return bean_hand_len(g, seat) && bean_worth_quarters(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
+        return bean_hand_len(g, seat) && bean_policy_quarters(p, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
     case BEAN_ACT_DONE: case BEAN_ACT_PASS: return 50;
     default: return -1;
     }
 }
 
-static int trade_worth(const bean_table *g, action_t a) {
-    switch (g->deal.stage) {
-    case BEAN_DEAL_BUILD: return build_worth(g, a);
+static int trade_worth(bean_policy *p, action_t a) {
+    switch (p->g->deal.stage) {
+    case BEAN_DEAL_BUILD: return bean_build_worth(p, a);
     case BEAN_DEAL_ANSWER:
-        if (bean_act_kind(a) == BEAN_ACT_ACCEPT) return deal_value4(g) > 0 ? 100 : -1;
+        if (bean_act_kind(a) == BEAN_ACT_ACCEPT) return deal_value4(p) > 0 ? 100 : -1;
         return bean_act_kind(a) == BEAN_ACT_REJECT ? 50 : -1;
     case BEAN_DEAL_PICK: /* the frontmost card first, a face-up one last */
         return bean_act_kind(a) == BEAN_ACT_PICK ? 200 - bean_act_x(a) : bean_act_kind(a) == BEAN_ACT_PICK_UP ? 1 : -1;
     }
-    return trade_main_worth(g, a);
+    return trade_main_worth(p, a);
 }
 
-int bean_playout_worth(const void *st, action_t a, rng *r) {
-    (void)r; /* no draw of its own: the host breaks ties at random */
-    const bean_table *g = st;
+int bean_policy_worth(bean_policy *p, action_t a) {
+    const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
-    case BEAN_ACT_HARVEST: return harvest_worth(g, seat, bean_act_x(a), planting_stuck(g));
+    case BEAN_ACT_HARVEST: return harvest_worth(p, seat, bean_act_x(a));
     case BEAN_ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
     case BEAN_ACT_PLANT: return plant_worth(g, seat, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE: return plant_worth(g, seat, bean_act_y(a));
     }
-    if (g->phase == BEAN_TRADE && kind < BEAN_ACTS) return trade_worth(g, a);
+    if (g->phase == BEAN_TRADE && kind < BEAN_ACTS) return trade_worth(p, a);
     return kind == BEAN_ACT_DONE ? 450 : -1;
+}
+
+int bean_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* no draw of its own: the host breaks ties at random */
+    bean_policy p;
+    bean_policy_open(&p, st);
+    return bean_policy_worth(&p, a);
+}
+
+void bean_playout_worths(const void *st, const action_t *acts, int n, int *out) {
+    bean_policy p;
+    bean_policy_open(&p, st);
+    for (int i = 0; i < n; i++)
+        out[i] = bean_policy_builds(&p, acts[i]) ? bean_build_worth(&p, acts[i]) : bean_policy_worth(&p, acts[i]);
 }
 

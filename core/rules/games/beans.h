@@ -349,10 +349,65 @@ int bean_playout_worth(const void *st, action_t a, rng *r);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
 int bean_worth_quarters(const bean_table *g, int seat, int type);
+#define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
+/* bean_playout_worth of every action of acts[0..n) (game_def.playout_worths). */
+void bean_playout_worths(const void *st, const action_t *acts, int n, int *out);
+/* What a decision's actions share in the policy's eyes (the fields' wants of a seat, whether the card
+ * to plant is stuck, whether a face-up card hurts), worked out when an action first asks and kept for
+ * the others: worthing all of a decision's actions costs little more than one. One per decision, over
+ * a state that does not change meanwhile; a game's own policy (Rabohnzel's) asks it too. */
+typedef struct bean_policy {
+    const bean_table *g;
+    bool building;                      /* a deal is being built (phase 2): the bulk of a playout's worths */
+    int8_t stuck, hurts;                /* -1 until asked */
+    int quarters_seat;                  /* whose bean_worth_quarters `quarters` holds; -1: nobody's */
+    int quarters[BEAN_MAX_TYPES];
+} bean_policy;
+static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
+    p->g = g;
+    p->building = g->phase == BEAN_TRADE && g->deal.stage == BEAN_DEAL_BUILD;
+    p->stuck = p->hurts = -1;
+    p->quarters_seat = -1;
+}
+/* bean_playout_worth of `a`. */
+int bean_policy_worth(bean_policy *p, action_t a);
+void bean_policy_fill(bean_policy *p, int seat);
+/* bean_worth_quarters, from the fields' wants kept for the last seat asked. */
+static inline int bean_policy_quarters(bean_policy *p, int seat, int type) {
+    if ((unsigned)type >= BEAN_MAX_TYPES) return bean_worth_quarters(p->g, seat, type);
+    if (p->quarters_seat != seat) bean_policy_fill(p, seat);
+    return p->quarters[type];
+}
+/* Whether `a` is building the deal (give up, give, want, send, cancel while p->building): then
+ * bean_build_worth is its bean_policy_worth. */
+static inline bool bean_policy_builds(const bean_policy *p, action_t a) {
+    return p->building && (unsigned)(bean_act_kind(a) - BEAN_ACT_GIVE_UP) <= BEAN_ACT_CANCEL - BEAN_ACT_GIVE_UP;
+}
+/* Building a deal: give away the face-up cards that hurt (the first type first), then up to two of
+ * the first three hand cards that hurt (the frontmost first), want the one bean that grows a field
+ * most, then send (else cancel). Inline: a playout's deals are built one card a decision, twenty-odd
+ * actions each. */
+static inline int bean_build_worth(bean_policy *p, action_t a) {
+    const bean_deal *d = &p->g->deal;
+    int seat = d->from, x = bean_act_x(a);
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_GIVE_UP: return bean_policy_quarters(p, seat, x) < 0 ? 400 - x : -1;
+    case BEAN_ACT_GIVE:
+        if (d->n_give >= 2 || x >= 3) return -1;
+        return bean_policy_quarters(p, seat, bean_zone(p->g, BEAN_ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
+    case BEAN_ACT_WANT: {
+        if (d->n_want) return -1;
+        int w = bean_policy_quarters(p, seat, x);
+        return w >= BEAN_GROWS ? 200 + w : -1;
+    }
+    case BEAN_ACT_SEND: return 100;
+    case BEAN_ACT_CANCEL: return 50;
+    default: return -1;
+    }
+}
 /* Whether a field of `type` that pays `coins` (bean_payout) pays the most its meter can: the greedy
  * bots harvest such a field before anything else. */
 bool bean_pays_most(const bean_table *g, int type, int coins);
-#define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);
