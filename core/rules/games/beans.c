@@ -2180,14 +2180,24 @@ static int plant_worth(const bean_table *g, int seat, int field) {
     return size ? 500 + size : 400;
 }
 
-/* Whether the card to plant now fits no field: then a field must be harvested first. */
+/* The bean types among a zone's cards, a bit each. */
+static unsigned beans_in(const bean_table *g, int zone) {
+    const uint8_t *c = bean_zone(g, zone);
+    unsigned beans = 0;
+    for (int i = bean_zone_len(g, zone) - 1; i >= 0; i--) beans |= 1u << c[i];
+    return beans;
+}
+
+/* Whether the card to plant now fits no field: then a field must be harvested first. In phase 3,
+ * none of the beans to plant (set aside, and the active player's face-up ones) fits. */
 static bool planting_stuck(const bean_table *g) {
     int seat = g->to_move;
     if (g->phase == BEAN_PLANT)
         return bean_hand_len(g, seat) && bean_first_fit(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0;
     if (g->phase != BEAN_PLANT_TRADED) return false;
+    unsigned supply = beans_in(g, BEAN_ZONE_SET_ASIDE(seat)) | (seat == g->active ? beans_in(g, BEAN_ZONE_FACE_UP) : 0);
     for (int t = 0; t < g->rules.types; t++)
-        if (plant_supply(g, seat, t) && bean_first_fit(g, seat, t) >= 0) return false;
+        if (supply >> t & 1 && bean_first_fit(g, seat, t) >= 0) return false;
     return true;
 }
 
@@ -2201,9 +2211,8 @@ static bool policy_stuck(bean_policy *p) {
 static int harvest_worth(bean_policy *p, int seat, int field) {
     const bean_table *g = p->g;
     int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
-    int coins = bean_payout(g, type, size);
-    if (bean_pays_most(g, type, coins)) return 700 + BEAN_MAX_FIELDS - field;
-    return policy_stuck(p) ? 300 + 10 * coins - size : -1;
+    if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
+    return policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
 }
 
 bool bean_pays_most(const bean_table *g, int type, int coins) {
@@ -2219,21 +2228,73 @@ int bean_worth_quarters(const bean_table *g, int seat, int type) {
     return empty ? 2 : -6;
 }
 
-/* bean_worth_quarters of every type at once, one walk of the fields: the first field of a type
- * counts, as there. */
-void bean_policy_fill(bean_policy *p, int seat) {
+/* What bean_worth_quarters reads of a seat's fields, in one walk: the first field of a type counts,
+ * as there. */
+void bean_policy_fields(bean_policy *p, int seat) {
     const bean_table *g = p->g;
-    bool empty = false;
-    for (int f = 0; f < g->fields[seat]; f++) empty |= !bean_field_size(g, seat, f);
-    for (int t = 0; t < BEAN_MAX_TYPES; t++) p->quarters[t] = empty ? 2 : -6;
-    for (int f = g->fields[seat] - 1; f >= 0; f--) {
+    p->seat = seat;
+    p->empty = false;
+    p->grows = 0;
+    for (int f = 0; f < g->fields[seat]; f++) {
         int size = bean_field_size(g, seat, f), type = bean_field_type(g, seat, f);
-        if (size && type < BEAN_MAX_TYPES) p->quarters[type] = 8 + size;
+        if (!size) p->empty = true;
+        else if (type < BEAN_MAX_TYPES && !(p->grows >> type & 1)) {
+            p->grows |= 1u << type;
+            p->size[type] = (uint8_t)size;
+        }
     }
-    p->quarters_seat = seat;
 }
 
 /* ---- trading, as beans.lua's trading rules: worths from 1 to 400, each rule's above the next's ---- */
+
+/* Building a deal: give away the face-up cards that hurt (the first type first), then up to two of
+ * the first three hand cards that hurt (the frontmost first), want the one bean that grows a field
+ * most, then send (else cancel). */
+static int build_worth(bean_policy *p, action_t a) {
+    const bean_deal *d = &p->g->deal;
+    int seat = d->from, x = bean_act_x(a);
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_GIVE_UP: return bean_policy_hurts(p, seat, x) ? 400 - x : -1;
+    case BEAN_ACT_GIVE:
+        if (d->n_give >= 2 || x >= 3) return -1;
+        return bean_policy_hurts(p, seat, bean_zone(p->g, BEAN_ZONE_HAND(seat))[x]) ? 300 - x : -1;
+    case BEAN_ACT_WANT:
+        return !d->n_want && bean_policy_grows(p, seat, x) ? 200 + BEAN_GROWS + p->size[x] : -1;
+    case BEAN_ACT_SEND: return 100;
+    case BEAN_ACT_CANCEL: return 50;
+    default: return -1;
+    }
+}
+
+/* build_worth for a whole decision: what the builder's fields want and dread as bits, one look each. */
+void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
+                       void *ctx) {
+    const bean_table *g = p->g;
+    const bean_deal *d = &g->deal;
+    int seat = d->from;
+    if (p->seat != seat) bean_policy_fields(p, seat);
+    uint32_t hurts = p->empty ? 0 : ~p->grows, wants = d->n_want ? 0 : p->grows;
+    const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
+    int gives = d->n_give < 2 ? 3 : 0; /* hand positions a give may still be worth it from */
+    for (int i = 0; i < n; i++) {
+        action_t a = acts[i];
+        unsigned x = (unsigned)bean_act_x(a);
+        switch (bean_act_kind(a)) {
+        case BEAN_ACT_GIVE_UP:
+            out[i] = x < BEAN_MAX_TYPES ? (hurts >> x & 1 ? 400 - (int)x : -1) : build_worth(p, a);
+            break;
+        case BEAN_ACT_GIVE:
+            out[i] = x >= (unsigned)gives ? -1 : hand[x] < BEAN_MAX_TYPES ? (hurts >> hand[x] & 1 ? 300 - (int)x : -1) : build_worth(p, a);
+            break;
+        case BEAN_ACT_WANT:
+            out[i] = x < BEAN_MAX_TYPES && wants >> x & 1 ? 200 + BEAN_GROWS + p->size[x] : -1;
+            break;
+        case BEAN_ACT_SEND: out[i] = 100; break;
+        case BEAN_ACT_CANCEL: out[i] = 50; break;
+        default: out[i] = other(ctx, a);
+        }
+    }
+}
 
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
  * fields, a hand card (unseen) half a bean less; each wanted bean its worth to the fields, and one
@@ -2258,7 +2319,7 @@ static bool face_up_hurts(bean_policy *p, int seat) {
         const bean_table *g = p->g;
         const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
         bool hurts = false;
-        for (int i = 0; i < face_up_len(g) && !hurts; i++) hurts = bean_policy_quarters(p, seat, up[i]) < 0;
+        for (int i = 0; i < face_up_len(g) && !hurts; i++) hurts = bean_policy_hurts(p, seat, up[i]);
         p->hurts = hurts;
     }
     return p->hurts;
@@ -2276,7 +2337,7 @@ static int trade_main_worth(bean_policy *p, action_t a) {
         return g->trade_steps < g->players - 1 && next && face_up_hurts(p, seat) ? 100 : -1;
     }
     case BEAN_ACT_OFFER:
-        return bean_hand_len(g, seat) && bean_policy_quarters(p, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
+        return bean_hand_len(g, seat) && bean_policy_hurts(p, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) ? 100 : -1;
     case BEAN_ACT_DONE: case BEAN_ACT_PASS: return 50;
     default: return -1;
     }
@@ -2284,7 +2345,7 @@ static int trade_main_worth(bean_policy *p, action_t a) {
 
 static int trade_worth(bean_policy *p, action_t a) {
     switch (p->g->deal.stage) {
-    case BEAN_DEAL_BUILD: return bean_build_worth(p, a);
+    case BEAN_DEAL_BUILD: return build_worth(p, a);
     case BEAN_DEAL_ANSWER:
         if (bean_act_kind(a) == BEAN_ACT_ACCEPT) return deal_value4(p) > 0 ? 100 : -1;
         return bean_act_kind(a) == BEAN_ACT_REJECT ? 50 : -1;
@@ -2294,7 +2355,7 @@ static int trade_worth(bean_policy *p, action_t a) {
     return trade_main_worth(p, a);
 }
 
-int bean_policy_worth(bean_policy *p, action_t a) {
+static inline int policy_worth(bean_policy *p, action_t a) {
     const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
@@ -2307,17 +2368,22 @@ int bean_policy_worth(bean_policy *p, action_t a) {
     return kind == BEAN_ACT_DONE ? 450 : -1;
 }
 
+int bean_policy_worth(bean_policy *p, action_t a) { return policy_worth(p, a); }
+
 int bean_playout_worth(const void *st, action_t a, rng *r) {
     (void)r; /* no draw of its own: the host breaks ties at random */
     bean_policy p;
     bean_policy_open(&p, st);
-    return bean_policy_worth(&p, a);
+    return policy_worth(&p, a);
 }
+
+static int other_worth(void *p, action_t a) { return policy_worth(p, a); }
 
 void bean_playout_worths(const void *st, const action_t *acts, int n, int *out) {
     bean_policy p;
     bean_policy_open(&p, st);
-    for (int i = 0; i < n; i++)
-        out[i] = bean_policy_builds(&p, acts[i]) ? bean_build_worth(&p, acts[i]) : bean_policy_worth(&p, acts[i]);
+    if (p.building) bean_build_worths(&p, acts, n, out, other_worth, &p);
+    else
+        for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 

@@ -346,68 +346,69 @@ uint32_t bean_turn_key(const void *st, int *owner);
 /* A search playout's policy for both bean games (game_def.playout_worth): plant, harvest and trade as
  * greedy_bohnanza does (bots/lib/beans.lua). Its worths run up to 700 + BEAN_MAX_FIELDS. */
 int bean_playout_worth(const void *st, action_t a, rng *r);
+/* bean_playout_worth of every action of acts[0..n) (game_def.playout_worths). */
+void bean_playout_worths(const void *st, const action_t *acts, int n, int *out);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
 int bean_worth_quarters(const bean_table *g, int seat, int type);
 #define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
-/* bean_playout_worth of every action of acts[0..n) (game_def.playout_worths). */
-void bean_playout_worths(const void *st, const action_t *acts, int n, int *out);
-/* What a decision's actions share in the policy's eyes (the fields' wants of a seat, whether the card
- * to plant is stuck, whether a face-up card hurts), worked out when an action first asks and kept for
- * the others: worthing all of a decision's actions costs little more than one. One per decision, over
- * a state that does not change meanwhile; a game's own policy (Rabohnzel's) asks it too. */
+/* Whether a field of `type` that pays `coins` (bean_payout) pays the most its meter can: the greedy
+ * bots harvest such a field before anything else. */
+bool bean_pays_most(const bean_table *g, int type, int coins);
+
+/* bean_pays_most(g, type, bean_payout(g, type, cards)), with one look at the meter: the most a field
+ * pays is its highest step's coins, reached when it holds that step's cards. */
+static inline bool bean_policy_full(const bean_table *g, int type, int cards) {
+    if ((unsigned)type >= BEAN_MAX_TYPES) return bean_pays_most(g, type, bean_payout(g, type, cards));
+    const uint8_t *m = g->rules.meter[type];
+    uint32_t steps = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    return steps && m[(31 - __builtin_clz(steps)) >> 3] <= cards;
+}
+
+/* What a decision's actions share in the policy's eyes, worked out when an action first asks and kept
+ * for the others, so that worthing all of a decision's actions costs little more than one: a seat's
+ * fields as bean_worth_quarters reads them, whether the card to plant is stuck, whether a face-up card
+ * hurts. One per decision, over a state that does not change meanwhile; a game's own policy
+ * (Rabohnzel's) asks it too. */
 typedef struct bean_policy {
     const bean_table *g;
-    bool building;                      /* a deal is being built (phase 2): the bulk of a playout's worths */
+    bool building;                      /* a deal is being built (phase 2): most of a playout's worths */
     int8_t stuck, hurts;                /* -1 until asked */
-    int quarters_seat;                  /* whose bean_worth_quarters `quarters` holds; -1: nobody's */
-    int quarters[BEAN_MAX_TYPES];
+    int seat;                           /* whose fields the next three describe; -1: nobody's yet */
+    bool empty;                         /* one of them is empty */
+    unsigned grows;                     /* bit t: one holds beans of type t */
+    uint8_t size[BEAN_MAX_TYPES];       /* for those types, the size of the first that does */
 } bean_policy;
 static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
     p->g = g;
     p->building = g->phase == BEAN_TRADE && g->deal.stage == BEAN_DEAL_BUILD;
     p->stuck = p->hurts = -1;
-    p->quarters_seat = -1;
+    p->seat = -1;
 }
 /* bean_playout_worth of `a`. */
 int bean_policy_worth(bean_policy *p, action_t a);
-void bean_policy_fill(bean_policy *p, int seat);
-/* bean_worth_quarters, from the fields' wants kept for the last seat asked. */
+void bean_policy_fields(bean_policy *p, int seat);
+/* Whether a bean of `type` joins one of `seat`'s fields (bean_worth_quarters >= BEAN_GROWS). */
+static inline bool bean_policy_grows(bean_policy *p, int seat, int type) {
+    if (p->seat != seat) bean_policy_fields(p, seat);
+    return (unsigned)type < BEAN_MAX_TYPES && p->grows >> type & 1;
+}
+/* bean_worth_quarters. */
 static inline int bean_policy_quarters(bean_policy *p, int seat, int type) {
     if ((unsigned)type >= BEAN_MAX_TYPES) return bean_worth_quarters(p->g, seat, type);
-    if (p->quarters_seat != seat) bean_policy_fill(p, seat);
-    return p->quarters[type];
+    if (bean_policy_grows(p, seat, type)) return 8 + p->size[type];
+    return p->empty ? 2 : -6;
 }
-/* Whether `a` is building the deal (give up, give, want, send, cancel while p->building): then
- * bean_build_worth is its bean_policy_worth. */
-static inline bool bean_policy_builds(const bean_policy *p, action_t a) {
-    return p->building && (unsigned)(bean_act_kind(a) - BEAN_ACT_GIVE_UP) <= BEAN_ACT_CANCEL - BEAN_ACT_GIVE_UP;
+/* Whether a bean of `type` would force `seat` to harvest (bean_worth_quarters < 0). */
+static inline bool bean_policy_hurts(bean_policy *p, int seat, int type) {
+    if ((unsigned)type >= BEAN_MAX_TYPES) return bean_worth_quarters(p->g, seat, type) < 0;
+    return !bean_policy_grows(p, seat, type) && !p->empty;
 }
-/* Building a deal: give away the face-up cards that hurt (the first type first), then up to two of
- * the first three hand cards that hurt (the frontmost first), want the one bean that grows a field
- * most, then send (else cancel). Inline: a playout's deals are built one card a decision, twenty-odd
- * actions each. */
-static inline int bean_build_worth(bean_policy *p, action_t a) {
-    const bean_deal *d = &p->g->deal;
-    int seat = d->from, x = bean_act_x(a);
-    switch (bean_act_kind(a)) {
-    case BEAN_ACT_GIVE_UP: return bean_policy_quarters(p, seat, x) < 0 ? 400 - x : -1;
-    case BEAN_ACT_GIVE:
-        if (d->n_give >= 2 || x >= 3) return -1;
-        return bean_policy_quarters(p, seat, bean_zone(p->g, BEAN_ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
-    case BEAN_ACT_WANT: {
-        if (d->n_want) return -1;
-        int w = bean_policy_quarters(p, seat, x);
-        return w >= BEAN_GROWS ? 200 + w : -1;
-    }
-    case BEAN_ACT_SEND: return 100;
-    case BEAN_ACT_CANCEL: return 50;
-    default: return -1;
-    }
-}
-/* Whether a field of `type` that pays `coins` (bean_payout) pays the most its meter can: the greedy
- * bots harvest such a field before anything else. */
-bool bean_pays_most(const bean_table *g, int type, int coins);
+/* The worths of a deal's building actions (give up, give, want, send, cancel) while one is built
+ * (p->building), the others' from `other`: most of a playout's worths, twenty-odd actions a decision,
+ * the deal built one card a decision. */
+void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
+                       void *ctx);
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);

@@ -2678,7 +2678,7 @@ typedef struct rab_policy {
 static int quarters(rab_policy *p, int type) { return bean_policy_quarters(&p->bean, p->seat, type); }
 
 /* Whether a bean of `type` would join one of the decider's fields. */
-static bool grows(rab_policy *p, int type) { return quarters(p, type) >= BEAN_GROWS; }
+static bool grows(rab_policy *p, int type) { return bean_policy_grows(&p->bean, p->seat, type); }
 
 /* The spells worth activating, best first (0: not wanted); aggression only with a field to use it. */
 static int spell_rank(const rabohnzel *g, int seat, int s) {
@@ -2734,7 +2734,7 @@ static int use_worth(rab_policy *p, int s) {
     case BEAN_FIELD: {
         const uint8_t *aside = bean_zone(&g->b, BEAN_ZONE_SET_ASIDE(seat));
         for (int k = 0; k < bean_zone_len(&g->b, BEAN_ZONE_SET_ASIDE(seat)); k++)
-            if (quarters(p, aside[k]) < 0) return BAND(BAND_USE) + 1;
+            if (bean_policy_hurts(&p->bean, seat, aside[k])) return BAND(BAND_USE) + 1;
         return UNRANKED;
     }
     default: return UNRANKED;
@@ -2770,10 +2770,11 @@ static int enchant_worth(rab_policy *p, action_t a) {
 static int harvest_worth(rab_policy *p, action_t a) {
     const rabohnzel *g = p->g;
     int seat = p->seat, f = bean_act_x(a), type = field_type(g, seat, f);
-    int paid = bean_payout(&g->b, type, field_size(g, seat, f));
-    if (bean_pays_most(&g->b, type, paid)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
-    if (g->sub == SUB_GUARD)
+    if (bean_policy_full(&g->b, type, field_size(g, seat, f))) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
+    if (g->sub == SUB_GUARD) {
+        int paid = bean_payout(&g->b, type, field_size(g, seat, f));
         return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
+    }
     if (g->sub == SUB_ENCHANT) return enchant_worth(p, a);
     return bean_policy_worth(&p->bean, a);
 }
@@ -2817,7 +2818,7 @@ static int policy_worth(rab_policy *p, action_t a) {
     case ACT_USE: return use_worth(p, x);
     case ACT_DISCARD: {
         int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
-        bool hurts = face_up && quarters(p, bean_zone_top(&g->b, BEAN_ZONE_FACE_UP)) < 0;
+        bool hurts = face_up && bean_policy_hurts(&p->bean, seat, bean_zone_top(&g->b, BEAN_ZONE_FACE_UP));
         return hurts ? BAND(BAND_DISCARD) : UNRANKED;
     }
     /* greedy_rabohnzel's fallback score when no rule decides: end the step rather than start
@@ -2829,6 +2830,8 @@ static int policy_worth(rab_policy *p, action_t a) {
     default: return bean_policy_worth(&p->bean, a);
     }
 }
+
+static int other_worth(void *p, action_t a) { return policy_worth(p, a); }
 
 static void policy_open(rab_policy *p, const rabohnzel *g) {
     bean_policy_open(&p->bean, &g->b);
@@ -2847,8 +2850,9 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
 static void rabohnzel_playout_worths(const void *st, const action_t *acts, int n, int *out) {
     rab_policy p;
     policy_open(&p, st);
-    for (int i = 0; i < n; i++)
-        out[i] = bean_policy_builds(&p.bean, acts[i]) ? bean_build_worth(&p.bean, acts[i]) : policy_worth(&p, acts[i]);
+    if (p.bean.building) bean_build_worths(&p.bean, acts, n, out, other_worth, &p);
+    else
+        for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 
 /* Relocation's new order is its owner's secret; every other decision is made in the open. */
