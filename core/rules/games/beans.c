@@ -2189,20 +2189,25 @@ static unsigned beans_in(const bean_table *g, int zone) {
 }
 
 /* Whether the card to plant now fits no field: then a field must be harvested first. In phase 3,
- * none of the beans to plant (set aside, and the active player's face-up ones) fits. */
-static bool planting_stuck(const bean_table *g) {
+ * none of the beans to plant (set aside, and the active player's face-up ones) fits. A bean fits a
+ * field of its kind or, wanting none, the lowest empty one (bean_fits). */
+static bool planting_stuck(bean_policy *p) {
+    const bean_table *g = p->g;
     int seat = g->to_move;
-    if (g->phase == BEAN_PLANT)
-        return bean_hand_len(g, seat) && bean_first_fit(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0;
-    if (g->phase != BEAN_PLANT_TRADED) return false;
+    if (g->phase != BEAN_PLANT && g->phase != BEAN_PLANT_TRADED) return false;
+    if (p->seat != seat) bean_policy_fields(p, seat);
+    if (g->phase == BEAN_PLANT) {
+        if (!bean_hand_len(g, seat)) return false;
+        unsigned front = bean_zone(g, BEAN_ZONE_HAND(seat))[0];
+        return !p->empty && !(front < BEAN_MAX_TYPES && p->grows >> front & 1);
+    }
     unsigned supply = beans_in(g, BEAN_ZONE_SET_ASIDE(seat)) | (seat == g->active ? beans_in(g, BEAN_ZONE_FACE_UP) : 0);
-    for (int t = 0; t < g->rules.types; t++)
-        if (supply >> t & 1 && bean_first_fit(g, seat, t) >= 0) return false;
-    return true;
+    supply &= (1u << g->rules.types) - 1;
+    return !(supply & (p->empty ? ~0u : p->grows));
 }
 
-static bool policy_stuck(bean_policy *p) {
-    if (p->stuck < 0) p->stuck = planting_stuck(p->g);
+bool bean_policy_stuck(bean_policy *p) {
+    if (p->stuck < 0) p->stuck = planting_stuck(p);
     return p->stuck;
 }
 
@@ -2212,7 +2217,7 @@ static int harvest_worth(bean_policy *p, int seat, int field) {
     const bean_table *g = p->g;
     int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
     if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
-    return policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
+    return bean_policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
 }
 
 bool bean_pays_most(const bean_table *g, int type, int coins) {
@@ -2343,7 +2348,8 @@ static int trade_main_worth(bean_policy *p, action_t a) {
     }
 }
 
-static int trade_worth(bean_policy *p, action_t a) {
+/* Out of line: trading other than a deal's building lists few actions a decision. */
+NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
     switch (p->g->deal.stage) {
     case BEAN_DEAL_BUILD: return build_worth(p, a);
     case BEAN_DEAL_ANSWER:
@@ -2355,7 +2361,8 @@ static int trade_worth(bean_policy *p, action_t a) {
     return trade_main_worth(p, a);
 }
 
-static inline int policy_worth(bean_policy *p, action_t a) {
+/* Inline into the loops over a decision's actions: plantings and harvests are most of the rest. */
+__attribute__((always_inline)) static inline int policy_worth(bean_policy *p, action_t a) {
     const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
