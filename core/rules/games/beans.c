@@ -2206,14 +2206,14 @@ static bool planting_stuck(bean_policy *p) {
     return !(supply & (p->empty ? ~0u : p->grows));
 }
 
-bool bean_policy_stuck(bean_policy *p) {
-    if (p->stuck < 0) p->stuck = planting_stuck(p);
+bool bean_policy_stuck_now(bean_policy *p) {
+    p->stuck = planting_stuck(p);
     return p->stuck;
 }
 
 /* A field that can pay no more goes first of all (the first such field first, as the bots take it),
  * before even a third field is bought. */
-static int harvest_worth(bean_policy *p, int seat, int field) {
+static inline int harvest_worth(bean_policy *p, int seat, int field) {
     const bean_table *g = p->g;
     int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
     if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;

@@ -388,7 +388,8 @@ static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
 /* bean_playout_worth of `a`. */
 int bean_policy_worth(bean_policy *p, action_t a);
 /* Whether the mover's card to plant fits no field (phases 1 and 3): then harvests are worth taking. */
-bool bean_policy_stuck(bean_policy *p);
+bool bean_policy_stuck_now(bean_policy *p);
+static inline bool bean_policy_stuck(bean_policy *p) { return p->stuck >= 0 ? p->stuck : bean_policy_stuck_now(p); }
 void bean_policy_fields(bean_policy *p, int seat);
 /* Whether a bean of `type` joins one of `seat`'s fields (bean_worth_quarters >= BEAN_GROWS). */
 static inline bool bean_policy_grows(bean_policy *p, int seat, int type) {
