@@ -2211,15 +2211,6 @@ bool bean_policy_stuck_now(bean_policy *p) {
     return p->stuck;
 }
 
-/* A field that can pay no more goes first of all (the first such field first, as the bots take it),
- * before even a third field is bought. */
-static inline int harvest_worth(bean_policy *p, int seat, int field) {
-    const bean_table *g = p->g;
-    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
-    if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
-    return bean_policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
-}
-
 bool bean_pays_most(const bean_table *g, int type, int coins) {
     return coins > 0 && coins == bean_payout(g, type, 255);
 }
@@ -2366,7 +2357,7 @@ __attribute__((always_inline)) static inline int policy_worth(bean_policy *p, ac
     const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
-    case BEAN_ACT_HARVEST: return harvest_worth(p, seat, bean_act_x(a));
+    case BEAN_ACT_HARVEST: return bean_policy_harvest_worth(p, seat, bean_act_x(a));
     case BEAN_ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
     case BEAN_ACT_PLANT: return plant_worth(g, seat, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE: return plant_worth(g, seat, bean_act_y(a));

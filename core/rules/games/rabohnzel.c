@@ -2776,7 +2776,7 @@ static int harvest_worth(rab_policy *p, action_t a) {
         return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
     }
     if (g->sub == SUB_ENCHANT) return enchant_worth(p, a);
-    return bean_policy_worth(&p->bean, a);
+    return bean_policy_harvest_worth(&p->bean, g->b.to_move, f); /* bean_policy_worth's */
 }
 
 /* A planting: a pending card only onto its own kind (else kept); the river's front card only while it
