@@ -2231,8 +2231,13 @@ void bean_policy_fields(bean_policy *p, int seat) {
     p->seat = seat;
     p->empty = false;
     p->grows = 0;
+    /* a seat's fields are consecutive zones: each one's start is the last one's end */
+    const uint8_t *end = &g->zone_end[BEAN_ZONE_FIELD(seat, 0)];
+    int start = end[-1];
     for (int f = 0; f < g->fields[seat]; f++) {
-        int size = bean_field_size(g, seat, f), type = bean_field_type(g, seat, f);
+        int size = end[f] - start, enchanted = g->enchanted[seat][f];
+        unsigned type = size > enchanted ? g->card[start + enchanted] : BEAN_NONE; /* bean_field_type */
+        start = end[f];
         if (!size) p->empty = true;
         else if (type < BEAN_MAX_TYPES && !(p->grows >> type & 1)) {
             p->grows |= 1u << type;
