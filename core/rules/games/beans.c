@@ -17,11 +17,14 @@
 #include "rules/table.h"
 
 /* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
- * function a larger frame and register saves on every call. */
+ * function a larger frame and register saves on every call. ALWAYS_INLINED: a small function called
+ * once an action inside a loop over a decision's actions, where a call costs as much as its work. */
 #if defined(__GNUC__)
 #define NOT_INLINED __attribute__((noinline))
+#define ALWAYS_INLINED __attribute__((always_inline))
 #else
 #define NOT_INLINED
+#define ALWAYS_INLINED
 #endif
 
 /* The lowest set bit's index of a mask that is not 0. */
@@ -2358,7 +2361,7 @@ NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
 }
 
 /* Inline into the loops over a decision's actions: plantings and harvests are most of the rest. */
-__attribute__((always_inline)) static inline int policy_worth(bean_policy *p, action_t a) {
+ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) {
     const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
