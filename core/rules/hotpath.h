@@ -5,11 +5,14 @@
 #include <stdint.h>
 
 /* Keeps a rare path out of a hot function: inlined, its arrays and variables would cost the hot
- * function a larger frame and register saves on every call. */
+ * function a larger frame and register saves on every call. ALWAYS_INLINED: a small function called
+ * once an action inside a loop over a decision's actions, where a call costs as much as its work. */
 #if defined(__GNUC__)
 #define NOT_INLINED __attribute__((noinline))
+#define ALWAYS_INLINED __attribute__((always_inline))
 #else
 #define NOT_INLINED
+#define ALWAYS_INLINED
 #endif
 
 /* The lowest set bit's index of a mask that is not 0. */

@@ -115,6 +115,48 @@ describe("the playout policies", function()
         { fields = { { "princess", "princess" }, { "pluck" } }, hand = { "cape" } } } })
   end)
 
+  it("rank and play the bean games exactly as recorded (the playout policy's cost may change, its choices never)", function()
+    -- The bean games' policy values all of a decision's actions at once (game_def.playout_worths): a
+    -- search's choices at fixed seeds and iterations are what they were only while every ranking and
+    -- every greedy playout is. Recorded from the one-action-at-a-time policy: the ranked lists at
+    -- every decision of random games, and greedy playouts from every 25th position (decisions, scores).
+    local function fold(h, text)
+      for i = 1, #text do h = ((h ~ text:byte(i)) * 16777619) & 0xffffffff end
+      return h
+    end
+    local recorded = {
+      { "bohnanza", 3, nil, 8256, 1494018466 }, { "bohnanza", 4, nil, 9017, 862601116 },
+      { "bohnanza", 5, nil, 7822, 2579663257 }, { "rabohnzel", 3, nil, 7781, 1825897837 },
+      { "rabohnzel", 4, nil, 9926, 992635093 }, { "rabohnzel", 5, nil, 10856, 2393642510 },
+      { "bohnanza", 4, { edition = "riogrande" }, 14061, 3700999966 },
+      { "bohnanza", 3, { duplicate_fields = false, fields = 4 }, 9217, 1386107596 },
+      { "rabohnzel", 4, { duplicate_fields = false }, 9455, 2453564830 },
+    }
+    for _, case in ipairs(recorded) do
+      local game, players, params, want_decisions, want_hash = table.unpack(case)
+      local h, decisions = 2166136261, 0
+      for seed = 1, 4 do
+        local s = meeple.new(game, { seed = seed, players = players, params = params })
+        local d = 0
+        while not s:is_over() do
+          h = fold(h, table.concat(s:ranked(seed * 7 + d), "|"))
+          if d % 25 == 3 then
+            local c = s:clone()
+            local n = c:playout(seed + d, -1, 1)
+            h = fold(h, n .. ":" .. table.concat(c:scores(), ","))
+          end
+          local legal = s:legal()
+          s:play(legal[(seed * 31 + d * 17) % #legal + 1])
+          d = d + 1
+        end
+        decisions = decisions + d
+      end
+      local name = ("%s, %d players%s"):format(game, players, params and " (with parameters)" or "")
+      assert.equal(want_decisions, decisions, name)
+      assert.equal(want_hash, h, name)
+    end
+  end)
+
   it("are a bot of their own: bots/policy.lua plays every shipped game against the greedy bots without a forfeit", function()
     for _, case in ipairs { { "babel", 2 }, { "citadels", 4 }, { "bohnanza", 4 }, { "rabohnzel", 4 } } do
       local game, players = table.unpack(case)

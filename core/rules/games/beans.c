@@ -2218,24 +2218,35 @@ static int plant_worth(const bean_table *g, int seat, int field) {
     return size ? 500 + size : 400;
 }
 
-/* A field that can pay no more goes first of all (the first such field first, as the bots take it),
- * before even a third field is bought. */
-static int harvest_worth(const bean_table *g, int seat, int field, bool stuck) {
-    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
-    int coins = bean_payout(g, type, size);
-    if (bean_pays_most(g, type, coins)) return 700 + BEAN_MAX_FIELDS - field;
-    return stuck ? 300 + 10 * coins - size : -1;
+/* The bean types among a zone's cards, a bit each. */
+static unsigned beans_in(const bean_table *g, int zone) {
+    const uint8_t *c = bean_zone(g, zone);
+    unsigned beans = 0;
+    for (int i = bean_zone_len(g, zone) - 1; i >= 0; i--) beans |= 1u << c[i];
+    return beans;
 }
 
-/* Whether the card to plant now fits no field: then a field must be harvested first. */
-static bool planting_stuck(const bean_table *g) {
+/* Whether the card to plant now fits no field: then a field must be harvested first. In phase 3,
+ * none of the beans to plant (set aside, and the active player's face-up ones) fits. A bean fits a
+ * field of its kind or, wanting none, the lowest empty one (bean_fits). */
+static bool planting_stuck(bean_policy *p) {
+    const bean_table *g = p->g;
     int seat = g->to_move;
-    if (g->phase == BEAN_PLANT)
-        return bean_hand_len(g, seat) && bean_first_fit(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0;
-    if (g->phase != BEAN_PLANT_TRADED) return false;
-    for (int t = 0; t < g->rules.types; t++)
-        if (plant_supply(g, seat, t) && bean_first_fit(g, seat, t) >= 0) return false;
-    return true;
+    if (g->phase != BEAN_PLANT && g->phase != BEAN_PLANT_TRADED) return false;
+    if (p->seat != seat) bean_policy_fields(p, seat);
+    if (g->phase == BEAN_PLANT) {
+        if (!bean_hand_len(g, seat)) return false;
+        unsigned front = bean_zone(g, BEAN_ZONE_HAND(seat))[0];
+        return !p->empty && !(front < BEAN_MAX_TYPES && p->grows >> front & 1);
+    }
+    unsigned supply = beans_in(g, BEAN_ZONE_SET_ASIDE(seat)) | (seat == g->active ? beans_in(g, BEAN_ZONE_FACE_UP) : 0);
+    supply &= (1u << g->rules.types) - 1;
+    return !(supply & (p->empty ? ~0u : p->grows));
+}
+
+bool bean_policy_stuck_now(bean_policy *p) {
+    p->stuck = planting_stuck(p);
+    return p->stuck;
 }
 
 bool bean_pays_most(const bean_table *g, int type, int coins) {
@@ -2251,84 +2262,169 @@ int bean_worth_quarters(const bean_table *g, int seat, int type) {
     return empty ? 2 : -6;
 }
 
+/* What bean_worth_quarters reads of a seat's fields, in one walk: the first field of a type counts,
+ * as there. */
+void bean_policy_fields(bean_policy *p, int seat) {
+    const bean_table *g = p->g;
+    p->seat = seat;
+    p->empty = false;
+    p->grows = 0;
+    /* a seat's fields are consecutive zones: each one's start is the last one's end */
+    const uint8_t *end = &g->zone_bound[BEAN_ZONE_FIELD(seat, 0) + 1]; /* each field's end */
+    int start = end[-1];
+    for (int f = 0; f < g->fields[seat]; f++) {
+        int size = end[f] - start, enchanted = g->enchanted[seat][f];
+        unsigned type = size > enchanted ? g->card[start + enchanted] : BEAN_NONE; /* bean_field_type */
+        start = end[f];
+        if (!size) p->empty = true;
+        else if (type < BEAN_MAX_TYPES && !(p->grows >> type & 1)) {
+            p->grows |= 1u << type;
+            p->size[type] = (uint8_t)size;
+        }
+    }
+}
+
 /* ---- trading, as beans.lua's trading rules: worths from 1 to 400, each rule's above the next's ---- */
 
 /* Building a deal: give away the face-up cards that hurt (the first type first), then up to two of
  * the first three hand cards that hurt (the frontmost first), want the one bean that grows a field
  * most, then send (else cancel). */
-static int build_worth(const bean_table *g, action_t a) {
-    const bean_deal *d = &g->deal;
+static int build_worth(bean_policy *p, action_t a) {
+    const bean_deal *d = &p->g->deal;
     int seat = d->from, x = bean_act_x(a);
     switch (bean_act_kind(a)) {
-    case BEAN_ACT_GIVE_UP: return bean_worth_quarters(g, seat, x) < 0 ? 400 - x : -1;
+    case BEAN_ACT_GIVE_UP: return bean_policy_hurts(p, seat, x) ? 400 - x : -1;
     case BEAN_ACT_GIVE:
-        return d->n_give < 2 && x < 3 && bean_worth_quarters(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[x]) < 0 ? 300 - x : -1;
-    case BEAN_ACT_WANT: return !d->n_want && bean_worth_quarters(g, seat, x) >= BEAN_GROWS ? 200 + bean_worth_quarters(g, seat, x) : -1;
+        if (d->n_give >= 2 || x >= 3) return -1;
+        return bean_policy_hurts(p, seat, bean_zone(p->g, BEAN_ZONE_HAND(seat))[x]) ? 300 - x : -1;
+    case BEAN_ACT_WANT:
+        return !d->n_want && bean_policy_grows(p, seat, x) ? 200 + BEAN_GROWS + p->size[x] : -1;
     case BEAN_ACT_SEND: return 100;
     case BEAN_ACT_CANCEL: return 50;
     default: return -1;
     }
 }
 
+/* build_worth for a whole decision: what the builder's fields want and dread as bits, one look each. */
+void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
+                       void *ctx) {
+    const bean_table *g = p->g;
+    const bean_deal *d = &g->deal;
+    int seat = d->from;
+    if (p->seat != seat) bean_policy_fields(p, seat);
+    uint32_t hurts = p->empty ? 0 : ~p->grows, wants = d->n_want ? 0 : p->grows;
+    const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
+    int gives = d->n_give < 2 ? 3 : 0; /* hand positions a give may still be worth it from */
+    for (int i = 0; i < n; i++) {
+        action_t a = acts[i];
+        unsigned x = (unsigned)bean_act_x(a);
+        switch (bean_act_kind(a)) {
+        case BEAN_ACT_GIVE_UP:
+            out[i] = x < BEAN_MAX_TYPES ? (hurts >> x & 1 ? 400 - (int)x : -1) : build_worth(p, a);
+            break;
+        case BEAN_ACT_GIVE:
+            out[i] = x >= (unsigned)gives ? -1 : hand[x] < BEAN_MAX_TYPES ? (hurts >> hand[x] & 1 ? 300 - (int)x : -1) : build_worth(p, a);
+            break;
+        case BEAN_ACT_WANT:
+            out[i] = x < BEAN_MAX_TYPES && wants >> x & 1 ? 200 + BEAN_GROWS + p->size[x] : -1;
+            break;
+        case BEAN_ACT_SEND: out[i] = 100; break;
+        case BEAN_ACT_CANCEL: out[i] = 50; break;
+        default: out[i] = other(ctx, a);
+        }
+    }
+}
+
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
  * fields, a hand card (unseen) half a bean less; each wanted bean its worth to the fields, and one
  * bean more for every copy of its type wanted before it. */
-static int deal_value4(const bean_table *g) {
+static int deal_value4(bean_policy *p) {
+    const bean_table *g = p->g;
     const bean_deal *d = &g->deal;
     int seat = d->to, value = 0, given[BEAN_MAX_TYPES] = {0};
     const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
     for (int i = 0; i < d->n_give; i++)
-        value += BEAN_ITEM_IS_UP(d->give[i]) ? bean_worth_quarters(g, seat, up[BEAN_ITEM_UP_INDEX(d->give[i])]) : -2;
+        value += BEAN_ITEM_IS_UP(d->give[i]) ? bean_policy_quarters(p, seat, up[BEAN_ITEM_UP_INDEX(d->give[i])]) : -2;
     for (int i = 0; i < d->n_want; i++) {
-        int t = d->want[i], w = bean_worth_quarters(g, seat, t);
+        int t = d->want[i], w = bean_policy_quarters(p, seat, t);
         value -= (w > 0 ? w : 0) + 4 * given[t]++;
     }
     return value;
 }
 
+/* Whether a face-up card hurts the mover's fields. */
+static bool face_up_hurts(bean_policy *p, int seat) {
+    if (p->hurts < 0) {
+        const bean_table *g = p->g;
+        const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
+        bool hurts = false;
+        for (int i = 0; i < face_up_len(g) && !hurts; i++) hurts = bean_policy_hurts(p, seat, up[i]);
+        p->hurts = hurts;
+    }
+    return p->hurts;
+}
+
 /* The active player's main decision: while a face-up card hurts, one proposal to each other player in
  * turn (the next one clockwise for each step taken), then done; an invited player offers when the
  * front hand card hurts. */
-static int trade_main_worth(const bean_table *g, action_t a) {
+static int trade_main_worth(bean_policy *p, action_t a) {
+    const bean_table *g = p->g;
     int seat = g->to_move;
     switch (bean_act_kind(a)) {
     case BEAN_ACT_PROPOSE: {
-        bool hurts = false;
-        const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-        for (int i = 0; i < face_up_len(g); i++) hurts |= bean_worth_quarters(g, seat, up[i]) < 0;
         bool next = bean_act_x(a) == (seat + 1 + g->trade_steps) % g->players;
-        return hurts && g->trade_steps < g->players - 1 && next ? 100 : -1;
+        return g->trade_steps < g->players - 1 && next && face_up_hurts(p, seat) ? 100 : -1;
     }
     case BEAN_ACT_OFFER:
-        return bean_hand_len(g, seat) && bean_worth_quarters(g, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) < 0 ? 100 : -1;
+        return bean_hand_len(g, seat) && bean_policy_hurts(p, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) ? 100 : -1;
     case BEAN_ACT_DONE: case BEAN_ACT_PASS: return 50;
     default: return -1;
     }
 }
 
-static int trade_worth(const bean_table *g, action_t a) {
-    switch (g->deal.stage) {
-    case BEAN_DEAL_BUILD: return build_worth(g, a);
+/* Out of line: trading other than a deal's building lists few actions a decision. */
+NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
+    switch (p->g->deal.stage) {
+    case BEAN_DEAL_BUILD: return build_worth(p, a);
     case BEAN_DEAL_ANSWER:
-        if (bean_act_kind(a) == BEAN_ACT_ACCEPT) return deal_value4(g) > 0 ? 100 : -1;
+        if (bean_act_kind(a) == BEAN_ACT_ACCEPT) return deal_value4(p) > 0 ? 100 : -1;
         return bean_act_kind(a) == BEAN_ACT_REJECT ? 50 : -1;
     case BEAN_DEAL_PICK: /* the frontmost card first, a face-up one last */
         return bean_act_kind(a) == BEAN_ACT_PICK ? 200 - bean_act_x(a) : bean_act_kind(a) == BEAN_ACT_PICK_UP ? 1 : -1;
     }
-    return trade_main_worth(g, a);
+    return trade_main_worth(p, a);
 }
 
-int bean_playout_worth(const void *st, action_t a, rng *r) {
-    (void)r; /* no draw of its own: the host breaks ties at random */
-    const bean_table *g = st;
+/* Inline into the loops over a decision's actions: plantings and harvests are most of the rest. */
+ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) {
+    const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
-    case BEAN_ACT_HARVEST: return harvest_worth(g, seat, bean_act_x(a), planting_stuck(g));
+    case BEAN_ACT_HARVEST: return bean_policy_harvest_worth(p, seat, bean_act_x(a));
     case BEAN_ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
     case BEAN_ACT_PLANT: return plant_worth(g, seat, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE: return plant_worth(g, seat, bean_act_y(a));
     }
-    if (g->phase == BEAN_TRADE && kind < BEAN_ACTS) return trade_worth(g, a);
+    if (g->phase == BEAN_TRADE && kind < BEAN_ACTS) return trade_worth(p, a);
     return kind == BEAN_ACT_DONE ? 450 : -1;
+}
+
+int bean_policy_worth(bean_policy *p, action_t a) { return policy_worth(p, a); }
+
+int bean_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* no draw of its own: the host breaks ties at random */
+    bean_policy p;
+    bean_policy_open(&p, st);
+    return policy_worth(&p, a);
+}
+
+static int other_worth(void *p, action_t a) { return policy_worth(p, a); }
+
+void bean_playout_worths(const void *st, const action_t *acts, int n, int *out) {
+    bean_policy p;
+    bean_policy_open(&p, st);
+    if (p.building) bean_build_worths(&p, acts, n, out, other_worth, &p);
+    else
+        for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 

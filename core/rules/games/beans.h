@@ -361,13 +361,81 @@ uint32_t bean_turn_key(const void *st, int *owner);
 /* A search playout's policy for both bean games (game_def.playout_worth): plant, harvest and trade as
  * greedy_bohnanza does (bots/lib/beans.lua). Its worths run up to 700 + BEAN_MAX_FIELDS. */
 int bean_playout_worth(const void *st, action_t a, rng *r);
+/* bean_playout_worth of every action of acts[0..n) (game_def.playout_worths). */
+void bean_playout_worths(const void *st, const action_t *acts, int n, int *out);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
 int bean_worth_quarters(const bean_table *g, int seat, int type);
+#define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
 /* Whether a field of `type` that pays `coins` (bean_payout) pays the most its meter can: the greedy
  * bots harvest such a field before anything else. */
 bool bean_pays_most(const bean_table *g, int type, int coins);
-#define BEAN_GROWS 8 /* bean_worth_quarters of a bean that joins a field: the bots' "worth >= 2" */
+
+/* bean_pays_most(g, type, bean_payout(g, type, cards)), with one look at the meter: the most a field
+ * pays is its highest step's coins, reached when it holds that step's cards. */
+static inline bool bean_policy_full(const bean_table *g, int type, int cards) {
+    if ((unsigned)type >= BEAN_MAX_TYPES) return bean_pays_most(g, type, bean_payout(g, type, cards));
+    const uint8_t *m = g->rules.meter[type];
+    uint32_t steps = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    return steps && m[(31 - __builtin_clz(steps)) >> 3] <= cards;
+}
+
+/* What a decision's actions share in the policy's eyes, worked out when an action first asks and kept
+ * for the others, so that worthing all of a decision's actions costs little more than one: a seat's
+ * fields as bean_worth_quarters reads them, whether the card to plant is stuck, whether a face-up card
+ * hurts. One per decision, over a state that does not change meanwhile; a game's own policy
+ * (Rabohnzel's) asks it too. */
+typedef struct bean_policy {
+    const bean_table *g;
+    bool building;                      /* a deal is being built (phase 2): most of a playout's worths */
+    int8_t stuck, hurts;                /* -1 until asked */
+    int seat;                           /* whose fields the next three describe; -1: nobody's yet */
+    bool empty;                         /* one of them is empty */
+    unsigned grows;                     /* bit t: one holds beans of type t */
+    uint8_t size[BEAN_MAX_TYPES];       /* for those types, the size of the first that does */
+} bean_policy;
+static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
+    p->g = g;
+    p->building = g->phase == BEAN_TRADE && g->deal.stage == BEAN_DEAL_BUILD;
+    p->stuck = p->hurts = -1;
+    p->seat = -1;
+}
+/* bean_playout_worth of `a`. */
+int bean_policy_worth(bean_policy *p, action_t a);
+/* Whether the mover's card to plant fits no field (phases 1 and 3): then harvests are worth taking. */
+bool bean_policy_stuck_now(bean_policy *p);
+static inline bool bean_policy_stuck(bean_policy *p) { return p->stuck >= 0 ? p->stuck : bean_policy_stuck_now(p); }
+/* A harvest of the seat's field: a field that can pay no more goes first of all (the first such field
+ * first, as the bots take it), before even a third field is bought; when the card to plant is stuck,
+ * the field paying most. Inline: most decisions list a harvest for every field. */
+static inline int bean_policy_harvest_worth(bean_policy *p, int seat, int field) {
+    const bean_table *g = p->g;
+    int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
+    if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
+    return bean_policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
+}
+void bean_policy_fields(bean_policy *p, int seat);
+/* Whether a bean of `type` joins one of `seat`'s fields (bean_worth_quarters >= BEAN_GROWS). */
+static inline bool bean_policy_grows(bean_policy *p, int seat, int type) {
+    if (p->seat != seat) bean_policy_fields(p, seat);
+    return (unsigned)type < BEAN_MAX_TYPES && p->grows >> type & 1;
+}
+/* bean_worth_quarters. */
+static inline int bean_policy_quarters(bean_policy *p, int seat, int type) {
+    if ((unsigned)type >= BEAN_MAX_TYPES) return bean_worth_quarters(p->g, seat, type);
+    if (bean_policy_grows(p, seat, type)) return 8 + p->size[type];
+    return p->empty ? 2 : -6;
+}
+/* Whether a bean of `type` would force `seat` to harvest (bean_worth_quarters < 0). */
+static inline bool bean_policy_hurts(bean_policy *p, int seat, int type) {
+    if ((unsigned)type >= BEAN_MAX_TYPES) return bean_worth_quarters(p->g, seat, type) < 0;
+    return !bean_policy_grows(p, seat, type) && !p->empty;
+}
+/* The worths of a deal's building actions (give up, give, want, send, cancel) while one is built
+ * (p->building), the others' from `other`: most of a playout's worths, twenty-odd actions a decision,
+ * the deal built one card a decision. */
+void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
+                       void *ctx);
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);

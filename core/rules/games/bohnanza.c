@@ -528,4 +528,5 @@ const game_def bohnanza_game = {
     .move = bohnanza_move,
     .add = bohnanza_add,
     .playout_worth = bean_playout_worth,
+    .playout_worths = bean_playout_worths,
 };

@@ -2677,8 +2677,17 @@ enum {
 #define BAND(b) ((b) * 10000000) /* above every worth of the bean core's policy (beans.c) */
 #define UNRANKED 0               /* no rule wants the action: only the bot's fallback score might */
 
-/* Whether a bean of `type` would join one of `seat`'s fields. */
-static bool grows(const rabohnzel *g, int seat, int type) { return bean_worth_quarters(&g->b, seat, type) >= BEAN_GROWS; }
+/* One decision's policy: the bean core's (what the actions share, bean_policy) and the decider. */
+typedef struct rab_policy {
+    bean_policy bean;
+    const rabohnzel *g;
+    int seat;
+} rab_policy;
+
+static int quarters(rab_policy *p, int type) { return bean_policy_quarters(&p->bean, p->seat, type); }
+
+/* Whether a bean of `type` would join one of the decider's fields. */
+static bool grows(rab_policy *p, int type) { return bean_policy_grows(&p->bean, p->seat, type); }
 
 /* The spells worth activating, best first (0: not wanted); aggression only with a field to use it. */
 static int spell_rank(const rabohnzel *g, int seat, int s) {
@@ -2719,20 +2728,22 @@ static int coin_result(int type) {
 }
 
 /* The spells used at a main decision, in greedy_rabohnzel's order; the ones it never uses 0. */
-static int use_worth(const rabohnzel *g, int seat, int s) {
+static int use_worth(rab_policy *p, int s) {
+    const rabohnzel *g = p->g;
+    int seat = p->seat;
     switch (s) {
     case LUCK: return BAND(BAND_USE) + 6;
     case HAND_CARDS: return BAND(BAND_USE) + 5;
     case COMMERCE: return BAND(BAND_USE) + 4;
     case CARD_RIVER:
-        return hand_len(g, seat) && grows(g, seat, hand(g, seat)[0]) ? BAND(BAND_USE) + 3 : UNRANKED;
+        return hand_len(g, seat) && grows(p, hand(g, seat)[0]) ? BAND(BAND_USE) + 3 : UNRANKED;
     case DECK_SPELL:
-        return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) && grows(g, seat, bean_zone_top(&g->b, BEAN_ZONE_DISCARD))
+        return bean_zone_len(&g->b, BEAN_ZONE_DISCARD) && grows(p, bean_zone_top(&g->b, BEAN_ZONE_DISCARD))
                    ? BAND(BAND_USE) + 2 : UNRANKED;
     case BEAN_FIELD: {
         const uint8_t *aside = bean_zone(&g->b, BEAN_ZONE_SET_ASIDE(seat));
         for (int k = 0; k < bean_zone_len(&g->b, BEAN_ZONE_SET_ASIDE(seat)); k++)
-            if (bean_worth_quarters(&g->b, seat, aside[k]) < 0) return BAND(BAND_USE) + 1;
+            if (bean_policy_hurts(&p->bean, seat, aside[k])) return BAND(BAND_USE) + 1;
         return UNRANKED;
     }
     default: return UNRANKED;
@@ -2743,10 +2754,11 @@ static int use_worth(const rabohnzel *g, int seat, int s) {
  * (else the lowest empty one); in phase 1 after a planting, a card that joins no field makes the bot
  * ask for `done`, which is not on offer here, so it skips (the others plant on the first field). A
  * card that fits no field: outside phase 2 the field paying most is harvested, else it skips. */
-static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
-    int front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = bean_act_x(a);
+static int enchant_worth(rab_policy *p, action_t a) {
+    const rabohnzel *g = p->g;
+    int seat = p->seat, front = hand_len(g, seat) ? hand(g, seat)[0] : BEAN_NONE, f = bean_act_x(a);
     bool fits = front != BEAN_NONE && bean_first_fit(&g->b, seat, front) >= 0;
-    bool declines = fits && g->b.phase == BEAN_PLANT && g->b.planted >= 1 && !grows(g, seat, front);
+    bool declines = fits && g->b.phase == BEAN_PLANT && g->b.planted >= 1 && !grows(p, front);
     switch (bean_act_kind(a)) {
     case BEAN_ACT_PLANT:
         if (declines) return 50 - f;
@@ -2764,42 +2776,46 @@ static int enchant_worth(const rabohnzel *g, int seat, action_t a) {
 
 /* A harvest: a field paying its most first of all (the first such field first); in the guard window,
  * thinning out Princess coins by the field paying most; else as the bean core plays it. */
-static int harvest_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = bean_act_x(a), type = field_type(g, seat, f), paid = bean_payout(&g->b, type, field_size(g, seat, f));
-    if (bean_pays_most(&g->b, type, paid)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
-    if (g->sub == SUB_GUARD)
+static int harvest_worth(rab_policy *p, action_t a) {
+    const rabohnzel *g = p->g;
+    int seat = p->seat, f = bean_act_x(a), type = field_type(g, seat, f);
+    if (bean_policy_full(&g->b, type, field_size(g, seat, f))) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
+    if (g->sub == SUB_GUARD) {
+        int paid = bean_payout(&g->b, type, field_size(g, seat, f));
         return bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
-    if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
-    return bean_playout_worth(g, a, r);
+    }
+    if (g->sub == SUB_ENCHANT) return enchant_worth(p, a);
+    return bean_policy_harvest_worth(&p->bean, g->b.to_move, f); /* bean_policy_worth's */
 }
 
 /* A planting: a pending card only onto its own kind (else kept); the river's front card only while it
  * joins a field (else stop); otherwise as the bean core plays it. */
-static int plant_worth(const rabohnzel *g, int seat, action_t a, rng *r) {
-    int f = bean_act_x(a);
-    if (g->sub == SUB_ENCHANT) return enchant_worth(g, seat, a);
+static int plant_worth(rab_policy *p, action_t a) {
+    const rabohnzel *g = p->g;
+    int seat = p->seat, f = bean_act_x(a);
+    if (g->sub == SUB_ENCHANT) return enchant_worth(p, a);
     if (g->sub == SUB_PENDING)
         return field_size(g, seat, f) && field_type(g, seat, f) == pending_type(g) ? BAND(BAND_PENDING) + 1 : -1;
     if (g->river && at_main(g)) {
-        if (!grows(g, seat, hand(g, seat)[0])) return -1;
+        if (!grows(p, hand(g, seat)[0])) return -1;
         return BAND(BAND_RIVER) + (field_size(g, seat, f) ? 10 + field_size(g, seat, f) : 0);
     }
-    return bean_playout_worth(g, a, r);
+    return bean_policy_worth(&p->bean, a);
 }
 
-static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
-    const rabohnzel *g = st;
-    int seat = decider(g), x = bean_act_x(a);
+static int policy_worth(rab_policy *p, action_t a) {
+    const rabohnzel *g = p->g;
+    int seat = p->seat, x = bean_act_x(a);
     switch (bean_act_kind(a)) {
-    case BEAN_ACT_HARVEST: return harvest_worth(g, seat, a, r);
-    case BEAN_ACT_PLANT: return plant_worth(g, seat, a, r);
+    case BEAN_ACT_HARVEST: return harvest_worth(p, a);
+    case BEAN_ACT_PLANT: return plant_worth(p, a);
     case ACT_KEEP: return BAND(BAND_PENDING);
     case ACT_CHOOSE: return BAND(BAND_CHOOSE) + coin_result(x);
     case ACT_ACTIVATE: return ranked_spell(g, seat, BAND_ACTIVATE, x);
     case ACT_PLACE_UP: return BAND(BAND_PLACE);
-    case ACT_ORDER: return BAND(BAND_ORDER) + bean_worth_quarters(&g->b, seat, x);
+    case ACT_ORDER: return BAND(BAND_ORDER) + quarters(p, x);
     case BEAN_ACT_PASS:
-        if (g->sub != SUB_GUARD) return bean_playout_worth(g, a, r);
+        if (g->sub != SUB_GUARD) return bean_policy_worth(&p->bean, a);
         return BAND(BAND_GUARD) + (bean_count_in(&g->b, BEAN_ZONE_COINS(seat), PRINCESS) ? 0 : 100);
     case ACT_STOP: return BAND(BAND_RIVER);
     case ACT_WISE: return BAND(BAND_WISE);
@@ -2808,20 +2824,44 @@ static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
     case ACT_SWORD: return sword_worth(g, x, bean_act_z(a) != 0);
     case ACT_MAGIC: return ranked_spell(g, seat, BAND_MAGIC, x);
     case ACT_CAST: return ranked_spell(g, seat, BAND_CAST, x);
-    case ACT_USE: return use_worth(g, seat, x);
+    case ACT_USE: return use_worth(p, x);
     case ACT_DISCARD: {
         int face_up = bean_zone_len(&g->b, BEAN_ZONE_FACE_UP);
-        bool hurts = face_up && bean_worth_quarters(&g->b, seat, bean_zone_top(&g->b, BEAN_ZONE_FACE_UP)) < 0;
+        bool hurts = face_up && bean_policy_hurts(&p->bean, seat, bean_zone_top(&g->b, BEAN_ZONE_FACE_UP));
         return hurts ? BAND(BAND_DISCARD) : UNRANKED;
     }
     /* greedy_rabohnzel's fallback score when no rule decides: end the step rather than start
      * something (done and pass keep the bean core's worths, which rank them the same way) */
     case ACT_DRAW: return 3;
-    case ACT_SKIP: return g->sub == SUB_ENCHANT ? enchant_worth(g, seat, a) : 2;
+    case ACT_SKIP: return g->sub == SUB_ENCHANT ? enchant_worth(p, a) : 2;
     case ACT_ACTIVATE_NONE: return 2;
     case ACT_PLACE_DOWN: case ACT_ENCHANT: return UNRANKED;
-    default: return bean_playout_worth(g, a, r);
+    default: return bean_policy_worth(&p->bean, a);
     }
+}
+
+static int other_worth(void *p, action_t a) { return policy_worth(p, a); }
+
+static void policy_open(rab_policy *p, const rabohnzel *g) {
+    bean_policy_open(&p->bean, &g->b);
+    p->g = g;
+    p->seat = decider(g);
+}
+
+static int rabohnzel_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* no draw of its own: the host breaks ties at random */
+    rab_policy p;
+    policy_open(&p, st);
+    return policy_worth(&p, a);
+}
+
+/* What the decision's actions share (the decider, the fields' wants) is worked out once. */
+static void rabohnzel_playout_worths(const void *st, const action_t *acts, int n, int *out) {
+    rab_policy p;
+    policy_open(&p, st);
+    if (p.bean.building) bean_build_worths(&p.bean, acts, n, out, other_worth, &p);
+    else
+        for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 
 /* Relocation's new order is its owner's secret; every other decision is made in the open. */
@@ -2869,4 +2909,5 @@ const game_def rabohnzel_game = {
     .move = rabohnzel_move,
     .add = rabohnzel_add,
     .playout_worth = rabohnzel_playout_worth,
+    .playout_worths = rabohnzel_playout_worths,
 };
