@@ -2388,13 +2388,32 @@ static int city_leader(const citadels *g, int *size) {
     return best;
 }
 
-/* What a character is worth to the mover this round, drafting or burying. */
-static int character_worth(const citadels *g, int c) {
-    const cit_player *me = mover_c(g);
-    int lead, richest = 0, hand = hand_size(me);
-    city_leader(g, &lead);
+/* hand_size for the policy: the hand's cards counted over its kinds alone (hand_types, which every
+ * change keeps and validate checks), a few of the 28 a playout decision would otherwise sum. */
+static int cards_in_hand(const cit_player *p) {
+    int n = 0;
+    for (uint32_t kinds = p->hand_types; kinds; kinds &= kinds - 1) n += p->hand[lowest_bit(kinds)];
+    return n;
+}
+
+/* What the worths of one decision's actions share: the others' biggest city (whose, and its size)
+ * and most gold, the mover's hand. */
+typedef struct draft_memo {
+    int leader, lead, richest, hand;
+} draft_memo;
+
+OUT_OF_LINE static draft_memo draft_memo_of(const citadels *g) {
+    draft_memo m = {.richest = 0, .hand = cards_in_hand(mover_c(g))};
+    m.leader = city_leader(g, &m.lead);
     for (int seat = 0; seat < g->players; seat++)
-        if (seat != g->to_move && g->player[seat].gold > richest) richest = g->player[seat].gold;
+        if (seat != g->to_move && g->player[seat].gold > m.richest) m.richest = g->player[seat].gold;
+    return m;
+}
+
+/* What a character is worth to the mover this round, drafting or burying. */
+OUT_OF_LINE static int character_worth(const citadels *g, const draft_memo *m, int c) {
+    const cit_player *me = mover_c(g);
+    int lead = m->lead, richest = m->richest, hand = m->hand;
     if (character_colour[c] != NO_COLOUR) {
         int v = 100 * city_colour_count(me, character_colour[c]) + 50;
         if (c == MERCHANT) v += 100;
@@ -2435,32 +2454,33 @@ static const int16_t rob_worth[NUM_CHARACTERS] = {
     [MAGICIAN] = 100, [KING] = 250, [BISHOP] = 150, [MERCHANT] = 300, [ARCHITECT] = 200, [WARLORD] = 200};
 
 /* The magician swaps with the player holding the most cards (the first of equals), two more than his. */
-static bool swap_wanted(const citadels *g, int seat) {
+OUT_OF_LINE static bool swap_wanted(const citadels *g, int seat) {
     int best = NOBODY, most = -1;
     for (int other = 0; other < g->players; other++) {
-        int n = hand_size(&g->player[other]);
+        int n = cards_in_hand(&g->player[other]);
         if (other != g->to_move && n > most) best = other, most = n;
     }
-    return seat == best && most >= hand_size(mover_c(g)) + 2;
+    return seat == best && most >= cards_in_hand(mover_c(g)) + 2;
 }
 
 /* The warlord knocks down the leader's district worth most that costs at most one more than his gold,
  * once the leader has five. */
-static int destroy_worth(const citadels *g, int seat, int d) {
-    int size, leader = city_leader(g, &size);
-    if (seat != leader || size < 5 || districts[d].cost - 1 > mover_c(g)->gold) return -1;
+static int destroy_worth(const citadels *g, const draft_memo *m, int seat, int d) {
+    if (seat != m->leader || m->lead < 5 || districts[d].cost - 1 > mover_c(g)->gold) return -1;
     return BAND(BAND_DESTROY) + 100 * points_of(d);
 }
 
-/* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference. */
-static int citadels_playout_worth(const void *st, action_t a, rng *r) {
-    (void)r; /* greedy_citadels varies nowhere; equals go to the host's random tie-break */
-    const citadels *g = st;
+/* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference; `m` what
+ * the worths share, worked out on first use (m->hand < 0: not yet). Inlined into the loop over a
+ * decision's actions, its rarer parts out of line: a call each cost as much as the worth. */
+static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
     const cit_player *me = mover_c(g);
     int x = act_x(a);
     switch (act_kind(a)) {
-    case ACT_CHOOSE: return BAND(BAND_CHOOSE) + character_worth(g, x);
-    case ACT_BURY: return BAND(BAND_BURY) + character_worth(g, x);
+    case ACT_CHOOSE:
+    case ACT_BURY:
+        if (m->hand < 0) *m = draft_memo_of(g);
+        return BAND(act_kind(a) == ACT_CHOOSE ? BAND_CHOOSE : BAND_BURY) + character_worth(g, m, x);
     case ACT_GRAVE_YES: return me->gold >= 2 ? BAND(BAND_GRAVE_YES) : -1;
     case ACT_KEEP: return BAND(BAND_KEEP) + keep_worth(me, x);
     case ACT_REPLACE_DONE: return BAND(BAND_REPLACE_DONE);
@@ -2471,12 +2491,28 @@ static int citadels_playout_worth(const void *st, action_t a, rng *r) {
     case ACT_KILL: return BAND(BAND_KILL) + kill_worth[x];
     case ACT_ROB: return BAND(BAND_ROB) + rob_worth[x];
     case ACT_SWAP: return swap_wanted(g, x) ? BAND(BAND_SWAP) : -1;
-    case ACT_SMITHY: return me->gold >= 5 && hand_size(me) <= 1 ? BAND(BAND_SMITHY) : -1;
-    case ACT_DESTROY: return destroy_worth(g, x, act_y(a));
+    case ACT_SMITHY: return me->gold >= 5 && cards_in_hand(me) <= 1 ? BAND(BAND_SMITHY) : -1;
+    case ACT_DESTROY:
+        if (m->hand < 0) *m = draft_memo_of(g);
+        return destroy_worth(g, m, x, act_y(a));
     case ACT_GRAVE_NO: return BAND(BAND_GRAVE_NO);
     case ACT_END: return BAND(BAND_END);
     default: return -1; /* replace a card, the laboratory: greedy_citadels never does */
     }
+}
+
+/* citadels_playout_worth of every legal action at once: a draft's characters, a warlord's targets
+ * share one memo. */
+static void citadels_playout_worths(const void *st, const action_t *acts, int n, int *out) {
+    draft_memo m = {.hand = -1};
+    for (int i = 0; i < n; i++) out[i] = action_worth(st, &m, acts[i]);
+}
+
+static int citadels_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* greedy_citadels varies nowhere; equals go to the host's random tie-break */
+    int worth;
+    citadels_playout_worths(st, &a, 1, &worth);
+    return worth;
 }
 
 /* The choosing is secret (which character, which one face down), and so is which district card a
@@ -2531,4 +2567,5 @@ const game_def citadels_game = {
     .move = citadels_move,
     .add = citadels_add,
     .playout_worth = citadels_playout_worth,
+    .playout_worths = citadels_playout_worths,
 };
