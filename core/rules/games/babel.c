@@ -2104,9 +2104,9 @@ typedef struct policy_memo {
     int arrive[NUM_PEOPLES]; /* migrating onto the row: its promise's change, the triples aside */
     /* The triples a migration makes on top of its destination (triples_added), in parts: the
      * destination's top people (-1: empty) and its run (up to 3); the origin's moved cards' first
-     * people, the triples they make on a row topped by other people, and on a run of theirs 1-3 long. */
+     * people, and the triples they make on a row topped by other people. */
     int n[NUM_PEOPLES], top[NUM_PEOPLES], run[NUM_PEOPLES];
-    int moved_first[NUM_PEOPLES], made_apart[NUM_PEOPLES], made_on_run[NUM_PEOPLES][4];
+    int moved_first[NUM_PEOPLES], made_apart[NUM_PEOPLES];
 } policy_memo;
 
 static NOT_INLINED void memo_row(const babel *g, const babel_player *me, policy_memo *m, int loc) {
@@ -2118,10 +2118,6 @@ static NOT_INLINED void memo_row(const babel *g, const babel_player *me, policy_
                         W_TRIPLE * triples_added(row->card, left, moved, count);
         m->moved_first[loc] = moved[0];
         m->made_apart[loc] = triples_added(NULL, 0, moved, count);
-        for (int run = 1; run <= 3; run++) {
-            uint8_t under[3] = {moved[0], moved[0], moved[0]};
-            m->made_on_run[loc][run] = triples_added(under, run, moved, count);
-        }
     }
     m->arrive[loc] = site_promise(g, me, loc, pawn, n + count) - site_promise(g, me, loc, pawn, n);
     m->n[loc] = n;
@@ -2138,7 +2134,9 @@ static int memo_migrate_gain(const babel *g, const babel_player *me, policy_memo
     if (!(m->rows_known >> from & 1)) memo_row(g, me, m, from);
     if (!(m->rows_known >> to & 1)) memo_row(g, me, m, to);
     int count = g->rules.migrate_count, left = m->n[from] - count, pawn = me->pawn, hand = m->hand;
-    int made = m->moved_first[from] == m->top[to] ? m->made_on_run[from][m->run[to]] : m->made_apart[from];
+    int made = m->moved_first[from] != m->top[to] ? m->made_apart[from]
+                                                  : triples_added(me->row[to].card + m->n[to] - m->run[to],
+                                                                  m->run[to], me->row[from].card + left, count);
     int v = 2 * (m->leave[from] + m->arrive[to] + W_TRIPLE * made);
     if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, m->n[from], hand);
     if (pawn == to) v += pawn_worth(me, pawn, m->n[to] + count, hand) - pawn_worth(me, pawn, m->n[to], hand);
