@@ -2379,15 +2379,6 @@ static int city_colour_count(const cit_player *p, int colour) {
     return count_bits(p->city_types & colour_types[colour]);
 }
 
-/* The seat other than the mover with the biggest city (the first of equals), and its size. */
-static int city_leader(const citadels *g, int *size) {
-    int best = NOBODY;
-    *size = -1;
-    for (int seat = 0; seat < g->players; seat++)
-        if (seat != g->to_move && g->player[seat].city_n > *size) best = seat, *size = g->player[seat].city_n;
-    return best;
-}
-
 /* hand_size for the policy: the hand's cards counted over its kinds alone (hand_types, which every
  * change keeps and validate checks), a few of the 28 a playout decision would otherwise sum. */
 static int cards_in_hand(const cit_player *p) {
@@ -2396,18 +2387,22 @@ static int cards_in_hand(const cit_player *p) {
     return n;
 }
 
-/* What the worths of one decision's actions share: the others' biggest city (whose, and its size)
- * and most gold, the mover's hand. */
+/* What the worths of one decision's actions share: the others' biggest city (whose, the first of
+ * equals, and its size: city_leader) and most gold, the mover's hand (all worked out on first use:
+ * hand < 0 until then); the seat the magician would swap hands with (NOBODY: none; -1 until worked
+ * out). */
 typedef struct draft_memo {
-    int leader, lead, richest, hand;
+    int leader, lead, richest, hand, swap_with;
 } draft_memo;
 
-OUT_OF_LINE static draft_memo draft_memo_of(const citadels *g) {
-    draft_memo m = {.richest = 0, .hand = cards_in_hand(mover_c(g))};
-    m.leader = city_leader(g, &m.lead);
-    for (int seat = 0; seat < g->players; seat++)
-        if (seat != g->to_move && g->player[seat].gold > m.richest) m.richest = g->player[seat].gold;
-    return m;
+OUT_OF_LINE static void draft_memo_fill(const citadels *g, draft_memo *m) {
+    m->leader = NOBODY, m->lead = -1, m->richest = 0, m->hand = cards_in_hand(mover_c(g));
+    for (int seat = 0; seat < g->players; seat++) {
+        const cit_player *p = &g->player[seat];
+        if (seat == g->to_move) continue;
+        if (p->city_n > m->lead) m->leader = seat, m->lead = p->city_n;
+        if (p->gold > m->richest) m->richest = p->gold;
+    }
 }
 
 /* What a character is worth to the mover this round, drafting or burying. */
@@ -2453,14 +2448,15 @@ static const int16_t kill_worth[NUM_CHARACTERS] = {
 static const int16_t rob_worth[NUM_CHARACTERS] = {
     [MAGICIAN] = 100, [KING] = 250, [BISHOP] = 150, [MERCHANT] = 300, [ARCHITECT] = 200, [WARLORD] = 200};
 
-/* The magician swaps with the player holding the most cards (the first of equals), two more than his. */
-OUT_OF_LINE static bool swap_wanted(const citadels *g, int seat) {
+/* The magician swaps with the player holding the most cards (the first of equals), two more than his:
+ * that seat, or NOBODY. */
+OUT_OF_LINE static int swap_partner(const citadels *g) {
     int best = NOBODY, most = -1;
     for (int other = 0; other < g->players; other++) {
         int n = cards_in_hand(&g->player[other]);
         if (other != g->to_move && n > most) best = other, most = n;
     }
-    return seat == best && most >= cards_in_hand(mover_c(g)) + 2;
+    return most >= cards_in_hand(mover_c(g)) + 2 ? best : NOBODY;
 }
 
 /* The warlord knocks down the leader's district worth most that costs at most one more than his gold,
@@ -2471,7 +2467,7 @@ static int destroy_worth(const citadels *g, const draft_memo *m, int seat, int d
 }
 
 /* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference; `m` what
- * the worths share, worked out on first use (m->hand < 0: not yet). Inlined into the loop over a
+ * the worths share, worked out on first use. Inlined into the loop over a
  * decision's actions, its rarer parts out of line: a call each cost as much as the worth. */
 static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
     const cit_player *me = mover_c(g);
@@ -2479,7 +2475,7 @@ static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
     switch (act_kind(a)) {
     case ACT_CHOOSE:
     case ACT_BURY:
-        if (m->hand < 0) *m = draft_memo_of(g);
+        if (m->hand < 0) draft_memo_fill(g, m);
         return BAND(act_kind(a) == ACT_CHOOSE ? BAND_CHOOSE : BAND_BURY) + character_worth(g, m, x);
     case ACT_GRAVE_YES: return me->gold >= 2 ? BAND(BAND_GRAVE_YES) : -1;
     case ACT_KEEP: return BAND(BAND_KEEP) + keep_worth(me, x);
@@ -2490,10 +2486,12 @@ static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
     case ACT_INCOME: return BAND(BAND_INCOME);
     case ACT_KILL: return BAND(BAND_KILL) + kill_worth[x];
     case ACT_ROB: return BAND(BAND_ROB) + rob_worth[x];
-    case ACT_SWAP: return swap_wanted(g, x) ? BAND(BAND_SWAP) : -1;
+    case ACT_SWAP:
+        if (m->swap_with < 0) m->swap_with = swap_partner(g);
+        return x == m->swap_with ? BAND(BAND_SWAP) : -1;
     case ACT_SMITHY: return me->gold >= 5 && cards_in_hand(me) <= 1 ? BAND(BAND_SMITHY) : -1;
     case ACT_DESTROY:
-        if (m->hand < 0) *m = draft_memo_of(g);
+        if (m->hand < 0) draft_memo_fill(g, m);
         return destroy_worth(g, m, x, act_y(a));
     case ACT_GRAVE_NO: return BAND(BAND_GRAVE_NO);
     case ACT_END: return BAND(BAND_END);
@@ -2504,7 +2502,7 @@ static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
 /* citadels_playout_worth of every legal action at once: a draft's characters, a warlord's targets
  * share one memo. */
 static void citadels_playout_worths(const void *st, const action_t *acts, int n, int *out) {
-    draft_memo m = {.hand = -1};
+    draft_memo m = {.hand = -1, .swap_with = -1};
     for (int i = 0; i < n; i++) out[i] = action_worth(st, &m, acts[i]);
 }
 
