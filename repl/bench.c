@@ -37,8 +37,9 @@ typedef struct bench_args {
     const game_def *def;
     long long games, seed, players;
     long long rounds;      /* timed repetitions of the same games; 0: the mode's default */
-    const char *bot, *variant;
-    char bot_path[1024];   /* the bot's file: --bot as given, or found by name (paths.h) */
+    const char *bot, *variant, *against;
+    char bot_path[1024];     /* the bot's file: --bot as given, or found by name (paths.h) */
+    char against_path[1024]; /* --against's, likewise */
     bool json;
 } bench_args;
 
@@ -67,7 +68,8 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
         const char *opt = argv[i];
         bool takes_value = strcmp(opt, "--games") == 0 || strcmp(opt, "--seed") == 0 ||
                            strcmp(opt, "--players") == 0 || strcmp(opt, "--bot") == 0 ||
-                           strcmp(opt, "--variant") == 0 || strcmp(opt, "--rounds") == 0;
+                           strcmp(opt, "--variant") == 0 || strcmp(opt, "--rounds") == 0 ||
+                           strcmp(opt, "--against") == 0;
         if (takes_value && i + 1 == argc) return cli_bad_args("bench", "%s needs a value", opt);
         const char *value = takes_value ? argv[++i] : NULL;
         if (strcmp(opt, "--games") == 0) {
@@ -84,6 +86,8 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
                 return cli_bad_args("bench", "--rounds must be 1..%d, got '%s'", BENCH_MAX_ROUNDS, value);
         } else if (strcmp(opt, "--bot") == 0) {
             a->bot = value;
+        } else if (strcmp(opt, "--against") == 0) {
+            a->against = value;
         } else if (strcmp(opt, "--variant") == 0) {
             a->variant = value;
         } else if (strcmp(opt, "--json") == 0) {
@@ -107,6 +111,10 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
     if (a->bot && a->variant) return cli_bad_args("bench", "--bot and --variant do not go together (yet)");
     if (a->bot && !meeple_find_bot(a->bot, a->bot_path, sizeof a->bot_path))
         return cli_no_bot("bench", a->bot);
+    if (a->against && !a->bot) return cli_bad_args("bench", "--against needs --bot (the bot it plays against)");
+    if (a->against && a->players < 2) return cli_bad_args("bench", "--against needs at least 2 players");
+    if (a->against && !meeple_find_bot(a->against, a->against_path, sizeof a->against_path))
+        return cli_no_bot("bench", a->against);
     return 0;
 }
 
@@ -229,14 +237,21 @@ static double bench_clone(const game_def *def, const void *st, bool *ok) {
 /* Bots driven the way a match drives them (core/bots/bot.h): one sandboxed bot per seat, a new game begun
  * on each for every game. With `probe`, the bots' answers are ignored and the choice is made in C
  * with the pure C baseline's generator, so the games are the same as the baseline's and the
- * difference in time is the host's overhead alone. */
+ * difference in time is the host's overhead alone. With --against, game g seats the bot at g mod
+ * players and the other bot everywhere else: every seat in turn, against identical opponents. */
 typedef struct lua_chooser {
     chooser base;
     const bench_args *args;
     bot *bots[MEEPLE_MAX_PLAYERS];
+    bot *others[MEEPLE_MAX_PLAYERS]; /* --against's, or none */
+    int hero;                        /* the seat of bots[] this game when others[] play the rest */
     bool probe;
     rng pick;
 } lua_chooser;
+
+static bot *seat_bot(const lua_chooser *lc, int seat) {
+    return lc->others[seat] && seat != lc->hero ? lc->others[seat] : lc->bots[seat];
+}
 
 static const bot_limits bench_limits = {BOT_DEFAULT_MS, BOT_DEFAULT_INSTRUCTIONS, BOT_DEFAULT_MEMORY, 0};
 
@@ -255,9 +270,10 @@ static void report_bot(const bot *b, const char *what) {
 
 static bool lua_chooser_start(chooser *c, const void *st, long long game) {
     lua_chooser *lc = (lua_chooser *)c;
+    lc->hero = (int)(game % lc->args->players);
     for (int seat = 0; seat < lc->args->players; seat++)
-        if (!bot_begin(lc->bots[seat], st, seat, (uint64_t)lc->args->seed + (uint64_t)game)) {
-            report_bot(lc->bots[seat], "failed");
+        if (!bot_begin(seat_bot(lc, seat), st, seat, (uint64_t)lc->args->seed + (uint64_t)game)) {
+            report_bot(seat_bot(lc, seat), "failed");
             return false;
         }
     return true;
@@ -269,12 +285,12 @@ static void lua_chooser_end(chooser *c, const void *st) {
     int scores[MEEPLE_MAX_PLAYERS], winners[MEEPLE_MAX_PLAYERS];
     def->scores(st, scores);
     int nwinners = def->winners(st, winners);
-    for (int seat = 0; seat < lc->args->players; seat++) bot_end(lc->bots[seat], scores, winners, nwinners);
+    for (int seat = 0; seat < lc->args->players; seat++) bot_end(seat_bot(lc, seat), scores, winners, nwinners);
 }
 
 static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
     lua_chooser *lc = (lua_chooser *)c;
-    bot *b = lc->bots[lc->args->def->to_move(st)];
+    bot *b = seat_bot(lc, lc->args->def->to_move(st));
     int k;
     if (lc->probe) {
         if (!bot_probe(b, st, acts, n)) {
@@ -288,33 +304,41 @@ static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
     }
     char text[MEEPLE_ACTION_TEXT]; /* for ctx.history */
     lc->args->def->action_text(st, acts[k], text);
-    for (int seat = 0; seat < lc->args->players; seat++) bot_saw(lc->bots[seat], st, acts[k], text);
+    for (int seat = 0; seat < lc->args->players; seat++) bot_saw(seat_bot(lc, seat), st, acts[k], text);
     return k;
 }
 
-/* One bot per seat from `code`; false (said why) when out of memory or the bot is broken. */
-static bool lua_chooser_init(lua_chooser *lc, const bench_args *a, const bot_code *code, bool probe,
-                             const cli_options *opts) {
+/* A bot from `code` for every seat into seats[]; false (said why) when out of memory or it is broken. */
+static bool new_bots(bot **seats, const bench_args *a, const bot_code *code, const cli_options *opts) {
     param_value params[MEEPLE_MAX_PARAMS];
     params_defaults(a->def, params);
-    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose, lua_chooser_end}, .args = a, .probe = probe};
-    rng_seed(&lc->pick, (uint64_t)a->seed, 0x6265);
     for (int seat = 0; seat < a->players; seat++) {
-        lc->bots[seat] = bot_new(code, a->def, params, &bench_limits, opts->debug);
-        if (!lc->bots[seat]) {
+        seats[seat] = bot_new(code, a->def, params, &bench_limits, opts->debug);
+        if (!seats[seat]) {
             fprintf(stderr, "meeple bench: out of memory\n");
             return false;
         }
-        if (bot_fault_of(lc->bots[seat])) {
-            report_bot(lc->bots[seat], "cannot start");
+        if (bot_fault_of(seats[seat])) {
+            report_bot(seats[seat], "cannot start");
             return false;
         }
     }
     return true;
 }
 
+/* One bot per seat from `code`, and from `against` (optional) one per seat for the other seats. */
+static bool lua_chooser_init(lua_chooser *lc, const bench_args *a, const bot_code *code, const bot_code *against,
+                             bool probe, const cli_options *opts) {
+    *lc = (lua_chooser){.base = {lua_chooser_start, lua_choose, lua_chooser_end}, .args = a, .probe = probe};
+    rng_seed(&lc->pick, (uint64_t)a->seed, 0x6265);
+    return new_bots(lc->bots, a, code, opts) && (!against || new_bots(lc->others, a, against, opts));
+}
+
 static void lua_chooser_free(lua_chooser *lc) {
-    for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) bot_free(lc->bots[seat]);
+    for (int seat = 0; seat < MEEPLE_MAX_PLAYERS; seat++) {
+        bot_free(lc->bots[seat]);
+        bot_free(lc->others[seat]);
+    }
 }
 
 /* ================================================================== the Lua API a search bot uses */
@@ -322,6 +346,20 @@ static void lua_chooser_free(lua_chooser *lc) {
 static int compare_doubles(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
+}
+
+static int compare_floats(const void *x, const void *y) {
+    float a = *(const float *)x, b = *(const float *)y;
+    return (a > b) - (a < b);
+}
+
+/* The median of the searches' rates (sorted in place: the report is their last use). */
+static double median_rate(const meeple_search_totals *search) {
+    meeple_search_totals *t = (meeple_search_totals *)search;
+    if (t->rates == 0) return 0;
+    qsort(t->rate, (size_t)t->rates, sizeof t->rate[0], compare_floats);
+    int mid = t->rates / 2;
+    return t->rates % 2 ? t->rate[mid] : (t->rate[mid - 1] + t->rate[mid]) / 2.0;
 }
 
 typedef struct lua_api_figures {
@@ -444,11 +482,12 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
     getrusage(RUSAGE_SELF, &ru);
     spread ns = spread_of(runs, (int)a->rounds);
     const bench_run *run = &runs[ns.median_round];
-    figure f[34];
+    figure f[36];
     int n = 0;
     f[n++] = (figure){"game", "game", a->def->name, 0, 0};
     f[n++] = (figure){"players", "players", NULL, (double)a->players, 0};
     if (bot) f[n++] = (figure){"bot", "bot", bot, 0, 0};
+    if (a->against) f[n++] = (figure){"against", "against", a->against, 0, 0};
     if (a->variant) f[n++] = (figure){"variant", "variant", a->variant, 0, 0};
     f[n++] = (figure){"games", "games", NULL, (double)run->games, 0};
     f[n++] = (figure){"decisions", "decisions", NULL, (double)run->decisions, 0};
@@ -482,6 +521,8 @@ static void bench_report(const bench_args *a, const bench_run *runs, double clon
         f[n++] = (figure){"iterations per decision", "iterations_per_decision", NULL,
                           iterations / (double)search->searches, 1};
         f[n++] = (figure){"iterations per 100 ms of CPU", "iterations_per_100ms_cpu", NULL, iterations / cpu * 100, 0};
+        f[n++] = (figure){"iterations per 100 ms of CPU, the median search's", "iterations_per_100ms_cpu_median",
+                          NULL, median_rate(search), 0};
         f[n++] = (figure){"ns search overhead per iteration", "search_overhead_ns", NULL, cpu * own * 1e6 / iterations, 1};
         f[n++] = (figure){"ns in playouts per iteration", "playout_ns", NULL, cpu * search->playout_ms / search->ms * 1e6 / iterations, 1};
         f[n++] = (figure){"ns in the hooks per iteration", "hook_ns", NULL, cpu * search->hook_ms / search->ms * 1e6 / iterations, 1};
@@ -530,7 +571,7 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
         char err[300];
         bot_code *code = bot_code_from_text(probes[i], "probe", &bench_limits, err, sizeof err);
         lua_chooser lc = {0};
-        bool ok = code && lua_chooser_init(&lc, a, code, true, opts) &&
+        bool ok = code && lua_chooser_init(&lc, a, code, NULL, true, opts) &&
                   bench_play(a, games, &lc.base, st, &probe, false);
         if (!code) fprintf(stderr, "meeple bench: %s\n", err);
         lua_chooser_free(&lc);
@@ -546,16 +587,18 @@ static bool bench_overhead(const bench_args *a, void *st, const cli_options *opt
 static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st) {
     char err[400];
     bot_code *code = bot_code_load(a->bot_path, &bench_limits, err, sizeof err);
-    if (!code) {
+    bot_code *against = code && a->against ? bot_code_load(a->against_path, &bench_limits, err, sizeof err) : NULL;
+    if (!code || (a->against && !against)) {
         say_escaped(err);
+        bot_code_free(code);
         return 1;
     }
     lua_chooser lc = {0};
     static bench_run runs[BENCH_MAX_ROUNDS];
     double clone_ns = 0, overhead_ns[PROBES] = {0};
     lua_api_figures api;
-    meeple_search_totals search;
-    bool ok = bench_lua_api(a, &api) && lua_chooser_init(&lc, a, code, false, opts);
+    static meeple_search_totals search; /* its rates are 64 KiB */
+    bool ok = bench_lua_api(a, &api) && lua_chooser_init(&lc, a, code, against, false, opts);
     meeple_search_totals_take(&search); /* from zero: the rounds' searches alone */
     ok = ok && bench_play_rounds(a, &lc.base, NULL, st, runs);
     meeple_search_totals_take(&search);
@@ -566,6 +609,7 @@ static int bench_with_bot(const bench_args *a, const cli_options *opts, void *st
     if (ok) bench_report(a, runs, clone_ns, &api, name, overhead_ns, &search);
     lua_chooser_free(&lc);
     bot_code_free(code);
+    bot_code_free(against);
     return ok ? 0 : 1;
 }
 

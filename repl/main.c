@@ -163,7 +163,7 @@ static const cli_command commands[] = {
      "  --games, --seed, --jobs, --seating, --max-decisions, --ms   as for evaluate; --json: the evidence\n"
      "               as one object",
      tune_main},
-    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE] [--variant V] [--json]",
+    {"bench", "meeple bench GAME [--games N] [--seed S] [--players N] [--rounds R] [--bot FILE [--against BOT]] [--variant V] [--json]",
      "speed: random playouts in C (or through a Lua bot), clones, and s:clone/s:legal from Lua",
      "  --games N    games to play (default 2000); game i is dealt with seed S+i\n"
      "  --seed S     first seed (default 1)\n"
@@ -172,7 +172,10 @@ static const cli_command commands[] = {
      "               decision (default 5; 1 with --bot or --variant)\n"
      "  --bot FILE   every decision goes through this bot (Lua, or exec:PROGRAM); adds the host's\n"
      "               overhead per decision, and for a bot that searches with meeple.search its\n"
-     "               iterations per decision and its own cost per iteration against its playouts'\n"
+     "               iterations per decision (mean, and the median search's per 100 ms of CPU) and\n"
+     "               its own cost per iteration against its playouts'\n"
+     "  --against BOT  the --bot in one seat (game g: seat g mod players), BOT in every other: the\n"
+     "               search's figures as it plays against, say, the greedy bots\n"
      "  --variant V  random play under a variant, through its (Lua) hooks\n"
      "  --json       one JSON object instead of `name: value` lines",
      bench_main},

@@ -60,12 +60,18 @@ typedef struct meeple_search_host {
 } meeple_search_host;
 void meeple_set_search_host(lua_State *L, const meeple_search_host *host);
 
+#define MEEPLE_SEARCH_RATES 16384
 /* Searches run on this thread since the last take: for `meeple bench --bot` (taking resets them). */
 typedef struct meeple_search_totals {
     long long searches, iterations;
     double ms, playout_ms; /* the searches' time, and the part of it spent in playouts' decisions */
     double hook_ms;        /* the part of it spent in the evaluate and prior hooks */
     double cpu_ms;         /* the searches' time on the thread's CPU clock (the load left out) */
+    /* Each search's iterations per 100 ms of that CPU time, for a median (the issue's measure: a
+     * long, cheap endgame search must not stand for the typical decision); the first
+     * MEEPLE_SEARCH_RATES searches since the last take. */
+    int rates;
+    float rate[MEEPLE_SEARCH_RATES];
 } meeple_search_totals;
 void meeple_search_totals_take(meeple_search_totals *out);
 

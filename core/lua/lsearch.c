@@ -437,7 +437,10 @@ static int run(lua_State *L, search_box *b, const search_config *cfg, bool stats
     double cpu = timing_thread_cpu_ms();
     int32_t chosen = search_run(&b->tree);
     if (!in_hooks) {
-        totals.cpu_ms += timing_thread_cpu_ms() - cpu;
+        cpu = timing_thread_cpu_ms() - cpu;
+        totals.cpu_ms += cpu;
+        if (totals.rates < MEEPLE_SEARCH_RATES && cpu > 0)
+            totals.rate[totals.rates++] = (float)(b->tree.iterations / cpu * 100);
         totals.searches++;
         totals.iterations += b->tree.iterations;
         totals.ms += b->tree.total_ms;

@@ -50,7 +50,7 @@ describe("bad arguments", function()
     "bench babel --seed 99999999999999999999", "bench babel --seed 9223372036854775808",
     "bench babel --seed seven", "bench babel --seed 1.5", "bench babel --seed +5", "bench babel --seed ' 5'",
     "bench babel --seed=", "bench babel --games=x", "bench babel --rounds 0", "bench babel --rounds 1001",
-    "bench babel --rounds x",
+    "bench babel --rounds x", "bench babel --against greedy_babel", "bench babel --bot random --against no_such_bot",
   }
   for _, args in ipairs(cases) do
     it("'meeple " .. args .. "' gives a one-line reason, the usage, and status 2", function()

@@ -332,6 +332,20 @@ describe("meeple.search in a bot", function()
     assert.equal(1, ok, out) -- jq -e: false
   end)
 
+  it("shows in `meeple bench --bot B --against BOT` the searches of B alone, with their median rate", function()
+    local bot = bot_file([[return require("ismcts").bot { name = "quick", iterations = 20 }]])
+    -- Game 1 seats the search at seat 1, game 2 at seat 2: about half the decisions search. Alone, every
+    -- decision with a choice does; the median of 20-iteration searches is a rate like theirs.
+    local out = util.sh(("%s bench babel --games 2 --bot %s --against greedy_babel --json 2>&1"):format(quote(exe), quote(bot)))
+    local alone = util.sh(("%s bench babel --games 2 --bot %s --json 2>&1"):format(quote(exe), quote(bot)))
+    os.remove(bot)
+    local _, ok = util.jq(out, [[.against == "greedy_babel" and .searches > 10 and .searches < 0.75 * .decisions
+      and .iterations_per_decision == 20 and .iterations_per_100ms_cpu_median > 0]])
+    assert.equal(0, ok, out)
+    _, ok = util.jq(alone, [[(has("against") | not) and .searches > 0.75 * .decisions and .iterations_per_100ms_cpu_median > 0]])
+    assert.equal(0, ok, alone)
+  end)
+
   it("takes a bot's view with ctx, and refuses a state there", function()
     local list, out = forfeits([[return { choose = function(view, legal, ctx)
       return meeple.search(ctx.sample(), { ctx = ctx, iterations = 10 }) end }]])
