@@ -2099,40 +2099,50 @@ typedef struct policy_memo {
     int travel_common;       /* travel_gain but for what the pawn brings where it goes */
     int fallback;            /* the first turn's duty forbids ending it: 1, else 0; -1 not yet known */
     int collapse;            /* collapse_wanted: 1 or 0; -1 not yet known */
-    unsigned rows_known;     /* a bit for each row whose parts below are worked out */
-    int leave[NUM_PEOPLES];  /* migrating from the row: its promise's change, its lost triples counted */
-    int arrive[NUM_PEOPLES]; /* migrating onto the row: its promise's change, the triples aside */
+    unsigned origins_known;  /* a bit for each row whose parts as an origin are worked out */
+    unsigned dests_known;    /* ... and as a destination */
+    int n[NUM_PEOPLES];      /* the row's cards (either) */
+    int leave[NUM_PEOPLES];  /* (origin) migrating from the row: its promise's change, its lost triples */
+    int arrive[NUM_PEOPLES]; /* (destination) migrating onto the row: its promise's change, triples aside */
     /* The triples a migration makes on top of its destination (triples_added), in parts: the
      * destination's top people (-1: empty) and its run (up to 3); the origin's moved cards' first
      * people, and the triples they make on a row topped by other people. */
-    int n[NUM_PEOPLES], top[NUM_PEOPLES], run[NUM_PEOPLES];
+    int top[NUM_PEOPLES], run[NUM_PEOPLES];
     int moved_first[NUM_PEOPLES], made_apart[NUM_PEOPLES];
 } policy_memo;
 
-static NOT_INLINED void memo_row(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+/* A row as a migration's origin (one long enough to migrate from: the legal list says so). */
+static NOT_INLINED void memo_origin(const babel *g, const babel_player *me, policy_memo *m, int loc) {
     const people_pile *row = &me->row[loc];
-    int count = g->rules.migrate_count, pawn = me->pawn, left = row->n - count, n = row->n;
-    if (left >= 0) { /* a row too short to migrate from is never a migration's origin */
-        const uint8_t *moved = row->card + left;
-        m->leave[loc] = site_promise(g, me, loc, pawn, left) - site_promise(g, me, loc, pawn, n) -
-                        W_TRIPLE * triples_added(row->card, left, moved, count);
-        m->moved_first[loc] = moved[0];
-        m->made_apart[loc] = triples_added(NULL, 0, moved, count);
-    }
-    m->arrive[loc] = site_promise(g, me, loc, pawn, n + count) - site_promise(g, me, loc, pawn, n);
+    int count = g->rules.migrate_count, pawn = me->pawn, n = row->n, left = n - count;
+    if (NEVER(left < 0)) left = 0;
+    const uint8_t *moved = row->card + left;
+    m->leave[loc] = site_promise(g, me, loc, pawn, left) - site_promise(g, me, loc, pawn, n) -
+                    W_TRIPLE * triples_added(row->card, left, moved, count);
+    m->moved_first[loc] = moved[0];
+    m->made_apart[loc] = triples_added(NULL, 0, moved, count);
+    m->n[loc] = n;
+    m->origins_known |= 1u << loc;
+}
+
+/* A row as a migration's destination. */
+static NOT_INLINED void memo_dest(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+    const people_pile *row = &me->row[loc];
+    int count = g->rules.migrate_count, n = row->n;
+    m->arrive[loc] = site_promise(g, me, loc, me->pawn, n + count) - site_promise(g, me, loc, me->pawn, n);
     m->n[loc] = n;
     m->top[loc] = n ? row->card[n - 1] : -1;
     int run = 0;
     while (run < 3 && run < n && row->card[n - 1 - run] == m->top[loc]) run++;
     m->run[loc] = run;
-    m->rows_known |= 1u << loc;
+    m->dests_known |= 1u << loc;
 }
 
 /* migrate_gain from the memo: the same sum, the per-row parts worked out once a decision. */
 static int memo_migrate_gain(const babel *g, const babel_player *me, policy_memo *m, int from, int to) {
     if (NEVER(from >= NUM_PEOPLES || to >= NUM_PEOPLES)) return 0; /* (legal: rows; said for the compiler) */
-    if (!(m->rows_known >> from & 1)) memo_row(g, me, m, from);
-    if (!(m->rows_known >> to & 1)) memo_row(g, me, m, to);
+    if (!(m->origins_known >> from & 1)) memo_origin(g, me, m, from);
+    if (!(m->dests_known >> to & 1)) memo_dest(g, me, m, to);
     int count = g->rules.migrate_count, left = m->n[from] - count, pawn = me->pawn, hand = m->hand;
     int made = m->moved_first[from] != m->top[to] ? m->made_apart[from]
                                                   : triples_added(me->row[to].card + m->n[to] - m->run[to],
