@@ -139,14 +139,12 @@ typedef struct citadels {
 
 static uint8_t bit(int c) { return (uint8_t)(1u << c); }
 static bool has(uint8_t mask, int c) { return mask >> c & 1; }
+/* Without a loop (the policy counts colours, where a loop's end mispredicted) or a library call. */
 static int count_bits(uint32_t mask) {
-#if defined(__GNUC__)
-    return __builtin_popcount(mask); /* no loop: the policy counts colours where a loop mispredicts */
-#else
-    int n = 0;
-    for (; mask; mask &= mask - 1) n++;
-    return n;
-#endif
+    mask = mask - (mask >> 1 & 0x55555555u);
+    mask = (mask & 0x33333333u) + (mask >> 2 & 0x33333333u);
+    mask = (mask + (mask >> 4)) & 0x0f0f0f0fu;
+    return (int)((mask * 0x01010101u) >> 24);
 }
 
 /* The lowest set bit's index of a mask that is not 0. */
@@ -2405,14 +2403,17 @@ typedef struct draft_memo {
     int character[NUM_CHARACTERS];
 } draft_memo;
 
+/* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.) */
 OUT_OF_LINE static void draft_memo_fill(const citadels *g, draft_memo *m) {
-    m->leader = NOBODY, m->lead = -1, m->richest = 0, m->hand = cards_in_hand(mover_c(g));
+    int leader = NOBODY, lead = -1, richest = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
-        if (seat == g->to_move) continue;
-        if (p->city_n > m->lead) m->leader = seat, m->lead = p->city_n;
-        if (p->gold > m->richest) m->richest = p->gold;
+        bool other = seat != g->to_move, bigger = other && p->city_n > lead;
+        leader = bigger ? seat : leader;
+        lead = bigger ? p->city_n : lead;
+        richest = other && p->gold > richest ? p->gold : richest;
     }
+    m->leader = leader, m->lead = lead, m->richest = richest, m->hand = cards_in_hand(mover_c(g));
 }
 
 /* What each character is worth to the mover this round, drafting or burying: all eight at once, in
