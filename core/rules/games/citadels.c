@@ -2384,9 +2384,9 @@ static int city_colour_count(const cit_player *p, int colour) {
     return count_bits(p->city_types & colour_types[colour]);
 }
 
-/* hand_size for the policy, without a loop: the hand's 28 counts summed bytewise in four words (a
- * lane holds at most four counts of at most 5), then the lanes by one multiplication (a hand holds at
- * most 66 cards). A playout decision's counts cost a tenth of the loop's, and no branch. */
+/* hand_size for the policy, without a loop or a branch: the hand's 28 counts summed bytewise in four
+ * words (a lane holds at most four counts of at most 5), then the lanes by one multiplication (a hand
+ * holds at most 66 cards). */
 static int cards_in_hand(const cit_player *p) {
     _Static_assert(NUM_TYPES == 28, "the hand's counts are three words and a half");
     uint64_t w0, w1, w2;
@@ -2481,8 +2481,8 @@ static int destroy_worth(const citadels *g, const draft_memo *m, int seat, int d
 }
 
 /* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference; `m` what
- * the worths share, worked out on first use. Inlined into the loop over a
- * decision's actions, its rarer parts out of line: a call each cost as much as the worth. */
+ * the worths share, worked out on first use. Inlined into the loop over a decision's actions, its
+ * rarer parts out of line: a call each cost as much as the worth. */
 static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
     const cit_player *me = mover_c(g);
     int x = act_x(a);
