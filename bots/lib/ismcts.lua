@@ -29,7 +29,8 @@ ismcts.defaults = {
   ms = 100,              -- thinking time per decision (never more than half of ctx.budget.ms)
   iterations = false,    -- a fixed number of iterations instead of a time (reproducible)
   c = 0.7,               -- UCB1 exploration constant
-  playout_depth = false, -- decisions played after the tree at most (false: to the game's end, or 20000)
+  playout_depth = false, -- decisions played after the tree at most (false: to the game's end, or 20000),
+                         -- or a table by game name with a default ({babel = 20, default = false})
   score_scale = 4,       -- a score lead this big is worth ~0.76 of a win (where a playout stops short,
                          -- and in the `margin` share of a finished one); or a table by game name
   greedy = 0.2,          -- share of playout decisions that follow the game's playout policy (s:playout),
@@ -98,7 +99,7 @@ local PLAYOUT_CAP = 20000
 
 -- The mean rewards of `o.playouts` playouts from `s` (the last one plays on `s` itself), into `mean`.
 local function playouts(s, ctx, o, players, mean, r)
-  local depth, k = o.playout_depth or PLAYOUT_CAP, o.playouts
+  local depth, k = o.depth_now or PLAYOUT_CAP, o.playouts
   if k == 1 then
     s:playout(ctx.rng(0x7fffffff), depth, o.greedy_now)
     return rewards(s, players, o.margin_now, o.scale_now, mean)
@@ -236,6 +237,8 @@ local function is_expansion(v) return EXPANSIONS[v] == true end
 
 local function is_widening(v) return v == false or is_scale(v) end
 
+local function is_depth(v) return v == false or (math.type(v) == "integer" and v >= 0 and v <= PLAYOUT_CAP) end
+
 local function for_game(option, game)
   if type(option) ~= "table" then return option end
   local v = option[game]
@@ -252,7 +255,8 @@ local function c_bot(o)
       if #legal == 1 then return legal[1] end
       local game = ctx.game
       local action, stats = meeple.search(view, {
-        ctx = ctx, ms = o.ms, iterations = o.iterations, c = o.c, playout_depth = o.playout_depth,
+        ctx = ctx, ms = o.ms, iterations = o.iterations, c = o.c,
+        playout_depth = for_game(o.playout_depth, game),
         greedy = for_game(o.greedy, game), margin = for_game(o.margin, game),
         score_scale = for_game(o.score_scale, game), expand = for_game(o.expand, game),
         widen = for_game(o.widen, game), playouts = o.playouts, stats = o.explain,
@@ -291,6 +295,7 @@ function ismcts.bot(options)
   check_by_game("expand", o.expand, is_expansion, '"random" or "policy"')
   check_by_game("score_scale", o.score_scale, is_scale, "a number above 0")
   check_by_game("widen", o.widen, is_widening, "false or a number above 0")
+  check_by_game("playout_depth", o.playout_depth, is_depth, "false or a count of decisions from 0 to 20000")
   if math.type(o.playouts) ~= "integer" or o.playouts < 1 or o.playouts > 64 then
     error(("ismcts: option 'playouts' must be a whole number from 1 to 64, got %s"):format(tostring(o.playouts)), 2)
   end
@@ -309,7 +314,7 @@ function ismcts.bot(options)
       local players, n = ctx.players, 0
       o.greedy_now, o.margin_now = for_game(o.greedy, ctx.game), for_game(o.margin, ctx.game)
       o.expand_now, o.widen_now = for_game(o.expand, ctx.game), for_game(o.widen, ctx.game)
-      o.scale_now = for_game(o.score_scale, ctx.game)
+      o.scale_now, o.depth_now = for_game(o.score_scale, ctx.game), for_game(o.playout_depth, ctx.game)
       repeat
         iterate(root, ctx, o, players, scratch)
         n = n + 1

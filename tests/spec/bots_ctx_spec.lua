@@ -325,6 +325,12 @@ describe("ctx", function()
     refused("score_scale", { "{ default = 4, babel = 'big' }" }, '(babel = "big")')
   end)
 
+  it("ismcts refuses a playout_depth that is not false or a count of decisions, or a table of them without a default", function()
+    refused("playout_depth", { "true", "-1", "2.5", "20001", "'deep'", "{ babel = 20 }", "{ default = false, babel = 1.5 }" },
+            "ismcts: option 'playout_depth' must be false or a count of decisions from 0 to 20000")
+    refused("playout_depth", { "{ default = false, citadels = -3 }" }, "(citadels = -3)")
+  end)
+
   -- The explained decisions of a probe ismcts with `options` (the iterations, actions tried at the root
   -- and actions legal, from `explain`), against random in Babel.
   local function explained(options)

@@ -11,6 +11,7 @@ local SHIPPED = [[
   greedy = { babel = 1, citadels = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
   margin = { babel = 0.4, rabohnzel = 0.3, default = 0 }, score_scale = { rabohnzel = 150, default = 4 },
   expand = { babel = "policy", default = "random" }, widen = { rabohnzel = 1, default = false },
+  playout_depth = { babel = 20, default = false },
 ]]
 
 -- Plays a match; returns its games (the log's lines, decoded), the output and the exit status.

@@ -2038,7 +2038,7 @@ static int migrate_gain(const babel *g, const babel_player *me, int from, int to
 }
 
 /* Any other action, tried on a copy (an ability, or a collapse or halving the bands pass over). */
-static int tried_gain(const babel *g, action_t a) {
+static NOT_INLINED int tried_gain(const babel *g, action_t a) {
     babel after = *g;
     babel_apply(&after, a);
     return position_value(&after, g->to_move) - position_value(g, g->to_move);
@@ -2100,36 +2100,62 @@ typedef struct policy_memo {
     int travel_common;       /* travel_gain but for what the pawn brings where it goes */
     int fallback;            /* the first turn's duty forbids ending it: 1, else 0; -1 not yet known */
     int collapse;            /* collapse_wanted: 1 or 0; -1 not yet known */
-    unsigned rows_known;     /* a bit for each row whose leave[] and arrive[] are worked out */
-    int leave[NUM_PEOPLES];  /* migrating from the row: its promise's change, its lost triples counted */
-    int arrive[NUM_PEOPLES]; /* migrating onto the row: its promise's change, the triples aside */
+    unsigned origins_known;  /* a bit for each row whose parts as an origin are worked out */
+    unsigned dests_known;    /* ... and as a destination */
+    int n[NUM_PEOPLES];      /* the row's cards (either) */
+    int leave[NUM_PEOPLES];  /* (origin) migrating from the row: its promise's change, its lost triples */
+    int arrive[NUM_PEOPLES]; /* (destination) migrating onto the row: its promise's change, triples aside */
+    /* The triples a migration makes on top of its destination (triples_added), in parts: the
+     * destination's top people (-1: empty) and its run (up to 3); the origin's moved cards' first
+     * people, and the triples they make on a row topped by other people. */
+    int top[NUM_PEOPLES], run[NUM_PEOPLES];
+    int moved_first[NUM_PEOPLES], made_apart[NUM_PEOPLES];
 } policy_memo;
 
-static void memo_row(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+/* A row as a migration's origin (one long enough to migrate from: the legal list says so). */
+static NOT_INLINED void memo_origin(const babel *g, const babel_player *me, policy_memo *m, int loc) {
     const people_pile *row = &me->row[loc];
-    int count = g->rules.migrate_count, pawn = me->pawn, left = row->n - count;
-    if (left >= 0) /* a row too short to migrate from is never a migration's origin */
-        m->leave[loc] = site_promise(g, me, loc, pawn, left) - site_promise(g, me, loc, pawn, row->n) -
-                        W_TRIPLE * triples_added(row->card, left, row->card + left, count);
-    m->arrive[loc] = site_promise(g, me, loc, pawn, row->n + count) - site_promise(g, me, loc, pawn, row->n);
-    m->rows_known |= 1u << loc;
+    int count = g->rules.migrate_count, pawn = me->pawn, n = row->n, left = n - count;
+    if (NEVER(left < 0)) left = 0;
+    const uint8_t *moved = row->card + left;
+    m->leave[loc] = site_promise(g, me, loc, pawn, left) - site_promise(g, me, loc, pawn, n) -
+                    W_TRIPLE * triples_added(row->card, left, moved, count);
+    m->moved_first[loc] = moved[0];
+    m->made_apart[loc] = triples_added(NULL, 0, moved, count);
+    m->n[loc] = n;
+    m->origins_known |= 1u << loc;
+}
+
+/* A row as a migration's destination. */
+static NOT_INLINED void memo_dest(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+    const people_pile *row = &me->row[loc];
+    int count = g->rules.migrate_count, n = row->n;
+    m->arrive[loc] = site_promise(g, me, loc, me->pawn, n + count) - site_promise(g, me, loc, me->pawn, n);
+    m->n[loc] = n;
+    m->top[loc] = n ? row->card[n - 1] : -1;
+    int run = 0;
+    while (run < 3 && run < n && row->card[n - 1 - run] == m->top[loc]) run++;
+    m->run[loc] = run;
+    m->dests_known |= 1u << loc;
 }
 
 /* migrate_gain from the memo: the same sum, the per-row parts worked out once a decision. */
 static int memo_migrate_gain(const babel *g, const babel_player *me, policy_memo *m, int from, int to) {
-    if (!(m->rows_known >> from & 1)) memo_row(g, me, m, from);
-    if (!(m->rows_known >> to & 1)) memo_row(g, me, m, to);
-    const people_pile *src = &me->row[from], *dst = &me->row[to];
-    int count = g->rules.migrate_count, left = src->n - count, pawn = me->pawn, hand = m->hand;
-    int made = triples_added(dst->card, dst->n, src->card + left, count);
+    if (NEVER(from >= NUM_PEOPLES || to >= NUM_PEOPLES)) return 0; /* (legal: rows; said for the compiler) */
+    if (!(m->origins_known >> from & 1)) memo_origin(g, me, m, from);
+    if (!(m->dests_known >> to & 1)) memo_dest(g, me, m, to);
+    int count = g->rules.migrate_count, left = m->n[from] - count, pawn = me->pawn, hand = m->hand;
+    int made = m->moved_first[from] != m->top[to] ? m->made_apart[from]
+                                                  : triples_added(me->row[to].card + m->n[to] - m->run[to],
+                                                                  m->run[to], me->row[from].card + left, count);
     int v = 2 * (m->leave[from] + m->arrive[to] + W_TRIPLE * made);
-    if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, src->n, hand);
-    if (pawn == to) v += pawn_worth(me, pawn, dst->n + count, hand) - pawn_worth(me, pawn, dst->n, hand);
+    if (pawn == from) v += pawn_worth(me, pawn, left, hand) - pawn_worth(me, pawn, m->n[from], hand);
+    if (pawn == to) v += pawn_worth(me, pawn, m->n[to] + count, hand) - pawn_worth(me, pawn, m->n[to], hand);
     return v;
 }
 
 /* The parts of settle_gain and travel_gain every settling or travelling action shares. */
-static void memo_common(const babel *g, const babel_player *me, policy_memo *m) {
+static NOT_INLINED void memo_common(const babel *g, const babel_player *me, policy_memo *m) {
     int at = me->pawn, hand = m->hand, cards = hand_worth(hand - 1, W_MY_CARD) - hand_worth(hand, W_MY_CARD);
     m->travel_common = cards - 2 * pawn_bonus(g, me, at);
     if (at != QUARRY) m->travel_common -= pawn_worth(me, at, me->row[at].n, hand);
@@ -2155,8 +2181,9 @@ static int memo_travel_gain(const babel *g, const babel_player *me, policy_memo 
     return m->travel_common + 2 * pawn_bonus(g, me, loc) + pawn_worth(me, loc, me->row[loc].n, m->hand - 1);
 }
 
-/* one_ply_worth of the `i`th legal action, from the memo. */
-static int memo_one_ply_worth(const babel *g, policy_memo *m, action_t a, int i) {
+/* one_ply_worth of the `i`th legal action, from the memo: inlined into the loop over a decision's
+ * actions (a call each cost as much as most worths), its rarer parts out of line. */
+static inline int memo_one_ply_worth(const babel *g, policy_memo *m, action_t a, int i) {
     const babel_player *me = &g->player[g->to_move];
     int worth;
     switch (act_kind(a)) {
@@ -2178,18 +2205,19 @@ static void babel_playout_worths(const void *st, const action_t *acts, int n, in
     policy_memo m = {.hand = hand_size(me), .fallback = -1, .collapse = -1};
     for (int i = 0; i < n; i++) {
         action_t a = acts[i];
+        int band = 0; /* none: the one-ply worth (every band is above every one-ply worth) */
         switch (act_kind(a)) {
-        case ACT_DISCARD: out[i] = BAND(20) + me->hand[act_arg(a)]; break;
-        case ACT_LEAP: out[i] = act_arg(a) == OPP ? BAND(19) : BAND(18); break;
-        case ACT_STEAL: out[i] = BAND(17); break;
-        case ACT_BUILD: out[i] = act_arg(a) == OPP ? BAND(16) : BAND(15); break;
+        case ACT_DISCARD: band = BAND(20) + me->hand[act_arg(a)]; break;
+        case ACT_LEAP: band = act_arg(a) == OPP ? BAND(19) : BAND(18); break;
+        case ACT_STEAL: band = BAND(17); break;
+        case ACT_BUILD: band = act_arg(a) == OPP ? BAND(16) : BAND(15); break;
         case ACT_COLLAPSE:
             if (m.collapse < 0) m.collapse = collapse_wanted(g);
-            out[i] = m.collapse ? BAND(14) : memo_one_ply_worth(g, &m, a, i);
+            band = m.collapse ? BAND(14) : 0;
             break;
-        case ACT_HALVE: out[i] = hand_size(opp) >= 6 ? BAND(13) : memo_one_ply_worth(g, &m, a, i); break;
-        default: out[i] = memo_one_ply_worth(g, &m, a, i); break;
+        case ACT_HALVE: band = hand_size(opp) >= 6 ? BAND(13) : 0; break;
         }
+        out[i] = band ? band : memo_one_ply_worth(g, &m, a, i);
     }
 }
 

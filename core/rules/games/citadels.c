@@ -139,10 +139,12 @@ typedef struct citadels {
 
 static uint8_t bit(int c) { return (uint8_t)(1u << c); }
 static bool has(uint8_t mask, int c) { return mask >> c & 1; }
+/* Without a loop (the policy counts colours, where a loop's end mispredicted) or a library call. */
 static int count_bits(uint32_t mask) {
-    int n = 0;
-    for (; mask; mask &= mask - 1) n++;
-    return n;
+    mask = mask - (mask >> 1 & 0x55555555u);
+    mask = (mask & 0x33333333u) + (mask >> 2 & 0x33333333u);
+    mask = (mask + (mask >> 4)) & 0x0f0f0f0fu;
+    return (int)((mask * 0x01010101u) >> 24);
 }
 
 /* The lowest set bit's index of a mask that is not 0. */
@@ -1028,10 +1030,13 @@ static int destroy_actions(const citadels *g, action_t *out, int n) {
         if (target->city_n >= g->rules.city_size) continue;
         if (g->holder[BISHOP] == seat && g->killed != BISHOP) continue;
         int wall = owns(target, GREAT_WALL);
+        /* Written whatever the test, kept by counting it (out has MEEPLE_MAX_ACTIONS, far more than
+         * any list): a search's playouts met these tests as branches that mispredicted. */
         for (int i = 0; i < target->city_n; i++) {
             int d = target->city[i];
             int cost = districts[d].cost - 1 + (d != GREAT_WALL ? wall : 0);
-            if (d != KEEP && gold >= cost) out[n++] = make_action(ACT_DESTROY, seat, d);
+            out[n] = make_action(ACT_DESTROY, seat, d);
+            n += d != KEEP && gold >= cost;
         }
     }
     return n;
@@ -2408,37 +2413,60 @@ static int city_colour_count(const cit_player *p, int colour) {
     return count_bits(p->city_types & colour_types[colour]);
 }
 
-/* The seat other than the mover with the biggest city (the first of equals), and its size. */
-static int city_leader(const citadels *g, int *size) {
-    int best = NOBODY;
-    *size = -1;
-    for (int seat = 0; seat < g->players; seat++)
-        if (seat != g->to_move && g->player[seat].city_n > *size) best = seat, *size = g->player[seat].city_n;
-    return best;
+/* hand_size for the policy, without a loop or a branch: the hand's 28 counts summed bytewise in four
+ * words (a lane holds at most four counts of at most 5), then the lanes by one multiplication (a hand
+ * holds at most 66 cards). */
+static int cards_in_hand(const cit_player *p) {
+    _Static_assert(NUM_TYPES == 28, "the hand's counts are three words and a half");
+    uint64_t w0, w1, w2;
+    uint32_t w3;
+    memcpy(&w0, p->hand, 8), memcpy(&w1, p->hand + 8, 8), memcpy(&w2, p->hand + 16, 8), memcpy(&w3, p->hand + 24, 4);
+    uint64_t lanes = w0 + w1 + w2 + w3;
+    return (int)((lanes * 0x0101010101010101u) >> 56);
 }
 
-/* What a character is worth to the mover this round, drafting or burying. */
-static int character_worth(const citadels *g, int c) {
-    const cit_player *me = mover_c(g);
-    int lead, richest = 0, hand = hand_size(me);
-    city_leader(g, &lead);
-    for (int seat = 0; seat < g->players; seat++)
-        if (seat != g->to_move && g->player[seat].gold > richest) richest = g->player[seat].gold;
-    if (character_colour[c] != NO_COLOUR) {
-        int v = 100 * city_colour_count(me, character_colour[c]) + 50;
-        if (c == MERCHANT) v += 100;
-        if (c == KING && g->crown != g->to_move) v += 70;
-        if (c == WARLORD && lead >= 6) v += 200;
-        if (c == BISHOP && me->city_n >= 5) v += 100;
-        return v;
+/* What the worths of one decision's actions share, worked out on first use: the others' biggest city
+ * (whose, the first of equals, and its size) and most gold, the mover's hand (hand < 0 until then);
+ * each character's worth to the mover while drafting or burying (characters_known); the seat the
+ * magician would swap hands with (NOBODY: none; -1 until worked out). */
+typedef struct draft_memo {
+    int leader, lead, richest, hand, swap_with;
+    bool characters_known;
+    int character[NUM_CHARACTERS];
+} draft_memo;
+
+/* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.) */
+OUT_OF_LINE static void draft_memo_fill(const citadels *g, draft_memo *m) {
+    int leader = NOBODY, lead = -1, richest = 0;
+    for (int seat = 0; seat < g->players; seat++) {
+        const cit_player *p = &g->player[seat];
+        bool other = seat != g->to_move, bigger = other && p->city_n > lead;
+        leader = bigger ? seat : leader;
+        lead = bigger ? p->city_n : lead;
+        richest = other && p->gold > richest ? p->gold : richest;
     }
-    switch (c) {
-    case ARCHITECT: return hand >= 2 && me->gold >= 4 ? 350 : 200;
-    case THIEF: return 100 + 100 * richest / 3;
-    case MAGICIAN: return hand == 0 ? 300 : 100;
-    default: return lead >= 6 ? 300 : 150; /* the assassin */
-    }
+    m->leader = leader, m->lead = lead, m->richest = richest, m->hand = cards_in_hand(mover_c(g));
 }
+
+/* What each character is worth to the mover this round, drafting or burying: all eight at once, in
+ * straight lines (a draft's few actions then look theirs up, where a call each mispredicted). */
+OUT_OF_LINE static void character_worths(const citadels *g, draft_memo *m) {
+    const cit_player *me = mover_c(g);
+    if (m->hand < 0) draft_memo_fill(g, m);
+    bool leads = m->lead >= 6;
+    for (int c = 0; c < NUM_CHARACTERS; c++)
+        if (character_colour[c] != NO_COLOUR) m->character[c] = 100 * city_colour_count(me, character_colour[c]) + 50;
+    m->character[MERCHANT] += 100;
+    m->character[KING] += g->crown != g->to_move ? 70 : 0;
+    m->character[WARLORD] += leads ? 200 : 0;
+    m->character[BISHOP] += me->city_n >= 5 ? 100 : 0;
+    m->character[ARCHITECT] = m->hand >= 2 && me->gold >= 4 ? 350 : 200;
+    m->character[THIEF] = 100 + 100 * m->richest / 3;
+    m->character[MAGICIAN] = m->hand == 0 ? 300 : 100;
+    m->character[ASSASSIN] = leads ? 300 : 150;
+    m->characters_known = true;
+}
+_Static_assert(NUM_CHARACTERS == 8, "character_worths gives every character its worth");
 
 /* A drawn card to keep: not one the city or hand has, affordable soon, worth the most. */
 static int keep_worth(const cit_player *me, int d) {
@@ -2463,33 +2491,35 @@ static const int16_t kill_worth[NUM_CHARACTERS] = {
 static const int16_t rob_worth[NUM_CHARACTERS] = {
     [MAGICIAN] = 100, [KING] = 250, [BISHOP] = 150, [MERCHANT] = 300, [ARCHITECT] = 200, [WARLORD] = 200};
 
-/* The magician swaps with the player holding the most cards (the first of equals), two more than his. */
-static bool swap_wanted(const citadels *g, int seat) {
+/* The magician swaps with the player holding the most cards (the first of equals), two more than his:
+ * that seat, or NOBODY. */
+OUT_OF_LINE static int swap_partner(const citadels *g) {
     int best = NOBODY, most = -1;
     for (int other = 0; other < g->players; other++) {
-        int n = hand_size(&g->player[other]);
+        int n = cards_in_hand(&g->player[other]);
         if (other != g->to_move && n > most) best = other, most = n;
     }
-    return seat == best && most >= hand_size(mover_c(g)) + 2;
+    return most >= cards_in_hand(mover_c(g)) + 2 ? best : NOBODY;
 }
 
 /* The warlord knocks down the leader's district worth most that costs at most one more than his gold,
  * once the leader has five. */
-static int destroy_worth(const citadels *g, int seat, int d) {
-    int size, leader = city_leader(g, &size);
-    if (seat != leader || size < 5 || districts[d].cost - 1 > mover_c(g)->gold) return -1;
+static int destroy_worth(const citadels *g, const draft_memo *m, int seat, int d) {
+    if (seat != m->leader || m->lead < 5 || districts[d].cost - 1 > mover_c(g)->gold) return -1;
     return BAND(BAND_DESTROY) + 100 * points_of(d);
 }
 
-/* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference. */
-static int citadels_playout_worth(const void *st, action_t a, rng *r) {
-    (void)r; /* greedy_citadels varies nowhere; equals go to the host's random tie-break */
-    const citadels *g = st;
+/* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference; `m` what
+ * the worths share, worked out on first use. Inlined into the loop over a decision's actions, its
+ * rarer parts out of line: a call each cost as much as the worth. */
+static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
     const cit_player *me = mover_c(g);
     int x = act_x(a);
     switch (act_kind(a)) {
-    case ACT_CHOOSE: return BAND(BAND_CHOOSE) + character_worth(g, x);
-    case ACT_BURY: return BAND(BAND_BURY) + character_worth(g, x);
+    case ACT_CHOOSE:
+    case ACT_BURY:
+        if (!m->characters_known) character_worths(g, m);
+        return BAND(act_kind(a) == ACT_CHOOSE ? BAND_CHOOSE : BAND_BURY) + m->character[x];
     case ACT_GRAVE_YES: return me->gold >= 2 ? BAND(BAND_GRAVE_YES) : -1;
     case ACT_KEEP: return BAND(BAND_KEEP) + keep_worth(me, x);
     case ACT_REPLACE_DONE: return BAND(BAND_REPLACE_DONE);
@@ -2499,13 +2529,31 @@ static int citadels_playout_worth(const void *st, action_t a, rng *r) {
     case ACT_INCOME: return BAND(BAND_INCOME);
     case ACT_KILL: return BAND(BAND_KILL) + kill_worth[x];
     case ACT_ROB: return BAND(BAND_ROB) + rob_worth[x];
-    case ACT_SWAP: return swap_wanted(g, x) ? BAND(BAND_SWAP) : -1;
-    case ACT_SMITHY: return me->gold >= 5 && hand_size(me) <= 1 ? BAND(BAND_SMITHY) : -1;
-    case ACT_DESTROY: return destroy_worth(g, x, act_y(a));
+    case ACT_SWAP:
+        if (m->swap_with < 0) m->swap_with = swap_partner(g);
+        return x == m->swap_with ? BAND(BAND_SWAP) : -1;
+    case ACT_SMITHY: return me->gold >= 5 && cards_in_hand(me) <= 1 ? BAND(BAND_SMITHY) : -1;
+    case ACT_DESTROY:
+        if (m->hand < 0) draft_memo_fill(g, m);
+        return destroy_worth(g, m, x, act_y(a));
     case ACT_GRAVE_NO: return BAND(BAND_GRAVE_NO);
     case ACT_END: return BAND(BAND_END);
     default: return -1; /* replace a card, the laboratory: greedy_citadels never does */
     }
+}
+
+/* citadels_playout_worth of every legal action at once: a draft's characters, a warlord's targets
+ * share one memo. */
+static void citadels_playout_worths(const void *st, const action_t *acts, int n, int *out) {
+    draft_memo m = {.hand = -1, .swap_with = -1};
+    for (int i = 0; i < n; i++) out[i] = action_worth(st, &m, acts[i]);
+}
+
+static int citadels_playout_worth(const void *st, action_t a, rng *r) {
+    (void)r; /* greedy_citadels varies nowhere; equals go to the host's random tie-break */
+    int worth;
+    citadels_playout_worths(st, &a, 1, &worth);
+    return worth;
 }
 
 /* The choosing is secret (which character, which one face down), and so is which district card a
@@ -2561,4 +2609,5 @@ const game_def citadels_game = {
     .move = citadels_move,
     .add = citadels_add,
     .playout_worth = citadels_playout_worth,
+    .playout_worths = citadels_playout_worths,
 };
