@@ -150,9 +150,12 @@ static void relay_line(const char *cmd, char *pending, size_t n, const char *lin
     if (pending[0]) fprintf(stderr, "meeple %s: %s", cmd, pending);
     pending[0] = '\0';
     if (!line) return;
-    if (strncmp(line, match_prefix, sizeof match_prefix - 1) == 0)
-        snprintf(pending, n, "%s", line + sizeof match_prefix - 1);
-    else if (!usage)
+    if (strncmp(line, match_prefix, sizeof match_prefix - 1) == 0) { /* kept, cut to fit */
+        const char *rest = line + sizeof match_prefix - 1;
+        size_t len = strnlen(rest, n - 1);
+        memcpy(pending, rest, len);
+        pending[len] = '\0';
+    } else if (!usage)
         fputs(line, stderr);
 }
 

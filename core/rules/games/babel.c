@@ -2177,6 +2177,9 @@ static int memo_settle_gain(const babel *g, const babel_player *me, policy_memo 
 }
 
 static int memo_travel_gain(const babel *g, const babel_player *me, policy_memo *m, int loc) {
+    /* A travel goes to a people's location, never back to the quarry; said here, the optimiser knows
+     * the row read below is in bounds (an optimised build warned of row[QUARRY]). */
+    if ((unsigned)loc >= NUM_PEOPLES) return 0;
     if (!m->common_known) memo_common(g, me, m);
     return m->travel_common + 2 * pawn_bonus(g, me, loc) + pawn_worth(me, loc, me->row[loc].n, m->hand - 1);
 }
