@@ -10,17 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/hotpath.h"
 #include "rules/invariant.h"
 #include "rules/rules.h"
 #include "rules/table.h"
-
-/* Keeps a rare path out of a hot function that calls it once: inlined, its variables would cost the
- * hot function register saves on every call. */
-#if defined(__GNUC__)
-#define NOT_INLINED __attribute__((noinline))
-#else
-#define NOT_INLINED
-#endif
 
 /* ==================================================================== components */
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/hotpath.h"
 #include "rules/invariant.h"
 #include "rules/rules.h"
 #include "rules/table.h"
@@ -145,17 +146,6 @@ static int count_bits(uint32_t mask) {
     mask = (mask & 0x33333333u) + (mask >> 2 & 0x33333333u);
     mask = (mask + (mask >> 4)) & 0x0f0f0f0fu;
     return (int)((mask * 0x01010101u) >> 24);
-}
-
-/* The lowest set bit's index of a mask that is not 0. */
-static int lowest_bit(uint32_t mask) {
-#if defined(__GNUC__)
-    return __builtin_ctz(mask);
-#else
-    int i = 0;
-    while (!(mask >> i & 1)) i++;
-    return i;
-#endif
 }
 
 /* Characters as bits; none for NONE. */
