@@ -298,9 +298,15 @@ static int lua_choose(chooser *c, const void *st, const action_t *acts, int n) {
             return -1;
         }
         k = (int)rng_below(&lc->pick, (uint32_t)n);
-    } else if ((k = bot_choose(b, st, acts, n)) < 0) {
-        report_bot(b, "failed");
-        return k;
+    } else {
+        /* the figures are the bot's: searches of the bots it plays against are not counted */
+        meeple_search_totals_count(b == lc->bots[lc->args->def->to_move(st)]);
+        k = bot_choose(b, st, acts, n);
+        meeple_search_totals_count(true);
+        if (k < 0) {
+            report_bot(b, "failed");
+            return k;
+        }
     }
     char text[MEEPLE_ACTION_TEXT]; /* for ctx.history */
     lc->args->def->action_text(st, acts[k], text);

@@ -121,8 +121,8 @@ static void scrub(const char *in, char *out, size_t n) {
     out[used] = '\0';
 }
 
-/* {"error": why}: one line, no server path in it, valid UTF-8 (a character the line's cut or a bot
- * split becomes U+FFFD). */
+/* {"error": why}: one line, no server path in it, valid UTF-8 (each byte of a character the line's cut
+ * or a bot split becomes U+FFFD). */
 static enum MHD_Result error_answer(struct MHD_Connection *c, int status, const char *why) {
     char line[SERVE_REASON_LEN], shown[SERVE_REASON_LEN], valid[3 * SERVE_REASON_LEN];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(why, "\n"), why);

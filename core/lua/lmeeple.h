@@ -74,6 +74,9 @@ typedef struct meeple_search_totals {
     float rate[MEEPLE_SEARCH_RATES];
 } meeple_search_totals;
 void meeple_search_totals_take(meeple_search_totals *out);
+/* Whether this thread's searches count in the totals from now on (they do until told otherwise):
+ * `bench --against` counts its bot's searches, not those of the bots it plays against. */
+void meeple_search_totals_count(bool counting);
 
 /* A copy of `s`'s position pushed as a state of its own (history empty): a hook's view of the search. */
 session *meeple_push_position(lua_State *L, const session *s);

@@ -24,6 +24,9 @@ static _Thread_local meeple_search_totals totals;
 /* Hooks running on this thread: a search inside one is timed within the outer's hook_ms, so it is not
  * added to the totals again. */
 static _Thread_local int in_hooks;
+static _Thread_local bool not_counting;
+
+void meeple_search_totals_count(bool counting) { not_counting = !counting; }
 
 void meeple_search_totals_take(meeple_search_totals *out) {
     *out = totals;
@@ -436,7 +439,7 @@ static int run(lua_State *L, search_box *b, const search_config *cfg, bool stats
     b->live = true;
     double cpu = timing_thread_cpu_ms();
     int32_t chosen = search_run(&b->tree);
-    if (!in_hooks) {
+    if (!in_hooks && !not_counting) {
         cpu = timing_thread_cpu_ms() - cpu;
         totals.cpu_ms += cpu;
         if (totals.rates < MEEPLE_SEARCH_RATES && cpu > 0)

@@ -27,4 +27,15 @@ static inline int lowest_bit64(uint64_t mask) {
 }
 static inline int lowest_bit(unsigned mask) { return lowest_bit64(mask); }
 
+/* The highest set bit's index of a mask that is not 0. */
+static inline int highest_bit(uint32_t mask) {
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(mask);
+#else
+    int i = 31;
+    while (!(mask >> i & 1)) i--;
+    return i;
+#endif
+}
+
 #endif

@@ -339,7 +339,11 @@ describe("meeple.search in a bot", function()
     -- decision with a choice does; the median of 20-iteration searches is a rate like theirs.
     local out = util.sh(("%s bench babel --games 2 --bot %s --against greedy_babel --json 2>&1"):format(quote(exe), quote(bot)))
     local alone = util.sh(("%s bench babel --games 2 --bot %s --json 2>&1"):format(quote(exe), quote(bot)))
+    -- The bot it plays against may search too: its searches are not the bot's figures.
+    local opposed = util.sh(("%s bench babel --games 2 --bot random --against %s --json 2>&1"):format(quote(exe), quote(bot)))
     os.remove(bot)
+    local _, none = util.jq(opposed, [[.against and (has("searches") or has("iterations_per_100ms_cpu_median") | not)]])
+    assert.equal(0, none, opposed)
     local _, ok = util.jq(out, [[.against == "greedy_babel" and .searches > 10 and .searches < 0.75 * .decisions
       and .iterations_per_decision == 20 and .iterations_per_100ms_cpu_median > 0]])
     assert.equal(0, ok, out)

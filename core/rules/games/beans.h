@@ -9,6 +9,7 @@
 #ifndef MEEPLE_BEANS_H
 #define MEEPLE_BEANS_H
 
+#include "rules/hotpath.h"
 #include "rules/rules.h"
 
 #define BEAN_MAX_TYPES 11
@@ -377,7 +378,7 @@ static inline bool bean_policy_full(const bean_table *g, int type, int cards) {
     if ((unsigned)type >= BEAN_MAX_TYPES) return bean_pays_most(g, type, bean_payout(g, type, cards));
     const uint8_t *m = g->rules.meter[type];
     uint32_t steps = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
-    return steps && m[(31 - __builtin_clz(steps)) >> 3] <= cards;
+    return steps && m[highest_bit(steps) >> 3] <= cards;
 }
 
 /* What a decision's actions share in the policy's eyes, worked out when an action first asks and kept

@@ -235,14 +235,9 @@ static void gain_gold(cit_player *p, int amount) {
     p->gold = (uint16_t)(p->gold + amount > GOLD_MAX ? GOLD_MAX : p->gold + amount);
 }
 
-/* The effects apply dispatches to, and the generator's rarer parts, stay out of line: inlined all into
- * one function they made each of its calls save and restore six registers (callgrind: a tenth of
- * apply's cost), and apply becomes a jump to the effect. */
-#if defined(__GNUC__)
-#define OUT_OF_LINE __attribute__((noinline))
-#else
-#define OUT_OF_LINE
-#endif
+/* The effects apply dispatches to, and the generator's rarer parts, stay out of line (NOT_INLINED):
+ * inlined all into one function they made each of its calls save and restore six registers
+ * (callgrind: a tenth of apply's cost), and apply becomes a jump to the effect. */
 
 /* ==================================================================== parameters */
 
@@ -464,7 +459,7 @@ static bool choose_allowed(const citadels *g, int c, reason *why) {
     return deny(why, "the %s is not among the characters passed to you", character_name[c]);
 }
 
-OUT_OF_LINE static void choose(citadels *g, int c) {
+NOT_INLINED static void choose(citadels *g, int c) {
     int seat = g->to_move;
     if (last_pick_of_seven(g) && c == unseen_card(g)) {
         /* The passed card takes the face-down card's place. */
@@ -481,7 +476,7 @@ static bool bury_allowed(const citadels *g, int c, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void bury(citadels *g, int c) {
+NOT_INLINED static void bury(citadels *g, int c) {
     put_down(g, c, g->to_move);
     next_step(g);
 }
@@ -520,7 +515,7 @@ static void start_turns(citadels *g) {
     call_from(g, 0);
 }
 
-OUT_OF_LINE static void end_turn(citadels *g) {
+NOT_INLINED static void end_turn(citadels *g) {
     g->sub = SUB_NONE;
     call_from(g, g->current + 1);
 }
@@ -549,7 +544,7 @@ static void take_gold(citadels *g) {
     after_action(g);
 }
 
-OUT_OF_LINE static void draw_districts(citadels *g) {
+NOT_INLINED static void draw_districts(citadels *g) {
     const cit_player *p = mover_c(g);
     bool observatory = owns(p, OBSERVATORY), library = owns(p, LIBRARY);
     int draw = observatory ? 3 : 2;
@@ -578,7 +573,7 @@ static bool keep_allowed(const citadels *g, int d, reason *why) {
 }
 
 /* The cards not kept go under the deck, in the order drawn. */
-OUT_OF_LINE static void keep(citadels *g, int d) {
+NOT_INLINED static void keep(citadels *g, int d) {
     int i = drawn_index(g, d);
     hand_add(mover(g), d);
     g->drawn[i] = g->drawn[--g->drawn_n];
@@ -604,7 +599,7 @@ static bool income_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void take_income(citadels *g) {
+NOT_INLINED static void take_income(citadels *g) {
     gain_gold(mover(g), income_of(g, g->to_move, g->current));
     g->income_taken = true;
 }
@@ -626,7 +621,7 @@ static bool build_allowed(const citadels *g, int d, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void build(citadels *g, int d) {
+NOT_INLINED static void build(citadels *g, int d) {
     cit_player *p = mover(g);
     /* Never two of a name in a city: so a city never outgrows its NUM_TYPES slots either. */
     if (NEVER(p->gold < districts[d].cost || owns(p, d)) || !hand_take(p, d)) return;
@@ -682,7 +677,7 @@ static bool swap_allowed(const citadels *g, int seat, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void swap_hands(citadels *g, int seat) {
+NOT_INLINED static void swap_hands(citadels *g, int seat) {
     cit_player *me = mover(g), *other = &g->player[seat];
     uint8_t mine[NUM_TYPES];
     uint32_t my_types = me->hand_types;
@@ -712,7 +707,7 @@ static bool replace_done_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void replace_marked(citadels *g) {
+NOT_INLINED static void replace_marked(citadels *g) {
     uint8_t cards[NUM_DISTRICTS];
     int count = 0;
     for (int d = 0; d < NUM_TYPES; d++)
@@ -755,7 +750,7 @@ static int graveyard_owner(const citadels *g) {
     return NONE;
 }
 
-OUT_OF_LINE static void destroy(citadels *g, int seat, int d) {
+NOT_INLINED static void destroy(citadels *g, int seat, int d) {
     cit_player *target = &g->player[seat];
     /* city_remove looks for the district until it finds it. */
     if (NEVER(!owns(target, d) || mover(g)->gold < destroy_cost(g, seat, d))) return;
@@ -776,7 +771,7 @@ OUT_OF_LINE static void destroy(citadels *g, int seat, int d) {
     end_turn(g);
 }
 
-OUT_OF_LINE static void graveyard_answer(citadels *g, bool buy) {
+NOT_INLINED static void graveyard_answer(citadels *g, bool buy) {
     cit_player *owner = &g->player[g->grave_owner];
     if (buy && ALWAYS(owner->gold >= 1)) {
         owner->gold -= 1;
@@ -798,7 +793,7 @@ static bool lab_allowed(const citadels *g, int d, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void use_lab(citadels *g, int d) {
+NOT_INLINED static void use_lab(citadels *g, int d) {
     if (!hand_take(mover(g), d)) return;
     deck_put_under(g, d);
     gain_gold(mover(g), 1);
@@ -813,7 +808,7 @@ static bool smithy_allowed(const citadels *g, reason *why) {
     return true;
 }
 
-OUT_OF_LINE static void use_smithy(citadels *g) {
+NOT_INLINED static void use_smithy(citadels *g) {
     if (NEVER(mover(g)->gold < 2)) return;
     mover(g)->gold -= 2;
     deck_draw_into_hand(g, mover(g), 3);
@@ -1059,7 +1054,7 @@ static int power_actions(const citadels *g, action_t *out, int n) {
 
 /* The power, then the end of the turn. Out of line, like the magician's and the laboratory's hand:
  * turn_actions, which calls each last, then keeps nothing in registers across a call. */
-OUT_OF_LINE static int power_and_end_actions(const citadels *g, action_t *out, int n) {
+NOT_INLINED static int power_and_end_actions(const citadels *g, action_t *out, int n) {
     if (!g->power_used) n = power_actions(g, out, n);
     if (g->acted) out[n++] = make_action(ACT_END, 0, 0);
     return n;
@@ -1067,7 +1062,7 @@ OUT_OF_LINE static int power_and_end_actions(const citadels *g, action_t *out, i
 
 /* Each district in hand, in catalogue order: build it, replace it (the magician), put it in the
  * laboratory. */
-OUT_OF_LINE static int hand_actions(const citadels *g, uint32_t buildable, bool can_replace, bool can_lab,
+NOT_INLINED static int hand_actions(const citadels *g, uint32_t buildable, bool can_replace, bool can_lab,
                                     action_t *out, int n) {
     for (uint32_t hand = mover_c(g)->hand_types; hand; hand &= hand - 1) {
         int d = lowest_bit(hand);
@@ -2426,7 +2421,7 @@ typedef struct draft_memo {
 } draft_memo;
 
 /* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.) */
-OUT_OF_LINE static void draft_memo_fill(const citadels *g, draft_memo *m) {
+NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) {
     int leader = NOBODY, lead = -1, richest = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
@@ -2440,7 +2435,7 @@ OUT_OF_LINE static void draft_memo_fill(const citadels *g, draft_memo *m) {
 
 /* What each character is worth to the mover this round, drafting or burying: all eight at once, in
  * straight lines (a draft's few actions then look theirs up, where a call each mispredicted). */
-OUT_OF_LINE static void character_worths(const citadels *g, draft_memo *m) {
+NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
     const cit_player *me = mover_c(g);
     if (m->hand < 0) draft_memo_fill(g, m);
     bool leads = m->lead >= 6;
@@ -2483,7 +2478,7 @@ static const int16_t rob_worth[NUM_CHARACTERS] = {
 
 /* The magician swaps with the player holding the most cards (the first of equals), two more than his:
  * that seat, or NOBODY. */
-OUT_OF_LINE static int swap_partner(const citadels *g) {
+NOT_INLINED static int swap_partner(const citadels *g) {
     int best = NOBODY, most = -1;
     for (int other = 0; other < g->players; other++) {
         int n = cards_in_hand(&g->player[other]);
