@@ -20,14 +20,8 @@ local NAMES = { "babel", "citadels", "bohnanza", "rabohnzel" }
 local function positions(game, players, seed, every)
   local out = {}
   local s = meeple.new(game, { seed = seed, players = players })
-  local r = seed
   while not s:is_over() and #out < 40 do
-    for _ = 1, every do
-      if s:is_over() then break end
-      local legal = s:legal()
-      r = (r * 1103515245 + 12345) % 2147483648
-      s:play(legal[r % #legal + 1])
-    end
+    util.advance(s, every, seed * 1000 + #out + 1)
     if not s:is_over() then out[#out + 1] = s:clone() end
   end
   return out
