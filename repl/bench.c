@@ -111,7 +111,7 @@ static int bench_parse(int argc, char **argv, bench_args *a) {
     if (a->bot && a->variant) return cli_bad_args("bench", "--bot and --variant do not go together (yet)");
     if (a->bot && !meeple_find_bot(a->bot, a->bot_path, sizeof a->bot_path))
         return cli_no_bot("bench", a->bot);
-    if (a->against && !a->bot) return cli_bad_args("bench", "--against needs --bot (the bot it plays against)");
+    if (a->against && !a->bot) return cli_bad_args("bench", "--against BOT needs --bot FILE, the bot that plays against it");
     if (a->against && a->players < 2) return cli_bad_args("bench", "--against needs at least 2 players");
     if (a->against && !meeple_find_bot(a->against, a->against_path, sizeof a->against_path))
         return cli_no_bot("bench", a->against);

@@ -311,6 +311,9 @@ describe("variant loading", function()
         local ok, err = pcall(s.move, s, "deck", bad)
         assert.is_false(ok)
         assert.truthy(err:find("'" .. bad .. "' is no zone", 1, true), err)
+        if bad:find("%]$") and not bad:find("x") then -- a field number past the seat's fields says how many it has
+          assert.truthy(err:find("player 2 has fields 1 to %d"), err)
+        end
       end
     end
   end)

@@ -2152,8 +2152,11 @@ static int bean_zone_of(const bean_table *g, const char *text, reason *why) {
         if (strcmp(path.key, "hand") == 0) return BEAN_ZONE_HAND(path.player);
         if (strcmp(path.key, "coins") == 0) return BEAN_ZONE_COINS(path.player);
         if (strcmp(path.key, "set_aside") == 0) return BEAN_ZONE_SET_ASIDE(path.player);
-        if (sscanf(path.key, "fields[%d%c%c", &f, &close, &extra) == 2 && close == ']' && f >= 1 && f <= g->fields[path.player])
-            return BEAN_ZONE_FIELD(path.player, f - 1);
+        if (sscanf(path.key, "fields[%d%c%c", &f, &close, &extra) == 2 && close == ']') {
+            if (f >= 1 && f <= g->fields[path.player]) return BEAN_ZONE_FIELD(path.player, f - 1);
+            deny(why, "'%.60s' is no zone: player %d has fields 1 to %d", text, path.player + 1, g->fields[path.player]);
+            return -1;
+        }
     }
     deny(why, "'%.60s' is no zone; zones: deck, discard, face_up, players[N].hand, players[N].coins, "
               "players[N].set_aside, players[N].fields[F]", text);
