@@ -264,7 +264,12 @@ int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
     _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
     /* The four sizes as the four bytes of one word, field f in byte f: the bounds never decrease, so
      * no byte's difference borrows from the next. */
-    uint32_t ends = (uint32_t)end[0] | (uint32_t)end[1] << 8 | (uint32_t)end[2] << 16 | (uint32_t)end[3] << 24;
+    uint32_t ends;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&ends, end, sizeof ends); /* one load */
+#else
+    ends = (uint32_t)end[0] | (uint32_t)end[1] << 8 | (uint32_t)end[2] << 16 | (uint32_t)end[3] << 24;
+#endif
     uint32_t sizes = ends - (ends << 8 | end[-1]);
     unsigned big = bytes_nonzero(sizes & 0xfefefefe), lone = ~bytes_nonzero(sizes ^ 0x01010101) & 0xf;
     for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
