@@ -561,8 +561,8 @@ static bool steps_left(const bean_table *g) { return g->trade_steps < g->rules.t
 
 /* ---- the main decision and the invitation round ---- */
 
+/* A closed deal is all zero (close_deal, bean_validate): nothing to clear. */
 static void open_deal(bean_table *g, int from, int to) {
-    memset(&g->deal, 0, sizeof g->deal);
     g->deal.stage = BEAN_DEAL_BUILD;
     g->deal.from = (uint8_t)from;
     g->deal.to = (uint8_t)to;
@@ -1851,13 +1851,9 @@ static bool validate_fields(const bean_table *g, int seat, reason *why) {
 /* The open deal: its parties, stage and items fit the hands and face-up cards. */
 static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
-    static const uint8_t no_room[BEAN_MAX_TYPES];
+    static const bean_deal closed; /* all zero, as close_deal leaves it: open_deal clears nothing */
     if (d->stage == BEAN_DEAL_NONE)
-        return d->n_give == 0 && d->n_want == 0 && d->n_picks == 0 && !d->room_beans && !d->up_given &&
-                       memcmp(d->room, no_room, sizeof no_room) == 0 && !d->give_fronts[0] && !d->give_fronts[1] &&
-                       !d->give_fronts[2]
-                   ? true
-                   : deny(why, "a closed deal holds items");
+        return memcmp(d, &closed, sizeof closed) == 0 || deny(why, "a closed deal holds items");
     if (d->stage > BEAN_DEAL_PICK || d->from >= g->players || d->to >= g->players || d->from == d->to)
         return deny(why, "the proposal's players are damaged (a proposal to oneself?)");
     if (d->from != g->active && d->to != g->active) return deny(why, "every trade involves the active player");
