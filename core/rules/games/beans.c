@@ -19,20 +19,38 @@
 
 /* ==================================================================== zones */
 
-/* Moves card[src] to just before card[dst] (as the array is now), shifting what lies between. */
-static void shift_card(uint8_t *cards, int src, int dst) {
-    uint8_t c = cards[src];
-    if (src < dst) {
-        memmove(&cards[src], &cards[src + 1], (size_t)(dst - 1 - src));
-        cards[dst - 1] = c;
-    } else if (src > dst) {
-        memmove(&cards[dst + 1], &cards[dst], (size_t)(src - dst));
-        cards[dst] = c;
+/* zone_ones[k]: 1 in each of the zone bounds' bytes below k. Row k less row j is 1 in bytes j..k-1
+ * (j <= k), and no byte of it borrows from another, so a run of bounds moves by one word at a time
+ * whatever the machine's byte order. */
+#define ZONE_ONE(k, b) ((b) < (k))
+#define ZONE_ONES_10(k, b)                                                                                  \
+    ZONE_ONE(k, b), ZONE_ONE(k, b + 1), ZONE_ONE(k, b + 2), ZONE_ONE(k, b + 3), ZONE_ONE(k, b + 4),         \
+        ZONE_ONE(k, b + 5), ZONE_ONE(k, b + 6), ZONE_ONE(k, b + 7), ZONE_ONE(k, b + 8), ZONE_ONE(k, b + 9)
+#define ZONE_ONES_ROW(k) {ZONE_ONES_10(k, 0), ZONE_ONES_10(k, 10), ZONE_ONES_10(k, 20), ZONE_ONES_10(k, 30)}
+#define ZONE_ONES_ROWS_10(k)                                                                                \
+    ZONE_ONES_ROW(k), ZONE_ONES_ROW(k + 1), ZONE_ONES_ROW(k + 2), ZONE_ONES_ROW(k + 3), ZONE_ONES_ROW(k + 4), \
+        ZONE_ONES_ROW(k + 5), ZONE_ONES_ROW(k + 6), ZONE_ONES_ROW(k + 7), ZONE_ONES_ROW(k + 8), ZONE_ONES_ROW(k + 9)
+#define BOUND_WORDS ((BEAN_ZONES + 1) / 8)
+_Static_assert(BEAN_ZONES + 1 == 40, "zone_ones is written for 40 zone bounds: 5 words");
+static const uint8_t zone_ones[BEAN_ZONES + 2][BEAN_ZONES + 1] = {
+    ZONE_ONES_ROWS_10(0), ZONE_ONES_ROWS_10(10), ZONE_ONES_ROWS_10(20), ZONE_ONES_ROWS_10(30), ZONE_ONES_ROW(40)};
+
+/* Bounds lo..hi-1 go down by one (or up): every word of them at once, with no loop over the zones.
+ * A bound that goes down is past a card, one that goes up before the last card: none leaves 0..160. */
+static inline void shift_bounds(uint8_t *bound, int lo, int hi, bool up) {
+    for (int w = 0; w < BOUND_WORDS; w++) {
+        uint64_t x, below_hi, below_lo;
+        memcpy(&x, bound + 8 * w, 8);
+        memcpy(&below_hi, zone_ones[hi] + 8 * w, 8);
+        memcpy(&below_lo, zone_ones[lo] + 8 * w, 8);
+        x = up ? x + (below_hi - below_lo) : x - (below_hi - below_lo);
+        memcpy(bound + 8 * w, &x, 8);
     }
 }
 
 /* A card that everyone has seen keeps the mark only from hand to hand; anywhere else it lies face
- * up or face down for all, and the mark would mean nothing. */
+ * up or face down for all, and the mark would mean nothing. The card and its mark go from place src
+ * to just before place dst (as the array is now), the cards between shifting by one. */
 void bean_move(bean_table *g, int from, int i, int to, int j) {
     /* A card that is not there, or a place outside its zone, would shift other zones' cards: one
      * lost or doubled in effect, and the game corrupt without a word. */
@@ -40,15 +58,23 @@ void bean_move(bean_table *g, int from, int i, int to, int j) {
     int src = bean_zone_start(g, from) + i;
     int dst = bean_zone_start(g, to) + j; /* the place before which the card goes, as things are now */
     if (NEVER(i < 0 || src >= bean_zone_end(g, from) || j < 0 || dst > bean_zone_end(g, to))) return;
-    if (from == BEAN_ZONE_DECK) g->deck_count[g->card[src]]--;
-    if (to == BEAN_ZONE_DECK) g->deck_count[g->card[src]]++;
-    shift_card(g->card, src, dst);
-    shift_card(g->shown, src, dst);
-    if (from < to)
-        for (int z = from; z < to; z++) g->zone_bound[z + 1]--;
-    else
-        for (int z = to; z < from; z++) g->zone_bound[z + 1]++;
-    if (!bean_is_hand_zone(to)) g->shown[src < dst ? dst - 1 : dst] = 0;
+    uint8_t card = g->card[src], seen = bean_is_hand_zone(to) ? g->shown[src] : 0;
+    if (from == BEAN_ZONE_DECK) g->deck_count[card]--;
+    if (to == BEAN_ZONE_DECK) g->deck_count[card]++;
+    if (src < dst) {
+        size_t n = (size_t)(dst - 1 - src);
+        memmove(&g->card[src], &g->card[src + 1], n);
+        memmove(&g->shown[src], &g->shown[src + 1], n);
+        dst--;
+    } else {
+        size_t n = (size_t)(src - dst);
+        memmove(&g->card[dst + 1], &g->card[dst], n);
+        memmove(&g->shown[dst + 1], &g->shown[dst], n);
+    }
+    g->card[dst] = card;
+    g->shown[dst] = seen;
+    if (from < to) shift_bounds(g->zone_bound, from + 1, to + 1, false);
+    else if (from > to) shift_bounds(g->zone_bound, to + 1, from + 1, true);
 }
 
 static void bean_move_top(bean_table *g, int from, int to) {

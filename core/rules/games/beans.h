@@ -198,7 +198,12 @@ static inline int bean_zone_end(const bean_table *g, int z) { return g->zone_bou
 static inline int bean_zone_len(const bean_table *g, int z) { return bean_zone_end(g, z) - bean_zone_start(g, z); }
 static inline const uint8_t *bean_zone(const bean_table *g, int z) { return g->card + bean_zone_start(g, z); }
 static inline int bean_zone_top(const bean_table *g, int z) { return g->card[bean_zone_end(g, z) - 1]; }
-static inline bool bean_is_hand_zone(int z) { return z >= BEAN_ZONE_FIRST_SEAT && (z - BEAN_ZONE_FIRST_SEAT) % BEAN_SEAT_ZONES == BEAN_SEAT_HAND; }
+/* The hand zones, a bit each: every card's move asks, without a division. */
+_Static_assert(BEAN_MAX_SEATS == 5 && BEAN_ZONES <= 64, "BEAN_HAND_ZONES names five hands in a 64-bit mask");
+#define BEAN_HAND_ZONES                                                                                     \
+    (1ull << BEAN_ZONE_HAND(0) | 1ull << BEAN_ZONE_HAND(1) | 1ull << BEAN_ZONE_HAND(2) | 1ull << BEAN_ZONE_HAND(3) | \
+     1ull << BEAN_ZONE_HAND(4))
+static inline bool bean_is_hand_zone(int z) { return (unsigned)z < BEAN_ZONES && (BEAN_HAND_ZONES >> z & 1); }
 static inline int bean_hand_len(const bean_table *g, int seat) { return bean_zone_len(g, BEAN_ZONE_HAND(seat)); }
 static inline bool bean_is_shown(const bean_table *g, int seat, int k) { return g->shown[bean_zone_start(g, BEAN_ZONE_HAND(seat)) + k]; }
 /* Hand cards j and k are alike to everyone: the same bean, and shown to all or to none. */
