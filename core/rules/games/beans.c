@@ -281,6 +281,26 @@ static inline unsigned bytes_nonzero(uint32_t x) {
     return (flags >> 7) * 0x10204080u >> 28;
 }
 
+/* bytes_nonzero for the eight bytes of x. */
+static inline unsigned bytes_nonzero64(uint64_t x) {
+    uint64_t flags = (((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x) & 0x8080808080808080ull;
+    return (unsigned)((flags >> 7) * 0x0102040810204080ull >> 56);
+}
+
+/* The first min(n, 8) bytes from p as a word, byte i in bits 8i to 8i + 7 (the rest 0): one load
+ * where the machine is little-endian and 8 bytes are there to read. */
+static inline uint64_t load_bytes(const uint8_t *p, int n) {
+    uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n >= 8) {
+        memcpy(&x, p, sizeof x);
+        return x;
+    }
+#endif
+    for (int i = (n < 8 ? n : 8) - 1; i >= 0; i--) x = x << 8 | p[i];
+    return x;
+}
+
 /* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
  * ones, and but a lone bean while another field holds two or more. */
 int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
@@ -587,12 +607,51 @@ static bool steps_left(const bean_table *g) { return g->trade_steps < g->rules.t
 
 /* ---- the main decision and the invitation round ---- */
 
+/* count_deal for a deal that opens, empty: all the addressee could hold is room (could_hold, each
+ * hidden hand card read once, straight into the counts), and the front of every run in the builder's
+ * hand may be given. Every deal's opening counts them, a tenth of a random game's decisions. */
+static void count_opening(bean_table *g) {
+    bean_deal *d = &g->deal;
+    uint8_t *room = d->room;
+    const uint8_t *card = g->card, *shown = g->shown;
+    memcpy(room, g->deck_count, sizeof d->room);
+    if (d->to == g->active)
+        for (int i = bean_zone_start(g, BEAN_ZONE_FACE_UP); i < bean_zone_end(g, BEAN_ZONE_FACE_UP); i++) room[card[i]]++;
+    for (int i = bean_zone_start(g, BEAN_ZONE_HAND(d->to)); i < bean_zone_end(g, BEAN_ZONE_HAND(d->to)); i++) room[card[i]]++;
+    for (int p = 0; p < g->players; p++) {
+        if (p == d->from || p == d->to) continue;
+        for (int i = bean_zone_start(g, BEAN_ZONE_HAND(p)); i < bean_zone_end(g, BEAN_ZONE_HAND(p)); i++)
+            room[card[i]] += !shown[i];
+    }
+    _Static_assert(BEAN_MAX_TYPES == 11, "room is read as 8 bytes and 3");
+    uint64_t rest = (uint64_t)room[8] | (uint64_t)room[9] << 8 | (uint64_t)room[10] << 16;
+    d->room_beans = (uint16_t)(bytes_nonzero64(load_bytes(room, 8)) | bytes_nonzero64(rest) << 8); /* 0 past the types */
+    /* A front differs from the card before it (its bean, or whether it is shown): eight hand places
+     * a step, each compared with the place before it in the same word moved up a byte. */
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
+    for (int k = 0; k < len; k += 8) {
+        int at = start + k;
+        uint64_t here = load_bytes(card + at, BEAN_MAX_CARDS - at), seen = load_bytes(shown + at, BEAN_MAX_CARDS - at);
+        uint64_t before = here << 8 | (k ? card[at - 1] : 0), seen_before = seen << 8 | (k ? shown[at - 1] : 0);
+        unsigned fronts = bytes_nonzero64((here ^ before) | (seen ^ seen_before)) | (k == 0); /* the first is one */
+        if (len - k < 8) fronts &= (1u << (len - k)) - 1;
+        d->give_fronts[k >> 6] |= (uint64_t)fronts << (k & 63);
+    }
+#ifndef NDEBUG /* the Debug build (the sanitizer suite) holds them to count_deal's at every opening */
+    uint8_t fresh[BEAN_MAX_TYPES];
+    uint64_t fronts[sizeof d->give_fronts / sizeof d->give_fronts[0]];
+    assert(count_room(g, fresh) == d->room_beans && memcmp(fresh, d->room, sizeof fresh) == 0);
+    count_give_fronts(g, fronts);
+    assert(memcmp(fronts, d->give_fronts, sizeof fronts) == 0 && !d->up_given);
+#endif
+}
+
 /* A closed deal is all zero (close_deal, bean_validate): nothing to clear. */
 static void open_deal(bean_table *g, int from, int to) {
     g->deal.stage = BEAN_DEAL_BUILD;
     g->deal.from = (uint8_t)from;
     g->deal.to = (uint8_t)to;
-    count_deal(g);
+    count_opening(g);
     g->trade_steps++;
 }
 
