@@ -837,6 +837,42 @@ int bean_trade_openings(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
+/* The builder's lists are most of a random game's actions, some eleven a decision: they are copied
+ * four bits of a mask at a time. nibble_x[m]: bit b's x (b << 6) for each bit b of m, lowest first;
+ * nibble_n[m]: how many. */
+#define NIBBLE_X(b) ((action_t)(b) << 6)
+static const action_t nibble_x[16][4] = {
+    {0},
+    {NIBBLE_X(0)},
+    {NIBBLE_X(1)},
+    {NIBBLE_X(0), NIBBLE_X(1)},
+    {NIBBLE_X(2)},
+    {NIBBLE_X(0), NIBBLE_X(2)},
+    {NIBBLE_X(1), NIBBLE_X(2)},
+    {NIBBLE_X(0), NIBBLE_X(1), NIBBLE_X(2)},
+    {NIBBLE_X(3)},
+    {NIBBLE_X(0), NIBBLE_X(3)},
+    {NIBBLE_X(1), NIBBLE_X(3)},
+    {NIBBLE_X(0), NIBBLE_X(1), NIBBLE_X(3)},
+    {NIBBLE_X(2), NIBBLE_X(3)},
+    {NIBBLE_X(0), NIBBLE_X(2), NIBBLE_X(3)},
+    {NIBBLE_X(1), NIBBLE_X(2), NIBBLE_X(3)},
+    {NIBBLE_X(0), NIBBLE_X(1), NIBBLE_X(2), NIBBLE_X(3)},
+};
+static const uint8_t nibble_n[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+/* bean_action(kind, first + b, 0, 0) for each set bit b of `bits`, lowest first, at out[n]: a whole
+ * table row a nibble (the compiler's vector copy where it has one), the count moving by its bits. The
+ * slots up to three past the count are written as scratch, which game_def.legal allows. */
+static inline int emit_bits(action_t *out, int n, uint64_t bits, int kind, int first) {
+    for (action_t base = bean_action(kind, first, 0, 0); bits; bits >>= 4, base += NIBBLE_X(4)) {
+        const action_t *row = nibble_x[bits & 15];
+        for (int i = 0; i < 4; i++) out[n + i] = row[i] + base;
+        n += nibble_n[bits & 15];
+    }
+    return n;
+}
+
 /* give up B: each bean among the face-up cards not yet in the deal, by bean (free_face_up's rule). */
 static int give_up_legal(const bean_table *g, action_t *out, int n) {
     const bean_deal *d = &g->deal;
@@ -844,24 +880,20 @@ static int give_up_legal(const bean_table *g, action_t *out, int n) {
     unsigned given = d->up_given, left = 0; /* face-up places in the deal; beans left, a bit each */
     for (int i = 0, len = face_up_len(g); i < len; i++)
         if (!(given >> i & 1)) left |= 1u << up[i];
-    for (; left; left &= left - 1) out[n++] = bean_action(BEAN_ACT_GIVE_UP, lowest_bit(left), 0, 0);
-    return n;
+    return emit_bits(out, n, left, BEAN_ACT_GIVE_UP, 0);
 }
 
 /* give K: front to back, the deal's give_fronts. */
 static int give_legal(const bean_table *g, action_t *out, int n) {
     const uint64_t *fronts = g->deal.give_fronts;
     for (int w = 0, words = (bean_hand_len(g, g->deal.from) + 63) / 64; w < words; w++)
-        for (uint64_t left = fronts[w]; left; left &= left - 1)
-            out[n++] = bean_action(BEAN_ACT_GIVE, w * 64 + lowest_bit64(left), 0, 0);
+        n = emit_bits(out, n, fronts[w], BEAN_ACT_GIVE, w * 64);
     return n;
 }
 
 /* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
 static int want_legal(const bean_table *g, action_t *out, int n) {
-    for (unsigned left = g->deal.room_beans; left; left &= left - 1)
-        out[n++] = bean_action(BEAN_ACT_WANT, lowest_bit(left), 0, 0);
-    return n;
+    return emit_bits(out, n, g->deal.room_beans, BEAN_ACT_WANT, 0);
 }
 
 /* The builder's list in the grammar's order: give up, give, want, send, cancel. */

@@ -321,6 +321,7 @@ static inline int bean_trade_mover(const bean_table *g) {
  * after cards moved other than by bean_move, bean_draw and the trade's own actions (a shuffle, a
  * sample, a table read). */
 void bean_deal_refresh(bean_table *g);
+/* Writes up to three slots past the count it returns as scratch: `out` has MEEPLE_MAX_ACTIONS. */
 int bean_trade_legal(const bean_table *g, action_t *out, int n);
 /* The active player's openings of a trade with no deal running (propose K, ask), without `done`:
  * a game with more to do in phase 2 lists its own actions between them and its `done`. */
