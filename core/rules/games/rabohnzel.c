@@ -248,6 +248,14 @@ static unsigned active_spells(const rabohnzel *g, int seat) {
     return held;
 }
 
+/* Some spell lies face up, anywhere: up[] read as two words, not spell by spell. */
+static bool any_spell_up(const rabohnzel *g) {
+    _Static_assert(sizeof g->up == NUM_SPELLS && NUM_SPELLS == 11, "up[] is read as 8 bytes and 3");
+    uint64_t first;
+    memcpy(&first, g->up, sizeof first);
+    return first || g->up[8] || g->up[9] || g->up[10];
+}
+
 /* bean_field lends one field more, while its last one is not there and the state has room for it. */
 static bool lends_field(const rabohnzel *g, int seat) {
     return !g->b.third_field[seat] && g->b.fields[seat] < BEAN_MAX_FIELDS;
@@ -743,8 +751,9 @@ static int enchant_actions(const rabohnzel *g, action_t *out, int n) {
 static int spell_uses(const rabohnzel *g, action_t *out, int n) {
     int a = active(g), phase = g->b.phase;
     if (g->river && phase != PHASE_MAGIC) return n;
+    if (!any_spell_up(g)) return n; /* most decisions: no spell is face up */
     unsigned held = active_spells(g, a);
-    if (!held) return n; /* most decisions: no spell is face up */
+    if (!held) return n;
     if (held >> CARD_EXCHANGE & 1)
         for (int i = 1; i < g->b.players; i++) {
             int seat = (a + i) % g->b.players;
