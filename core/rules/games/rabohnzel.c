@@ -423,6 +423,8 @@ static void plant(rabohnzel *g, int seat, int zone, int index, int field, bool f
 
 static int spell_uses(const rabohnzel *g, action_t *out, int n);
 static int magic_actions(const rabohnzel *g, action_t *out, int n);
+static int power_actions(const rabohnzel *g, const uint8_t *down, int n_down, action_t *out, int n);
+static const uint8_t *first_magic(const rabohnzel *g);
 
 static bool attack_open(const rabohnzel *g) { return in_attack(g) || g->sub != SUB_NONE; }
 
@@ -450,9 +452,14 @@ static bool phase1_open(const rabohnzel *g) {
     return (in_hand > 0 && g->b.planted < 2) || river_open(g) || count_spell_uses(g) > 0;
 }
 
+/* magic_actions lists something, asked part by part: a cast needs only a face-down spell and a Magic
+ * Bean in hand. */
 static bool magic_open(const rabohnzel *g) {
     action_t acts[MEEPLE_MAX_ACTIONS];
-    return river_open(g) || magic_actions(g, acts, 0) > 0;
+    uint8_t down[NUM_SPELLS];
+    int n_down = face_down_spells(g, active(g), down);
+    return river_open(g) || power_actions(g, down, n_down, acts, 0) > 0 || (n_down && first_magic(g)) ||
+           spell_uses(g, acts, 0) > 0;
 }
 
 static bool active_part_open(const rabohnzel *g) {
@@ -675,11 +682,10 @@ static bool others_have_coins(const rabohnzel *g) {
 }
 
 
-/* Each power only while it can act: a target, the threshold met (ruling 8). */
-static int power_actions(const rabohnzel *g, action_t *out, int n) {
+/* Each power only while it can act: a target, the threshold met (ruling 8). down[0..n_down): the
+ * active player's face-down spells (face_down_spells). */
+static int power_actions(const rabohnzel *g, const uint8_t *down, int n_down, action_t *out, int n) {
     int a = active(g);
-    uint8_t down[NUM_SPELLS];
-    int n_down = face_down_spells(g, a, down);
     for (int f = 0; f < g->b.fields[a]; f++) {
         if (!g->power[a][f] || !field_size(g, a, f)) continue;
         switch (field_type(g, a, f)) {
@@ -715,13 +721,17 @@ static int power_actions(const rabohnzel *g, action_t *out, int n) {
  * hidden twin are not identical: spending one or the other leaves the others knowing different things. */
 static bool run_front(const rabohnzel *g, int seat, int k) { return k == 0 || !bean_same_card(&g->b, seat, k - 1, k); }
 
+/* The first Magic Bean in the active player's hand, or NULL: one to cast. */
+static const uint8_t *first_magic(const rabohnzel *g) {
+    int a = active(g), len = hand_len(g, a);
+    return len ? memchr(hand(g, a), MAGIC, (size_t)len) : NULL;
+}
+
 /* Cast: a Magic Bean from the hand (each distinct place) for each face-down spell. */
-static int cast_actions(const rabohnzel *g, action_t *out, int n) {
+static int cast_actions(const rabohnzel *g, const uint8_t *down, int n_down, action_t *out, int n) {
     int a = active(g);
-    uint8_t down[NUM_SPELLS];
-    int n_down = face_down_spells(g, a, down);
-    const uint8_t *cards = hand(g, a);
-    for (int k = 0; n_down && k < hand_len(g, a); k++)
+    const uint8_t *cards = hand(g, a), *magic = n_down ? first_magic(g) : NULL;
+    for (int k = magic ? (int)(magic - cards) : hand_len(g, a); k < hand_len(g, a); k++)
         if (cards[k] == MAGIC && run_front(g, a, k))
             for (int i = 0; i < n_down; i++) out[n++] = act(ACT_CAST, down[i], k, 0);
     return n;
@@ -778,9 +788,11 @@ static int spell_uses(const rabohnzel *g, action_t *out, int n) {
 
 /* Everything the active player can do in the magic phase but harvest and `done`. */
 static int magic_actions(const rabohnzel *g, action_t *out, int n) {
+    uint8_t down[NUM_SPELLS];
+    int n_down = face_down_spells(g, active(g), down);
     if (g->river) n = front_plants(g, active(g), out, n);
-    n = power_actions(g, out, n);
-    n = cast_actions(g, out, n);
+    n = power_actions(g, down, n_down, out, n);
+    n = cast_actions(g, down, n_down, out, n);
     return spell_uses(g, out, n);
 }
 
