@@ -727,9 +727,10 @@ static bool pick_up_ok(const bean_table *g, int type) {
 
 static int pick_options(const bean_table *g, action_t *out) {
     const bean_deal *d = &g->deal;
-    int type = d->want[d->n_picks], n = 0;
-    for (int k = 0; k < bean_hand_len(g, d->to); k++)
-        if (pick_position_ok(g, type, k)) out[n++] = bean_action(BEAN_ACT_PICK, k, 0, 0);
+    int type = d->want[d->n_picks], n = 0, from = d->pick_from[type], len = bean_hand_len(g, d->to);
+    const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(d->to));
+    for (int k = from == BEAN_DEAL_UP_ONLY ? len : from; k < len; k++) /* pick_position_ok's first tests, inline */
+        if (hand[k] == type && pick_position_ok(g, type, k)) out[n++] = bean_action(BEAN_ACT_PICK, k, 0, 0);
     if (pick_up_ok(g, type)) out[n++] = bean_action(BEAN_ACT_PICK_UP, 0, 0, 0);
     return n;
 }
