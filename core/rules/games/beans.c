@@ -884,11 +884,15 @@ static int give_up_legal(const bean_table *g, action_t *out, int n) {
     return emit_bits(out, n, left, BEAN_ACT_GIVE_UP, 0);
 }
 
-/* give K: front to back, the deal's give_fronts. */
+/* give K: front to back, the deal's give_fronts (no bit past the hand: bean_validate). */
 static int give_legal(const bean_table *g, action_t *out, int n) {
     const uint64_t *fronts = g->deal.give_fronts;
-    for (int w = 0, words = (bean_hand_len(g, g->deal.from) + 63) / 64; w < words; w++)
-        n = emit_bits(out, n, fronts[w], BEAN_ACT_GIVE, w * 64);
+    _Static_assert(sizeof g->deal.give_fronts == 3 * sizeof fronts[0], "give_fronts is three words");
+    n = emit_bits(out, n, fronts[0], BEAN_ACT_GIVE, 0);
+    if (fronts[1] | fronts[2]) { /* a hand of 65 cards or more */
+        n = emit_bits(out, n, fronts[1], BEAN_ACT_GIVE, 64);
+        n = emit_bits(out, n, fronts[2], BEAN_ACT_GIVE, 128);
+    }
     return n;
 }
 
