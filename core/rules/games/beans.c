@@ -273,14 +273,6 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
                 bg->kinds[bean_field_type(g, seat, field)].name, field + 1, big + 1);
 }
 
-/* Bit i set when byte i of x (bits 8i to 8i + 7) is not 0: each byte's test kept from carrying into
- * the next, then the four flags gathered by one multiplication (its sixteen products are distinct
- * bits, so none carries either). */
-static inline unsigned bytes_nonzero(uint32_t x) {
-    uint32_t flags = (((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
-    return (flags >> 7) * 0x10204080u >> 28;
-}
-
 /* bytes_nonzero for the eight bytes of x. */
 static inline unsigned bytes_nonzero64(uint64_t x) {
     uint64_t flags = (((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x) & 0x8080808080808080ull;
@@ -299,28 +291,6 @@ static inline uint64_t load_bytes(const uint8_t *p, int n) {
 #endif
     for (int i = (n < 8 ? n : 8) - 1; i >= 0; i--) x = x << 8 | p[i];
     return x;
-}
-
-/* harvest F for each field bean_harvest_check allows, in field order: every field but the empty
- * ones, and but a lone bean while another field holds two or more. */
-int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
-    const uint8_t *end = &g->zone_bound[BEAN_ZONE_FIELD(seat, 0) + 1]; /* a seat's fields are consecutive zones */
-    /* Every decision lists harvests: the four field zones are read at once, with no loop, the seat's
-     * or not (a field the seat lacks is empty: bean_validate). */
-    _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
-    /* The four sizes as the four bytes of one word, field f in byte f: the bounds never decrease, so
-     * no byte's difference borrows from the next. */
-    uint32_t ends;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&ends, end, sizeof ends); /* one load */
-#else
-    ends = (uint32_t)end[0] | (uint32_t)end[1] << 8 | (uint32_t)end[2] << 16 | (uint32_t)end[3] << 24;
-#endif
-    uint32_t sizes = ends - (ends << 8 | end[-1]);
-    unsigned big = bytes_nonzero(sizes & 0xfefefefe), lone = ~bytes_nonzero(sizes ^ 0x01010101) & 0xf;
-    for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
-        out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
-    return n;
 }
 
 /* Zone z's cards, bottom card first, onto the discard pile (a zone behind it): what bean_move card by

@@ -9,6 +9,8 @@
 #ifndef MEEPLE_BEANS_H
 #define MEEPLE_BEANS_H
 
+#include <string.h>
+
 #include "rules/hotpath.h"
 #include "rules/rules.h"
 
@@ -270,8 +272,7 @@ int bean_payout(const bean_table *g, int type, int cards);
 /* The coins a harvest of the field pays now: bean_payout, at most one per real (not enchanted) card. */
 int bean_harvest_coins(const bean_table *g, int seat, int field);
 bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int field, reason *why);
-/* The harvests bean_harvest_check allows `seat`, in field order, appended at out[n]. */
-int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n);
+/* bean_harvest_legal: with the actions, below. */
 /* Harvests a field and returns the coins; the field's zone is empty after it. */
 int bean_harvest(bean_table *g, int seat, int field);
 bool bean_buy_check(const bean_table *g, int seat, reason *why);
@@ -302,6 +303,37 @@ static inline int bean_act_kind(action_t a) { return (int)(a & 0x3f); }
 static inline int bean_act_x(action_t a) { return (int)(a >> 6 & 0xff); }
 static inline int bean_act_y(action_t a) { return (int)(a >> 14 & 0xff); }
 static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
+
+/* ---- harvests' list ---- */
+/* Bit i set when byte i of x (bits 8i to 8i + 7) is not 0: each byte's test kept from carrying into
+ * the next, then the four flags gathered by one multiplication (its sixteen products are distinct
+ * bits, so none carries either). */
+static inline unsigned bytes_nonzero(uint32_t x) {
+    uint32_t flags = (((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
+    return (flags >> 7) * 0x10204080u >> 28;
+}
+
+/* The harvests bean_harvest_check allows `seat`, in field order, appended at out[n]: every field but the
+ * empty ones, and but a lone bean while another field holds two or more. Inline: every decision asks. */
+static inline int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
+    const uint8_t *end = &g->zone_bound[BEAN_ZONE_FIELD(seat, 0) + 1]; /* a seat's fields are consecutive zones */
+    /* Every decision lists harvests: the four field zones are read at once, with no loop, the seat's
+     * or not (a field the seat lacks is empty: bean_validate). */
+    _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
+    /* The four sizes as the four bytes of one word, field f in byte f: the bounds never decrease, so
+     * no byte's difference borrows from the next. */
+    uint32_t ends;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&ends, end, sizeof ends); /* one load */
+#else
+    ends = (uint32_t)end[0] | (uint32_t)end[1] << 8 | (uint32_t)end[2] << 16 | (uint32_t)end[3] << 24;
+#endif
+    uint32_t sizes = ends - (ends << 8 | end[-1]);
+    unsigned big = bytes_nonzero(sizes & 0xfefefefe), lone = ~bytes_nonzero(sizes ^ 0x01010101) & 0xf;
+    for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
+        out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
+    return n;
+}
 
 /* ---- trading (phase 2): the active player's main decision, builders, answers, picks, invitations ---- */
 /* A deal or an invitation round is open: the active player's main decision is not. */
