@@ -4,6 +4,7 @@
 #include <meeple/session.h>
 #include "rules/invariant.h"
 #include "rules/rules.h"
+#include "rules/rng_step.h"
 #include "host/tree_json.h"
 #include "host/playout.h"
 
@@ -540,14 +541,33 @@ static action_t best_for_score(const game_def *def, const void *st, const action
     return acts[best];
 }
 
-/* The action the game's playout policy wants most; ties at random (reservoir sampling), so an imagined
- * player varies where a greedy one would not care. */
-static action_t most_wanted(const game_def *def, const void *st, const action_t *acts, int n, rng *r) {
-    int worths[MEEPLE_MAX_ACTIONS];
-    if (def->playout_worths) def->playout_worths(st, acts, n, worths);
-    int best = 0, best_worth = def->playout_worths ? worths[0] : def->playout_worth(st, acts[0], r), ties = 1;
+/* The index of the highest of worths[0..n), n >= 1; ties at random (reservoir sampling: a draw for
+ * each action as good as the best before it), so an imagined player varies where a greedy one would
+ * not care. A playout's decision ends here: the draws inline, the common case (worse than the best)
+ * one comparison. */
+static int highest_worth(const int *worths, int n, rng *r) {
+    int best = 0, best_worth = worths[0];
+    uint32_t ties = 1;
     for (int i = 1; i < n; i++) {
-        int worth = def->playout_worths ? worths[i] : def->playout_worth(st, acts[i], r);
+        int worth = worths[i];
+        if (worth < best_worth) continue;
+        if (worth > best_worth) best = i, best_worth = worth, ties = 1;
+        else if (rng_step_below(r, ++ties) == 0) best = i;
+    }
+    return best;
+}
+
+/* The action the game's playout policy wants most, ties as highest_worth breaks them. A game with
+ * playout_worth alone may draw from `r` for each action: its draws and the ties' interleave. */
+static action_t most_wanted(const game_def *def, const void *st, const action_t *acts, int n, rng *r) {
+    if (def->playout_worths) {
+        int worths[MEEPLE_MAX_ACTIONS];
+        def->playout_worths(st, acts, n, worths);
+        return acts[highest_worth(worths, n, r)];
+    }
+    int best = 0, best_worth = def->playout_worth(st, acts[0], r), ties = 1;
+    for (int i = 1; i < n; i++) {
+        int worth = def->playout_worth(st, acts[i], r);
         if (worth > best_worth) best = i, best_worth = worth, ties = 1;
         else if (worth == best_worth && rng_below(r, (uint32_t)++ties) == 0) best = i;
     }
