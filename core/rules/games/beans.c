@@ -2308,7 +2308,11 @@ static int build_worth(bean_policy *p, action_t a) {
     }
 }
 
-/* build_worth for a whole decision: what the builder's fields want and dread as bits, one look each. */
+/* build_worth for a whole decision: what the builder's fields want and dread as bits, one look each.
+ * The builder's list comes in runs of a kind (give up, give, want: builder_legal's order), each run
+ * worthed in a loop of its own that tests the kind once an action and switches on nothing; whatever
+ * follows (send, cancel, a game's other actions), or a list in any other order, goes through the
+ * switch. */
 void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
                        void *ctx) {
     const bean_table *g = p->g;
@@ -2317,8 +2321,23 @@ void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, in
     if (p->seat != seat) bean_policy_fields(p, seat);
     uint32_t hurts = p->empty ? 0 : ~p->grows, wants = d->n_want ? 0 : p->grows;
     const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
-    int gives = d->n_give < 2 ? 3 : 0; /* hand positions a give may still be worth it from */
-    for (int i = 0; i < n; i++) {
+    unsigned gives = d->n_give < 2 ? 3 : 0; /* hand positions a give may still be worth it from */
+    int i = 0;
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE_UP; i++) {
+        unsigned x = (unsigned)bean_act_x(acts[i]);
+        out[i] = x < BEAN_MAX_TYPES ? (hurts >> x & 1 ? 400 - (int)x : -1) : build_worth(p, acts[i]);
+    }
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE; i++) {
+        unsigned x = (unsigned)bean_act_x(acts[i]);
+        out[i] = x >= gives                ? -1
+                 : hand[x] < BEAN_MAX_TYPES ? (hurts >> hand[x] & 1 ? 300 - (int)x : -1)
+                                            : build_worth(p, acts[i]);
+    }
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_WANT; i++) {
+        unsigned x = (unsigned)bean_act_x(acts[i]);
+        out[i] = x < BEAN_MAX_TYPES && wants >> x & 1 ? 200 + BEAN_GROWS + p->size[x] : -1;
+    }
+    for (; i < n; i++) {
         action_t a = acts[i];
         unsigned x = (unsigned)bean_act_x(a);
         switch (bean_act_kind(a)) {
@@ -2326,7 +2345,7 @@ void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, in
             out[i] = x < BEAN_MAX_TYPES ? (hurts >> x & 1 ? 400 - (int)x : -1) : build_worth(p, a);
             break;
         case BEAN_ACT_GIVE:
-            out[i] = x >= (unsigned)gives ? -1 : hand[x] < BEAN_MAX_TYPES ? (hurts >> hand[x] & 1 ? 300 - (int)x : -1) : build_worth(p, a);
+            out[i] = x >= gives ? -1 : hand[x] < BEAN_MAX_TYPES ? (hurts >> hand[x] & 1 ? 300 - (int)x : -1) : build_worth(p, a);
             break;
         case BEAN_ACT_WANT:
             out[i] = x < BEAN_MAX_TYPES && wants >> x & 1 ? 200 + BEAN_GROWS + p->size[x] : -1;

@@ -398,7 +398,8 @@ typedef struct bean_policy {
 static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
     p->g = g;
     p->building = g->phase == BEAN_TRADE && g->deal.stage == BEAN_DEAL_BUILD;
-    p->stuck = p->hurts = -1;
+    p->stuck = g->phase == BEAN_PLANT || g->phase == BEAN_PLANT_TRADED ? -1 : 0; /* planting_stuck's first test */
+    p->hurts = -1;
     p->seat = -1;
 }
 /* bean_playout_worth of `a`. */
