@@ -4,7 +4,7 @@
 #include <meeple/session.h>
 #include "rules/invariant.h"
 #include "rules/rules.h"
-#include "rules/rng_step.h"
+#include "rules/worth_pick.h"
 #include "host/tree_json.h"
 #include "host/playout.h"
 
@@ -541,25 +541,18 @@ static action_t best_for_score(const game_def *def, const void *st, const action
     return acts[best];
 }
 
-/* The index of the highest of worths[0..n), n >= 1; ties at random (reservoir sampling: a draw for
- * each action as good as the best before it), so an imagined player varies where a greedy one would
- * not care. A playout's decision ends here: the draws inline, the common case (worse than the best)
- * one comparison. */
+/* The index of the highest of worths[0..n), n >= 1, ties broken as worth_pick breaks them: an
+ * imagined player varies where a greedy one would not care. */
 static int highest_worth(const int *worths, int n, rng *r) {
-    int best = 0, best_worth = worths[0];
-    uint32_t ties = 1;
-    for (int i = 1; i < n; i++) {
-        int worth = worths[i];
-        if (worth < best_worth) continue;
-        if (worth > best_worth) best = i, best_worth = worth, ties = 1;
-        else if (rng_step_below(r, ++ties) == 0) best = i;
-    }
-    return best;
+    worth_pick pick = worth_pick_first(worths[0]);
+    for (int i = 1; i < n; i++) worth_pick_next(&pick, r, i, worths[i]);
+    return pick.best;
 }
 
 /* The action the game's playout policy wants most, ties as highest_worth breaks them. A game with
  * playout_worth alone may draw from `r` for each action: its draws and the ties' interleave. */
 static action_t most_wanted(const game_def *def, const void *st, const action_t *acts, int n, rng *r) {
+    if (def->playout_pick) return acts[def->playout_pick(st, acts, n, r)];
     if (def->playout_worths) {
         int worths[MEEPLE_MAX_ACTIONS];
         def->playout_worths(st, acts, n, worths);

@@ -364,6 +364,8 @@ uint32_t bean_turn_key(const void *st, int *owner);
 int bean_playout_worth(const void *st, action_t a, rng *r);
 /* bean_playout_worth of every action of acts[0..n) (game_def.playout_worths). */
 void bean_playout_worths(const void *st, const action_t *acts, int n, int *out);
+/* game_def.playout_pick: the action bean_playout_worths ranks highest, ties drawn as the host draws them. */
+int bean_playout_pick(const void *st, const action_t *acts, int n, rng *r);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
 int bean_worth_quarters(const bean_table *g, int seat, int type);
@@ -438,6 +440,10 @@ static inline bool bean_policy_hurts(bean_policy *p, int seat, int type) {
  * the deal built one card a decision. */
 void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
                        void *ctx);
+/* The index of the highest of those worths among acts[0..n) (n >= 1), ties drawn from `r` as the host
+ * draws them (worth_pick): a playout's decision while a deal is built. */
+int bean_build_pick(bean_policy *p, const action_t *acts, int n, rng *r, int (*other)(void *ctx, action_t a),
+                    void *ctx);
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);
