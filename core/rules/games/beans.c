@@ -2320,7 +2320,7 @@ typedef struct build_view {
     void *ctx;
 } build_view;
 
-static build_view build_open(bean_policy *p, int (*other)(void *ctx, action_t a), void *ctx) {
+ALWAYS_INLINED static inline build_view build_open(bean_policy *p, int (*other)(void *ctx, action_t a), void *ctx) {
     const bean_table *g = p->g;
     const bean_deal *d = &g->deal;
     int seat = d->from;
@@ -2344,7 +2344,7 @@ ALWAYS_INLINED static inline int want_worth(const build_view *v, action_t a) {
     unsigned x = (unsigned)bean_act_x(a);
     return x < BEAN_MAX_TYPES && v->wants >> x & 1 ? 200 + BEAN_GROWS + v->p->size[x] : -1;
 }
-static int any_build_worth(const build_view *v, action_t a) {
+ALWAYS_INLINED static inline int any_build_worth(const build_view *v, action_t a) {
     switch (bean_act_kind(a)) {
     case BEAN_ACT_GIVE_UP: return give_up_worth(v, a);
     case BEAN_ACT_GIVE: return give_worth(v, a);
