@@ -2443,12 +2443,18 @@ NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
     return trade_main_worth(p, a);
 }
 
+NOT_INLINED static int harvest_worth_apart(bean_policy *p, int seat, int field) {
+    return bean_policy_harvest_worth_inline(p, seat, field);
+}
+
 /* Inline into the loops over a decision's actions: plantings and harvests are most of the rest. */
-ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) {
+ALWAYS_INLINED static inline int policy_worth_as(bean_policy *p, action_t a, bool harvest_inline) {
     const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
-    case BEAN_ACT_HARVEST: return bean_policy_harvest_worth(p, seat, bean_act_x(a));
+    case BEAN_ACT_HARVEST:
+        return harvest_inline ? bean_policy_harvest_worth_inline(p, seat, bean_act_x(a))
+                              : harvest_worth_apart(p, seat, bean_act_x(a));
     case BEAN_ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
     case BEAN_ACT_PLANT: return plant_worth(g, seat, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE: return plant_worth(g, seat, bean_act_y(a));
@@ -2457,7 +2463,11 @@ ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) {
     return kind == BEAN_ACT_DONE ? 450 : -1;
 }
 
-int bean_policy_worth(bean_policy *p, action_t a) { return policy_worth(p, a); }
+ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) { return policy_worth_as(p, a, true); }
+
+/* Rabohnzel's call: a harvest out of line here (Rabohnzel weighs its own) leaves the rest the small
+ * frame they need. */
+int bean_policy_worth(bean_policy *p, action_t a) { return policy_worth_as(p, a, false); }
 
 int bean_playout_worth(const void *st, action_t a, rng *r) {
     (void)r; /* no draw of its own: the host breaks ties at random */
