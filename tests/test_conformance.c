@@ -499,6 +499,31 @@ static void all_worths_are_each_worth(const run_context *c, const void *st, cons
     }
 }
 
+/* A game's playout_pick (optional) chooses as the host does from playout_worths: the first of the
+ * highest, each action as good as the best before it drawn for (rng_below of the ties so far), the
+ * same draws from the same generator, for several generators. */
+static void pick_is_the_host_choice(const run_context *c, const void *st, const action_t *legal, int n) {
+    if (!c->def->playout_pick || n < 2) return;
+    int worths[MEEPLE_MAX_ACTIONS];
+    c->def->playout_worths(st, legal, n, worths);
+    for (uint64_t k = 0; k < 3; k++) {
+        rng host, game;
+        rng_seed(&host, c->seed + k, 11);
+        game = host;
+        int best = 0, ties = 1;
+        for (int i = 1; i < n; i++) {
+            if (worths[i] > worths[best]) best = i, ties = 1;
+            else if (worths[i] == worths[best] && rng_below(&host, (uint32_t)++ties) == 0) best = i;
+        }
+        int picked = c->def->playout_pick(st, legal, n, &game);
+        char text[MEEPLE_ACTION_TEXT], want[MEEPLE_ACTION_TEXT];
+        c->def->action_text(st, legal[picked >= 0 && picked < n ? picked : 0], text);
+        c->def->action_text(st, legal[best], want);
+        CHECK(picked == best, WHERE "playout_pick takes '%s', the host's choice is '%s'", AT(c), text, want);
+        CHECK(memcmp(&host, &game, sizeof host) == 0, WHERE "playout_pick drew otherwise than the host", AT(c));
+    }
+}
+
 static session *replayed(const session *s, const param_value *params, uint64_t seed) {
     reason why;
     session *again = session_new(s->def, s->players, params, seed, &why);
@@ -540,6 +565,7 @@ static void play_one(run_context *c, bool thorough) {
         CHECK(c->step < 100000, WHERE "the game does not end", AT(c));
         check_agrees_with_legal(c, s->now, legal, n, thorough);
         all_worths_are_each_worth(c, s->now, legal, n);
+        pick_is_the_host_choice(c, s->now, legal, n);
         action_text_round_trips(c, s->now, legal, n);
         if (thorough && c->step % 5 == 0) check_accepts_only_legal_texts(c, s, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);

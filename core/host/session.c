@@ -4,6 +4,7 @@
 #include <meeple/session.h>
 #include "rules/invariant.h"
 #include "rules/rules.h"
+#include "rules/worth_pick.h"
 #include "host/tree_json.h"
 #include "host/playout.h"
 
@@ -540,14 +541,26 @@ static action_t best_for_score(const game_def *def, const void *st, const action
     return acts[best];
 }
 
-/* The action the game's playout policy wants most; ties at random (reservoir sampling), so an imagined
- * player varies where a greedy one would not care. */
+/* The index of the highest of worths[0..n), n >= 1, ties broken as worth_pick breaks them: an
+ * imagined player varies where a greedy one would not care. */
+static int highest_worth(const int *worths, int n, rng *r) {
+    worth_pick pick = worth_pick_first(worths[0]);
+    for (int i = 1; i < n; i++) worth_pick_next(&pick, r, i, worths[i]);
+    return pick.best;
+}
+
+/* The action the game's playout policy wants most, ties as highest_worth breaks them. A game with
+ * playout_worth alone may draw from `r` for each action: its draws and the ties' interleave. */
 static action_t most_wanted(const game_def *def, const void *st, const action_t *acts, int n, rng *r) {
-    int worths[MEEPLE_MAX_ACTIONS];
-    if (def->playout_worths) def->playout_worths(st, acts, n, worths);
-    int best = 0, best_worth = def->playout_worths ? worths[0] : def->playout_worth(st, acts[0], r), ties = 1;
+    if (def->playout_pick) return acts[def->playout_pick(st, acts, n, r)];
+    if (def->playout_worths) {
+        int worths[MEEPLE_MAX_ACTIONS];
+        def->playout_worths(st, acts, n, worths);
+        return acts[highest_worth(worths, n, r)];
+    }
+    int best = 0, best_worth = def->playout_worth(st, acts[0], r), ties = 1;
     for (int i = 1; i < n; i++) {
-        int worth = def->playout_worths ? worths[i] : def->playout_worth(st, acts[i], r);
+        int worth = def->playout_worth(st, acts[i], r);
         if (worth > best_worth) best = i, best_worth = worth, ties = 1;
         else if (worth == best_worth && rng_below(r, (uint32_t)++ties) == 0) best = i;
     }

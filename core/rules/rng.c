@@ -1,10 +1,8 @@
 /* rng.c — PCG32: 64-bit LCG state, xorshift-rotate output. Small, fast, and reproducible everywhere. */
-#include <meeple/rng.h>
+#include "rules/rng_step.h"
 
 #include <stddef.h>
 #include <string.h>
-
-#define PCG_MULTIPLIER 6364136223846793005ULL
 
 void rng_seed(rng *r, uint64_t seed, uint64_t stream) {
     r->state = 0;
@@ -14,41 +12,18 @@ void rng_seed(rng *r, uint64_t seed, uint64_t stream) {
     rng_next(r);
 }
 
-/* One PCG32 step. Inlined into the helpers below, which run in every shuffle and every random pick
- * of a playout: a call per number would cost a third of their time. */
-static inline uint32_t pcg_step(rng *r) {
-    uint64_t old = r->state;
-    r->state = old * PCG_MULTIPLIER + r->inc;
-    uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-    uint32_t rot = (uint32_t)(old >> 59u);
-    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
-}
-
-uint32_t rng_next(rng *r) { return pcg_step(r); }
+uint32_t rng_next(rng *r) { return rng_step(r); }
 
 uint64_t rng_next64(rng *r) {
-    uint64_t high = pcg_step(r); /* drawn first, apart: the order of a |'s operands is the compiler's */
-    return high << 32 | pcg_step(r);
+    uint64_t high = rng_step(r); /* drawn first, apart: the order of a |'s operands is the compiler's */
+    return high << 32 | rng_step(r);
 }
 
-static inline uint32_t below(rng *r, uint32_t bound) {
-    uint64_t m = (uint64_t)pcg_step(r) * bound;
-    uint32_t low = (uint32_t)m;
-    if (low < bound) {
-        uint32_t threshold = -bound % bound;
-        while (low < threshold) {
-            m = (uint64_t)pcg_step(r) * bound;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-uint32_t rng_below(rng *r, uint32_t bound) { return below(r, bound); }
+uint32_t rng_below(rng *r, uint32_t bound) { return rng_step_below(r, bound); }
 
 double rng_float(rng *r) {
-    uint64_t high = pcg_step(r); /* first, as in rng_next64 */
-    uint64_t bits = (high << 21) ^ (pcg_step(r) >> 11);
+    uint64_t high = rng_step(r); /* first, as in rng_next64 */
+    uint64_t bits = (high << 21) ^ (rng_step(r) >> 11);
     return (double)(bits & ((1ULL << 53) - 1)) * (1.0 / 9007199254740992.0); /* 2^-53 */
 }
 
@@ -56,13 +31,13 @@ const char *rng_between(rng *r, int64_t lo, int64_t hi, int64_t *out) {
     if (lo > hi) return "interval is empty";
     uint64_t span = (uint64_t)hi - (uint64_t)lo;
     if (span >= 0xffffffffu) return "interval is too large";
-    *out = lo + (int64_t)below(r, (uint32_t)span + 1);
+    *out = lo + (int64_t)rng_step_below(r, (uint32_t)span + 1);
     return NULL;
 }
 
 void rng_shuffle_bytes(rng *r, uint8_t *items, int n) {
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)below(r, (uint32_t)i + 1);
+        int j = (int)rng_step_below(r, (uint32_t)i + 1);
         uint8_t t = items[i];
         items[i] = items[j];
         items[j] = t;

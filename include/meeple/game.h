@@ -183,6 +183,11 @@ typedef struct game_def {
      * nothing from its rng): acts is exactly legal()'s list, in its order, so what the actions' worths
      * share is worked out once a decision. Given, it must agree with playout_worth action for action. */
     void (*playout_worths)(const void *st, const action_t *acts, int n, int *out);
+    /* The index of the action a greedy playout decision takes among acts[0..n) (legal()'s list, n >= 2)
+     * (optional, with playout_worths): the highest worth, ties broken by the host's draws from `r` (a
+     * draw rng_below(ties) for each action as good as the best before it, ties counting it). Given, it
+     * must choose and draw exactly so; it may skip what cannot win without worthing it. */
+    int (*playout_pick)(const void *st, const action_t *acts, int n, rng *r);
     /* One seat's score, as scores() gives it (optional): a score-greedy decision (a game without a
      * playout policy) weighs every legal action by the mover's score alone, and scoring all seats
      * each time was a fifth of a Citadels search when Citadels had no policy. */

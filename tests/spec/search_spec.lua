@@ -126,6 +126,48 @@ describe("meeple.search", function()
     assert.truthy(differs, "the seed decides the deals")
   end)
 
+  it("keeps its choices, visits and rewards on fixed bean positions (the playouts' speed-ups change nothing)", function()
+    -- Recorded before the bean playouts were made cheaper (issue 32): the same actions, the same visits
+    -- and the same mean rewards, bit for bit (%a), at the shipped options, a search every 30th decision
+    -- of two greedy games each. The Lua reference plays its playouts through the same C functions, so
+    -- only recorded figures catch a change there (a tie drawn differently, a worth that moved).
+    local OPTS = {
+      bohnanza = { greedy = 1, c = 0.7, margin = 0, score_scale = 4, expand = "random" },
+      rabohnzel = { greedy = 1, c = 0.7, margin = 0.3, score_scale = 150, expand = "random", widen = 1 },
+    }
+    local RECORDED = {
+      bohnanza = { chosen = "plant 1, want chili, want black_eyed, harvest 2, plant 1, want green, want blue, want soy",
+                   rows = 102, hash = 4231658484 },
+      rabohnzel = { chosen = "plant 1, harvest 1, plant wise 1, harvest 2, plant 1, plant wise 2, done, plant 2",
+                    rows = 14, hash = 1904307934 },
+    }
+    local function fnv1a(text)
+      local h = 2166136261
+      for i = 1, #text do h = ((h ~ text:byte(i)) * 16777619) & 0xffffffff end
+      return h
+    end
+    for game, opts in pairs(OPTS) do
+      local chosen, rows = {}, {}
+      for seed = 1, 2 do
+        local s = meeple.new(game, { seed = seed, players = 4 })
+        for d = 0, 90 do
+          if s:is_over() then break end
+          if d % 30 == 0 then
+            local q = { iterations = 200, seed = seed * 1000 + d, stats = true }
+            for k, v in pairs(opts) do q[k] = v end
+            local a, st = meeple.search(s, q)
+            chosen[#chosen + 1] = a
+            for _, row in ipairs(st.actions) do rows[#rows + 1] = ("%s=%d/%a"):format(row.action, row.visits, row.mean) end
+          end
+          s:play(s:ranked(seed + d)[1])
+        end
+      end
+      assert.equal(RECORDED[game].chosen, table.concat(chosen, ", "), game)
+      assert.equal(RECORDED[game].rows, #rows, game)
+      assert.equal(RECORDED[game].hash, fnv1a(table.concat(rows, ";")), game)
+    end
+  end)
+
   it("never reads what the seat cannot see: from a state and from a sample of it, alike", function()
     -- A cheater (the reference searching the true state itself, no deals) finds its best line through
     -- the hidden cards: from a state and from a sample of it, which hold different hidden cards, it

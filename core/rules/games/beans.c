@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rules/hotpath.h"
+#include "rules/worth_pick.h"
 #include "rules/invariant.h"
 #include "rules/table.h"
 
@@ -2411,34 +2412,78 @@ static int build_worth(bean_policy *p, action_t a) {
     }
 }
 
-/* build_worth for a whole decision: what the builder's fields want and dread as bits, one look each. */
-void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
-                       void *ctx) {
+/* What a deal's building actions are worth, worked out once a decision: what the builder's fields
+ * want and dread as bits, one look each. */
+typedef struct build_view {
+    bean_policy *p;
+    uint32_t hurts, wants;
+    const uint8_t *hand;
+    unsigned gives; /* hand positions a give may still be worth it from */
+    int (*other)(void *ctx, action_t a);
+    void *ctx;
+} build_view;
+
+ALWAYS_INLINED static inline build_view build_open(bean_policy *p, int (*other)(void *ctx, action_t a), void *ctx) {
     const bean_table *g = p->g;
     const bean_deal *d = &g->deal;
     int seat = d->from;
     if (p->seat != seat) bean_policy_fields(p, seat);
-    uint32_t hurts = p->empty ? 0 : ~p->grows, wants = d->n_want ? 0 : p->grows;
-    const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
-    int gives = d->n_give < 2 ? 3 : 0; /* hand positions a give may still be worth it from */
-    for (int i = 0; i < n; i++) {
-        action_t a = acts[i];
-        unsigned x = (unsigned)bean_act_x(a);
-        switch (bean_act_kind(a)) {
-        case BEAN_ACT_GIVE_UP:
-            out[i] = x < BEAN_MAX_TYPES ? (hurts >> x & 1 ? 400 - (int)x : -1) : build_worth(p, a);
-            break;
-        case BEAN_ACT_GIVE:
-            out[i] = x >= (unsigned)gives ? -1 : hand[x] < BEAN_MAX_TYPES ? (hurts >> hand[x] & 1 ? 300 - (int)x : -1) : build_worth(p, a);
-            break;
-        case BEAN_ACT_WANT:
-            out[i] = x < BEAN_MAX_TYPES && wants >> x & 1 ? 200 + BEAN_GROWS + p->size[x] : -1;
-            break;
-        case BEAN_ACT_SEND: out[i] = 100; break;
-        case BEAN_ACT_CANCEL: out[i] = 50; break;
-        default: out[i] = other(ctx, a);
-        }
+    return (build_view){.p = p, .hurts = p->empty ? 0 : ~p->grows, .wants = d->n_want ? 0 : p->grows,
+                        .hand = bean_zone(g, BEAN_ZONE_HAND(seat)), .gives = d->n_give < 2 ? 3 : 0,
+                        .other = other, .ctx = ctx};
+}
+
+ALWAYS_INLINED static inline int give_up_worth(const build_view *v, action_t a) {
+    unsigned x = (unsigned)bean_act_x(a);
+    return x < BEAN_MAX_TYPES ? (v->hurts >> x & 1 ? 400 - (int)x : -1) : build_worth(v->p, a);
+}
+ALWAYS_INLINED static inline int give_worth(const build_view *v, action_t a) {
+    unsigned x = (unsigned)bean_act_x(a);
+    return x >= v->gives                ? -1
+           : v->hand[x] < BEAN_MAX_TYPES ? (v->hurts >> v->hand[x] & 1 ? 300 - (int)x : -1)
+                                         : build_worth(v->p, a);
+}
+ALWAYS_INLINED static inline int want_worth(const build_view *v, action_t a) {
+    unsigned x = (unsigned)bean_act_x(a);
+    return x < BEAN_MAX_TYPES && v->wants >> x & 1 ? 200 + BEAN_GROWS + v->p->size[x] : -1;
+}
+ALWAYS_INLINED static inline int any_build_worth(const build_view *v, action_t a) {
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_GIVE_UP: return give_up_worth(v, a);
+    case BEAN_ACT_GIVE: return give_worth(v, a);
+    case BEAN_ACT_WANT: return want_worth(v, a);
+    case BEAN_ACT_SEND: return 100;
+    case BEAN_ACT_CANCEL: return 50;
+    default: return v->other(v->ctx, a);
     }
+}
+
+/* build_worth for a whole decision. The builder's list comes in runs of a kind (give up, give, want:
+ * builder_legal's order), each run worthed in a loop of its own that tests the kind once an action
+ * and switches on nothing; whatever follows (send, cancel, a game's other actions), or a list in any
+ * other order, goes through the switch. */
+void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
+                       void *ctx) {
+    build_view v = build_open(p, other, ctx);
+    int i = 0;
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE_UP; i++) out[i] = give_up_worth(&v, acts[i]);
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE; i++) out[i] = give_worth(&v, acts[i]);
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_WANT; i++) out[i] = want_worth(&v, acts[i]);
+    for (; i < n; i++) out[i] = any_build_worth(&v, acts[i]);
+}
+
+/* bean_build_worths' choice, as playout_pick makes it: the same runs, each action weighed against the
+ * best so far as it is worthed (no list of worths written and read again). */
+int bean_build_pick(bean_policy *p, const action_t *acts, int n, rng *r, int (*other)(void *ctx, action_t a),
+                    void *ctx) {
+    build_view v = build_open(p, other, ctx);
+    worth_pick pick = worth_pick_first(any_build_worth(&v, acts[0]));
+    int i = 1;
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE_UP; i++) worth_pick_next(&pick, r, i, give_up_worth(&v, acts[i]));
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE; i++) worth_pick_next(&pick, r, i, give_worth(&v, acts[i]));
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_WANT; i++) worth_pick_next(&pick, r, i, want_worth(&v, acts[i]));
+    for (; i < n; i++) worth_pick_next(&pick, r, i, any_build_worth(&v, acts[i]));
+    return pick.best;
 }
 
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
@@ -2501,12 +2546,18 @@ NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
     return trade_main_worth(p, a);
 }
 
+NOT_INLINED static int harvest_worth_apart(bean_policy *p, int seat, int field) {
+    return bean_policy_harvest_worth_inline(p, seat, field);
+}
+
 /* Inline into the loops over a decision's actions: plantings and harvests are most of the rest. */
-ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) {
+ALWAYS_INLINED static inline int policy_worth_as(bean_policy *p, action_t a, bool harvest_inline) {
     const bean_table *g = p->g;
     int seat = g->to_move, kind = bean_act_kind(a);
     switch (kind) {
-    case BEAN_ACT_HARVEST: return bean_policy_harvest_worth(p, seat, bean_act_x(a));
+    case BEAN_ACT_HARVEST:
+        return harvest_inline ? bean_policy_harvest_worth_inline(p, seat, bean_act_x(a))
+                              : harvest_worth_apart(p, seat, bean_act_x(a));
     case BEAN_ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
     case BEAN_ACT_PLANT: return plant_worth(g, seat, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE: return plant_worth(g, seat, bean_act_y(a));
@@ -2515,7 +2566,11 @@ ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) {
     return kind == BEAN_ACT_DONE ? 450 : -1;
 }
 
-int bean_policy_worth(bean_policy *p, action_t a) { return policy_worth(p, a); }
+ALWAYS_INLINED static inline int policy_worth(bean_policy *p, action_t a) { return policy_worth_as(p, a, true); }
+
+/* Rabohnzel's call: a harvest out of line here (Rabohnzel weighs its own) leaves the rest the small
+ * frame they need. */
+int bean_policy_worth(bean_policy *p, action_t a) { return policy_worth_as(p, a, false); }
 
 int bean_playout_worth(const void *st, action_t a, rng *r) {
     (void)r; /* no draw of its own: the host breaks ties at random */
@@ -2532,5 +2587,14 @@ void bean_playout_worths(const void *st, const action_t *acts, int n, int *out) 
     if (p.building) bean_build_worths(&p, acts, n, out, other_worth, &p);
     else
         for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
+}
+
+int bean_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
+    bean_policy p;
+    bean_policy_open(&p, st);
+    if (p.building) return bean_build_pick(&p, acts, n, r, other_worth, &p);
+    worth_pick pick = worth_pick_first(policy_worth(&p, acts[0]));
+    for (int i = 1; i < n; i++) worth_pick_next(&pick, r, i, policy_worth(&p, acts[i]));
+    return pick.best;
 }
 

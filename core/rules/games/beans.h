@@ -402,6 +402,8 @@ uint32_t bean_turn_key(const void *st, int *owner);
 int bean_playout_worth(const void *st, action_t a, rng *r);
 /* bean_playout_worth of every action of acts[0..n) (game_def.playout_worths). */
 void bean_playout_worths(const void *st, const action_t *acts, int n, int *out);
+/* game_def.playout_pick: the action bean_playout_worths ranks highest, ties drawn as the host draws them. */
+int bean_playout_pick(const void *st, const action_t *acts, int n, rng *r);
 /* What one more bean of `type` is worth to `seat`'s fields, in quarters of a bean (beans.worth):
  * joining a field of its kind 8 + that field's size, an empty field 2, forcing a harvest -6. */
 int bean_worth_quarters(const bean_table *g, int seat, int type);
@@ -436,7 +438,8 @@ typedef struct bean_policy {
 static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
     p->g = g;
     p->building = g->phase == BEAN_TRADE && g->deal.stage == BEAN_DEAL_BUILD;
-    p->stuck = p->hurts = -1;
+    p->stuck = g->phase == BEAN_PLANT || g->phase == BEAN_PLANT_TRADED ? -1 : 0; /* planting_stuck's first test */
+    p->hurts = -1;
     p->seat = -1;
 }
 /* bean_playout_worth of `a`. */
@@ -447,11 +450,16 @@ static inline bool bean_policy_stuck(bean_policy *p) { return p->stuck >= 0 ? p-
 /* A harvest of the seat's field: a field that can pay no more goes first of all (the first such field
  * first, as the bots take it), before even a third field is bought; when the card to plant is stuck,
  * the field paying most. Inline: most decisions list a harvest for every field. */
-static inline int bean_policy_harvest_worth(bean_policy *p, int seat, int field) {
+ALWAYS_INLINED static inline int bean_policy_harvest_worth_inline(bean_policy *p, int seat, int field) {
     const bean_table *g = p->g;
     int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
     if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
     return bean_policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
+}
+/* The same, left to the compiler: inlined into the bean core's loops over a decision's actions, it
+ * saves them a call an action; Rabohnzel's harvest rule, out of line, does better with a call. */
+static inline int bean_policy_harvest_worth(bean_policy *p, int seat, int field) {
+    return bean_policy_harvest_worth_inline(p, seat, field);
 }
 void bean_policy_fields(bean_policy *p, int seat);
 /* Whether a bean of `type` joins one of `seat`'s fields (bean_worth_quarters >= BEAN_GROWS). */
@@ -475,6 +483,10 @@ static inline bool bean_policy_hurts(bean_policy *p, int seat, int type) {
  * the deal built one card a decision. */
 void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
                        void *ctx);
+/* The index of the highest of those worths among acts[0..n) (n >= 1), ties drawn from `r` as the host
+ * draws them (worth_pick): a playout's decision while a deal is built. */
+int bean_build_pick(bean_policy *p, const action_t *acts, int n, rng *r, int (*other)(void *ctx, action_t a),
+                    void *ctx);
 
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);

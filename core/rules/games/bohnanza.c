@@ -529,4 +529,5 @@ const game_def bohnanza_game = {
     .add = bohnanza_add,
     .playout_worth = bean_playout_worth,
     .playout_worths = bean_playout_worths,
+    .playout_pick = bean_playout_pick,
 };

@@ -17,6 +17,7 @@
 #include "rules/games/beans.h"
 #include "rules/hotpath.h"
 #include "rules/invariant.h"
+#include "rules/worth_pick.h"
 
 /* ==================================================================== components */
 
@@ -2885,6 +2886,17 @@ static void rabohnzel_playout_worths(const void *st, const action_t *acts, int n
         for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 
+/* The action rabohnzel_playout_worths ranks highest, ties drawn as the host draws them (playout_pick):
+ * no list of worths written and read again. */
+static int rabohnzel_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
+    rab_policy p;
+    policy_open(&p, st);
+    if (p.bean.building) return bean_build_pick(&p.bean, acts, n, r, other_worth, &p);
+    worth_pick pick = worth_pick_first(policy_worth(&p, acts[0]));
+    for (int i = 1; i < n; i++) worth_pick_next(&pick, r, i, policy_worth(&p, acts[i]));
+    return pick.best;
+}
+
 /* Relocation's new order is its owner's secret; every other decision is made in the open. */
 static bool rabohnzel_public_text(const void *st, action_t a, int viewer, char *out) {
     (void)st, (void)viewer;
@@ -2931,4 +2943,5 @@ const game_def rabohnzel_game = {
     .add = rabohnzel_add,
     .playout_worth = rabohnzel_playout_worth,
     .playout_worths = rabohnzel_playout_worths,
+    .playout_pick = rabohnzel_playout_pick,
 };
