@@ -648,9 +648,25 @@ static void a_game_must_say_what_others_see(void) {
           "information passes: %s", missing ? missing : "");
 }
 
+/* playout_pick must choose as the host's scan of playout_worths: a game that gives the pick without the
+ * worths has nothing the conformance check could hold it to, and is refused. */
+static void a_playout_pick_needs_its_worths(void) {
+    for (int g = 0; g < meeple_game_count; g++) {
+        if (!meeple_games[g]->playout_pick) continue;
+        game_def forgot = *meeple_games[g];
+        forgot.playout_worths = NULL;
+        const char *missing = game_def_problem(&forgot);
+        CHECK(missing && strstr(missing, "playout_pick"), "%s: a playout_pick without playout_worths passes",
+              forgot.name);
+        return;
+    }
+    CHECK(false, "no game gives a playout_pick, so the registry's check on it is not tested");
+}
+
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1000;
     a_game_must_say_what_others_see();
+    a_playout_pick_needs_its_worths();
     for (int g = 0; g < meeple_game_count; g++) {
         const game_def *def = meeple_games[g];
         const char *missing = game_def_problem(def);

@@ -53,6 +53,8 @@ const char *game_def_problem(const game_def *def) {
         {def->write_table && def->read_table && def->write_cards && def->validate && def->sample,
          "write_table, read_table, write_cards, validate and sample"},
         {def->move && def->add, "move and add"},
+        {!def->playout_pick || (def->playout_worth && def->playout_worths),
+         "playout_worth and playout_worths, which playout_pick must choose as"},
     };
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!required[i].given) return required[i].what;

@@ -558,13 +558,12 @@ static action_t most_wanted(const game_def *def, const void *st, const action_t 
         def->playout_worths(st, acts, n, worths);
         return acts[highest_worth(worths, n, r)];
     }
-    int best = 0, best_worth = def->playout_worth(st, acts[0], r), ties = 1;
+    worth_pick pick = worth_pick_first(def->playout_worth(st, acts[0], r));
     for (int i = 1; i < n; i++) {
-        int worth = def->playout_worth(st, acts[i], r);
-        if (worth > best_worth) best = i, best_worth = worth, ties = 1;
-        else if (worth == best_worth && rng_below(r, (uint32_t)++ties) == 0) best = i;
+        int worth = def->playout_worth(st, acts[i], r); /* its own draws come before the tie's */
+        worth_pick_next(&pick, r, i, worth);
     }
-    return acts[best];
+    return acts[pick.best];
 }
 
 /* One legal action and what the playout policy thinks of it, for session_ranked's sort. */

@@ -5,12 +5,12 @@
 
 #include <meeple/rng.h>
 
-#define PCG_MULTIPLIER 6364136223846793005ULL
+#define RNG_PCG_MULTIPLIER 6364136223846793005ULL
 
 /* One PCG32 step. */
 static inline uint32_t rng_step(rng *r) {
     uint64_t old = r->state;
-    r->state = old * PCG_MULTIPLIER + r->inc;
+    r->state = old * RNG_PCG_MULTIPLIER + r->inc;
     uint32_t xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
     uint32_t rot = (uint32_t)(old >> 59u);
     return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));

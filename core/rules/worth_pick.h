@@ -5,6 +5,8 @@
 #ifndef MEEPLE_WORTH_PICK_H
 #define MEEPLE_WORTH_PICK_H
 
+#include <limits.h>
+
 #include "rules/rng_step.h"
 
 typedef struct worth_pick {
@@ -15,9 +17,12 @@ typedef struct worth_pick {
 
 /* The first action, at index 0. */
 static inline worth_pick worth_pick_first(int worth) { return (worth_pick){.best = 0, .best_worth = worth, .ties = 1}; }
+/* Before any action: the first one given to worth_pick_next (at index 0) is chosen, with no draw, as
+ * worth_pick_first would choose it (no worth is INT_MIN). */
+static inline worth_pick worth_pick_none(void) { return (worth_pick){.best = 0, .best_worth = INT_MIN, .ties = 0}; }
 
-/* The action at index i (> 0, after every index before it). A worse one, the common case, is one
- * comparison. */
+/* The action at index i (> 0 after worth_pick_first, >= 0 after worth_pick_none; after every index
+ * before it). A worse one, the common case, is one comparison. */
 static inline void worth_pick_next(worth_pick *p, rng *r, int i, int worth) {
     if (worth < p->best_worth) return;
     if (worth > p->best_worth) *p = (worth_pick){.best = i, .best_worth = worth, .ties = 1};

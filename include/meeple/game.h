@@ -117,8 +117,8 @@ typedef struct game_def {
     bool (*is_over)(const void *st);
 
     /* Every legal action for to_move, in a stable order; returns the count (<= MEEPLE_MAX_ACTIONS).
-     * `out` has MEEPLE_MAX_ACTIONS slots, any of which it may write (Babel's generator writes past
-     * the count as scratch). */
+     * `out` has MEEPLE_MAX_ACTIONS slots, any of which it may write (Babel's generator and the bean
+     * games' builder lists write past the count as scratch). */
     int (*legal)(const void *st, action_t *out);
     /* Whether `a` is legal now, and if not, why. The single authority on legality: legal() lists
      * exactly the actions this accepts, which the conformance test asserts. */
@@ -183,10 +183,14 @@ typedef struct game_def {
      * nothing from its rng): acts is exactly legal()'s list, in its order, so what the actions' worths
      * share is worked out once a decision. Given, it must agree with playout_worth action for action. */
     void (*playout_worths)(const void *st, const action_t *acts, int n, int *out);
-    /* The index of the action a greedy playout decision takes among acts[0..n) (legal()'s list, n >= 2)
-     * (optional, with playout_worths): the highest worth, ties broken by the host's draws from `r` (a
-     * draw rng_below(ties) for each action as good as the best before it, ties counting it). Given, it
-     * must choose and draw exactly so; it may skip what cannot win without worthing it. */
+    /* The index of the action a greedy playout decision takes among acts[0..n) (legal()'s list, n >= 2).
+     * Optional; a game that gives it gives playout_worth and playout_worths too (game_def_problem says
+     * so), and test_conformance holds it to the host's scan of playout_worths: the highest worth, each
+     * action worth more than the best so far replacing it and setting the tie count to 1, each worth as
+     * much drawing rng_below(r, ++ties) and replacing it on 0. Given, it must choose and draw exactly so;
+     * it need not weigh an action it knows to be worse than the best so far (such an action draws
+     * nothing). Why: the pick is made as the actions are weighed, with no list of worths written and
+     * read again, a tenth of a bean playout decision. */
     int (*playout_pick)(const void *st, const action_t *acts, int n, rng *r);
     /* One seat's score, as scores() gives it (optional): a score-greedy decision (a game without a
      * playout policy) weighs every legal action by the mover's score alone, and scoring all seats

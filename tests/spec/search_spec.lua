@@ -130,7 +130,9 @@ describe("meeple.search", function()
     -- Recorded before the bean playouts were made cheaper (issue 32): the same actions, the same visits
     -- and the same mean rewards, bit for bit (%a), at the shipped options, a search every 30th decision
     -- of two greedy games each. The Lua reference plays its playouts through the same C functions, so
-    -- only recorded figures catch a change there (a tie drawn differently, a worth that moved).
+    -- only recorded figures catch a change there (a tie drawn differently, a worth that moved). The
+    -- rewards are doubles summed in one order: bit for bit on x86-64 with the CI's compiler and flags;
+    -- another machine's floating point may round them otherwise, and must record its own figures.
     local OPTS = {
       bohnanza = { greedy = 1, c = 0.7, margin = 0, score_scale = 4, expand = "random" },
       rabohnzel = { greedy = 1, c = 0.7, margin = 0.3, score_scale = 150, expand = "random", widen = 1 },

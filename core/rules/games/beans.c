@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "rules/hotpath.h"
-#include "rules/worth_pick.h"
 #include "rules/invariant.h"
 #include "rules/table.h"
+#include "rules/worth_pick.h"
 
 /* ==================================================================== zones */
 
@@ -871,6 +871,10 @@ static int give_legal(const bean_table *g, action_t *out, int n) {
 static int want_legal(const bean_table *g, action_t *out, int n) {
     return emit_bits(out, n, g->deal.room_beans, BEAN_ACT_WANT, 0);
 }
+
+/* The builder's whole list (give up and want a bean each, give a hand place each, send, cancel) and
+ * emit_bits' scratch fit legal()'s buffer, wherever in it the list starts. */
+_Static_assert(2 * BEAN_MAX_TYPES + BEAN_MAX_CARDS + 2 + 3 <= MEEPLE_MAX_ACTIONS / 2, "the builder's list fits");
 
 /* The builder's list in the grammar's order: give up, give, want, send, cancel. */
 static int builder_legal(const bean_table *g, action_t *out, int n) {
@@ -1941,6 +1945,10 @@ static bool validate_fields(const bean_table *g, int seat, reason *why) {
     return true;
 }
 
+/* validate_deal compares a closed deal byte for byte: padding, which no assignment need keep zero,
+ * would make a legal state fail it. */
+_Static_assert(sizeof(bean_deal) == offsetof(bean_deal, up_given) + sizeof(uint16_t), "bean_deal has no padding");
+
 /* The open deal: its parties, stage and items fit the hands and face-up cards. */
 static bool validate_deal(const bean_table *g, reason *why) {
     const bean_deal *d = &g->deal;
@@ -2458,32 +2466,40 @@ ALWAYS_INLINED static inline int any_build_worth(const build_view *v, action_t a
     }
 }
 
-/* build_worth for a whole decision. The builder's list comes in runs of a kind (give up, give, want:
- * builder_legal's order), each run worthed in a loop of its own that tests the kind once an action
- * and switches on nothing; whatever follows (send, cancel, a game's other actions), or a list in any
- * other order, goes through the switch. */
-void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
-                       void *ctx) {
-    build_view v = build_open(p, other, ctx);
-    int i = 0;
-    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE_UP; i++) out[i] = give_up_worth(&v, acts[i]);
-    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE; i++) out[i] = give_worth(&v, acts[i]);
-    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_WANT; i++) out[i] = want_worth(&v, acts[i]);
-    for (; i < n; i++) out[i] = any_build_worth(&v, acts[i]);
+/* One action's worth in a scan of a decision: into out[i] when a list is asked for, else weighed
+ * against the best so far (a NULL `out` is a constant where this is inlined: no test is left). */
+ALWAYS_INLINED static inline void build_visit(int *out, worth_pick *pick, rng *r, int i, int worth) {
+    if (out) out[i] = worth;
+    else worth_pick_next(pick, r, i, worth);
 }
 
-/* bean_build_worths' choice, as playout_pick makes it: the same runs, each action weighed against the
- * best so far as it is worthed (no list of worths written and read again). */
+/* The builder's list comes in runs of a kind (give up, give, want: builder_legal's order), each run
+ * weighed in a loop of its own that tests the kind once an action and switches on nothing; whatever
+ * follows (send, cancel, a game's other actions), or a list in any other order, goes through the
+ * switch. Every worth into `out`, or with `out` NULL the pick, with r's tie draws. */
+ALWAYS_INLINED static inline int build_scan(bean_policy *p, const action_t *acts, int n, int *out, rng *r,
+                                            int (*other)(void *ctx, action_t a), void *ctx) {
+    build_view v = build_open(p, other, ctx);
+    worth_pick pick = worth_pick_none();
+    int i = 0;
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE_UP; i++) build_visit(out, &pick, r, i, give_up_worth(&v, acts[i]));
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE; i++) build_visit(out, &pick, r, i, give_worth(&v, acts[i]));
+    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_WANT; i++) build_visit(out, &pick, r, i, want_worth(&v, acts[i]));
+    for (; i < n; i++) build_visit(out, &pick, r, i, any_build_worth(&v, acts[i]));
+    return pick.best;
+}
+
+/* build_worth for a whole decision. */
+void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, int (*other)(void *ctx, action_t a),
+                       void *ctx) {
+    build_scan(p, acts, n, out, NULL, other, ctx);
+}
+
+/* bean_build_worths' choice, as playout_pick makes it: each action weighed against the best so far as
+ * it is weighed (no list of worths written and read again). */
 int bean_build_pick(bean_policy *p, const action_t *acts, int n, rng *r, int (*other)(void *ctx, action_t a),
                     void *ctx) {
-    build_view v = build_open(p, other, ctx);
-    worth_pick pick = worth_pick_first(any_build_worth(&v, acts[0]));
-    int i = 1;
-    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE_UP; i++) worth_pick_next(&pick, r, i, give_up_worth(&v, acts[i]));
-    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_GIVE; i++) worth_pick_next(&pick, r, i, give_worth(&v, acts[i]));
-    for (; i < n && bean_act_kind(acts[i]) == BEAN_ACT_WANT; i++) worth_pick_next(&pick, r, i, want_worth(&v, acts[i]));
-    for (; i < n; i++) worth_pick_next(&pick, r, i, any_build_worth(&v, acts[i]));
-    return pick.best;
+    return build_scan(p, acts, n, NULL, r, other, ctx);
 }
 
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
@@ -2546,6 +2562,7 @@ NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
     return trade_main_worth(p, a);
 }
 
+/* A harvest's worth as a call, for policy_worth_as' out-of-line uses (Rabohnzel's). */
 NOT_INLINED static int harvest_worth_apart(bean_policy *p, int seat, int field) {
     return bean_policy_harvest_worth_inline(p, seat, field);
 }

@@ -272,7 +272,6 @@ int bean_payout(const bean_table *g, int type, int cards);
 /* The coins a harvest of the field pays now: bean_payout, at most one per real (not enchanted) card. */
 int bean_harvest_coins(const bean_table *g, int seat, int field);
 bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int field, reason *why);
-/* bean_harvest_legal: with the actions, below. */
 /* Harvests a field and returns the coins; the field's zone is empty after it. */
 int bean_harvest(bean_table *g, int seat, int field);
 bool bean_buy_check(const bean_table *g, int seat, reason *why);
@@ -422,7 +421,7 @@ static inline bool bean_policy_full(const bean_table *g, int type, int cards) {
 }
 
 /* What a decision's actions share in the policy's eyes, worked out when an action first asks and kept
- * for the others, so that worthing all of a decision's actions costs little more than one: a seat's
+ * for the others, so that weighing all of a decision's actions costs little more than one: a seat's
  * fields as bean_worth_quarters reads them, whether the card to plant is stuck, whether a face-up card
  * hurts. One per decision, over a state that does not change meanwhile; a game's own policy
  * (Rabohnzel's) asks it too. */
@@ -456,8 +455,9 @@ ALWAYS_INLINED static inline int bean_policy_harvest_worth_inline(bean_policy *p
     if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
     return bean_policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
 }
-/* The same, left to the compiler: inlined into the bean core's loops over a decision's actions, it
- * saves them a call an action; Rabohnzel's harvest rule, out of line, does better with a call. */
+/* The same, left to the compiler. The _inline form is forced into the bean core's loops over a
+ * decision's actions (a call saved an action); Rabohnzel's harvest rule calls this one, which the
+ * compiler may keep out of line (inlined there, it cost Rabohnzel 14 instructions a decision). */
 static inline int bean_policy_harvest_worth(bean_policy *p, int seat, int field) {
     return bean_policy_harvest_worth_inline(p, seat, field);
 }
