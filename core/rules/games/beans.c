@@ -274,26 +274,6 @@ bool bean_harvest_check(const bean_game *bg, const bean_table *g, int seat, int 
                 bg->kinds[bean_field_type(g, seat, field)].name, field + 1, big + 1);
 }
 
-/* bytes_nonzero for the eight bytes of x. */
-static inline unsigned bytes_nonzero64(uint64_t x) {
-    uint64_t flags = (((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x) & 0x8080808080808080ull;
-    return (unsigned)((flags >> 7) * 0x0102040810204080ull >> 56);
-}
-
-/* The first min(n, 8) bytes from p as a word, byte i in bits 8i to 8i + 7 (the rest 0): one load
- * where the machine is little-endian and 8 bytes are there to read. */
-static inline uint64_t load_bytes(const uint8_t *p, int n) {
-    uint64_t x = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (n >= 8) {
-        memcpy(&x, p, sizeof x);
-        return x;
-    }
-#endif
-    for (int i = (n < 8 ? n : 8) - 1; i >= 0; i--) x = x << 8 | p[i];
-    return x;
-}
-
 /* Zone z's cards, bottom card first, onto the discard pile (a zone behind it): what bean_move card by
  * card does, in one shift of the cards between. */
 static void discard_zone(bean_table *g, int z) {
@@ -596,13 +576,13 @@ static void count_opening(bean_table *g) {
     }
     _Static_assert(BEAN_MAX_TYPES == 11, "room is read as 8 bytes and 3");
     uint64_t rest = (uint64_t)room[8] | (uint64_t)room[9] << 8 | (uint64_t)room[10] << 16;
-    d->room_beans = (uint16_t)(bytes_nonzero64(load_bytes(room, 8)) | bytes_nonzero64(rest) << 8); /* 0 past the types */
+    d->room_beans = (uint16_t)(bytes_nonzero64(load_le_upto8(room, 8)) | bytes_nonzero64(rest) << 8); /* 0 past the types */
     /* A front differs from the card before it (its bean, or whether it is shown): eight hand places
      * a step, each compared with the place before it in the same word moved up a byte. */
     int start = bean_zone_start(g, BEAN_ZONE_HAND(d->from)), len = bean_hand_len(g, d->from);
     for (int k = 0; k < len; k += 8) {
         int at = start + k;
-        uint64_t here = load_bytes(card + at, BEAN_MAX_CARDS - at), seen = load_bytes(shown + at, BEAN_MAX_CARDS - at);
+        uint64_t here = load_le_upto8(card + at, BEAN_MAX_CARDS - at), seen = load_le_upto8(shown + at, BEAN_MAX_CARDS - at);
         uint64_t before = here << 8 | (k ? card[at - 1] : 0), seen_before = seen << 8 | (k ? shown[at - 1] : 0);
         unsigned fronts = bytes_nonzero64((here ^ before) | (seen ^ seen_before)) | (k == 0); /* the first is one */
         if (len - k < 8) fronts &= (1u << (len - k)) - 1;

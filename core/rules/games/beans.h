@@ -9,8 +9,6 @@
 #ifndef MEEPLE_BEANS_H
 #define MEEPLE_BEANS_H
 
-#include <string.h>
-
 #include "rules/hotpath.h"
 #include "rules/rules.h"
 
@@ -304,14 +302,6 @@ static inline int bean_act_y(action_t a) { return (int)(a >> 14 & 0xff); }
 static inline int bean_act_z(action_t a) { return (int)(a >> 22 & 0xff); }
 
 /* ---- harvests' list ---- */
-/* Bit i set when byte i of x (bits 8i to 8i + 7) is not 0: each byte's test kept from carrying into
- * the next, then the four flags gathered by one multiplication (its sixteen products are distinct
- * bits, so none carries either). */
-static inline unsigned bytes_nonzero(uint32_t x) {
-    uint32_t flags = (((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
-    return (flags >> 7) * 0x10204080u >> 28;
-}
-
 /* The harvests bean_harvest_check allows `seat`, in field order, appended at out[n]: every field but the
  * empty ones, and but a lone bean while another field holds two or more. Inline: every decision asks. */
 static inline int bean_harvest_legal(const bean_table *g, int seat, action_t *out, int n) {
@@ -321,14 +311,9 @@ static inline int bean_harvest_legal(const bean_table *g, int seat, action_t *ou
     _Static_assert(BEAN_MAX_FIELDS == 4, "bean_harvest_legal reads four fields");
     /* The four sizes as the four bytes of one word, field f in byte f: the bounds never decrease, so
      * no byte's difference borrows from the next. */
-    uint32_t ends;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&ends, end, sizeof ends); /* one load */
-#else
-    ends = (uint32_t)end[0] | (uint32_t)end[1] << 8 | (uint32_t)end[2] << 16 | (uint32_t)end[3] << 24;
-#endif
+    uint32_t ends = load_le32(end);
     uint32_t sizes = ends - (ends << 8 | end[-1]);
-    unsigned big = bytes_nonzero(sizes & 0xfefefefe), lone = ~bytes_nonzero(sizes ^ 0x01010101) & 0xf;
+    unsigned big = bytes_nonzero32(sizes & 0xfefefefe), lone = ~bytes_nonzero32(sizes ^ 0x01010101) & 0xf;
     for (unsigned fields = big ? big : lone; fields; fields &= fields - 1)
         out[n++] = bean_action(BEAN_ACT_HARVEST, lowest_bit(fields), 0, 0);
     return n;
@@ -416,7 +401,7 @@ bool bean_pays_most(const bean_table *g, int type, int coins);
 static inline bool bean_policy_full(const bean_table *g, int type, int cards) {
     if ((unsigned)type >= BEAN_MAX_TYPES) return bean_pays_most(g, type, bean_payout(g, type, cards));
     const uint8_t *m = g->rules.meter[type];
-    uint32_t steps = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    uint32_t steps = load_le32(m);
     return steps && m[highest_bit(steps) >> 3] <= cards;
 }
 
