@@ -1,5 +1,6 @@
 """serve_util.py — `meeple serve` under test: a server on a free port of 127.0.0.1 with its database in a
 temporary folder, and a small HTTP client (urllib's http.client: no traffic leaves the loopback)."""
+import atexit
 import http.client
 import json
 import os
@@ -9,6 +10,18 @@ import tempfile
 import time
 
 EXE = os.environ.get("MEEPLE_EXE", "meeple")
+
+# Every server started here, so that one a failed test left running is killed when pytest exits: an
+# orphan would hold its port and make the suite's no-process check fail as well, hiding the real failure.
+STARTED = []
+
+
+@atexit.register
+def kill_leftovers():
+    for proc in STARTED:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 class Server:
@@ -23,6 +36,7 @@ class Server:
             env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("detect_leaks=0", "detect_leaks=1")
         self.proc = subprocess.Popen([EXE, "serve", "--port", "0", "--db", db, *extra], stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, env=env)
+        STARTED.append(self.proc)
         line = self.proc.stdout.readline()
         if "http://" not in line:
             err = self.proc.stderr.read()
