@@ -532,6 +532,22 @@ describe("citadels drafts", function()
     end
     assert.is_true(done)
   end)
+
+  it("a table without its draft gets one that starts at its crown", function()
+    -- players 3 and 4 chose first and second; player 1 chooses third
+    local s = citadels { phase = "choose", crown = 3, step = 3, aside_up = { "bishop", "merchant" },
+      aside_down = { "warlord" }, players = { {}, {}, { characters = { "king" } }, { characters = { "thief" } } } }
+    local picks = {}
+    for _, d in ipairs(s:table().draft) do
+      if d.kind == "pick" then picks[d.character] = { by = d.by, step = d.step } end
+    end
+    assert.same({ king = { by = 3, step = 1 }, thief = { by = 4, step = 2 } }, picks)
+    assert.equal(1, s:to_move())
+    s:play("choose " .. options(s, "choose")[1])
+    for _, d in ipairs(s:table().draft) do
+      if d.kind == "pick" and d.by == 1 then assert.equal(3, d.step) end
+    end
+  end)
 end)
 
 ---------------------------------------------------------------------------

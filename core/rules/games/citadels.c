@@ -1807,8 +1807,10 @@ static bool citadels_read_table(void *st, tree_reader *r, const param_value *par
     if (!table_read_name(r, "current", character_name, NUM_CHARACTERS, &cards.current, "a character", why) ||
         !deal_rest(g, &cards, why))
         return false;
+    /* The flow first: the draft made up below starts at the crown it reads. */
+    if (!read_flow(r, g, why)) return false;
     synthesize_draft(g);
-    if (!read_draft(r, g, why) || !read_flow(r, g, why)) return false;
+    if (!read_draft(r, g, why)) return false;
     if (g->phase == PHASE_CHOOSE) g->player[g->to_move].passed |= g->pack;
     if (g->first_complete == NOBODY)
         for (int i = 0; i < g->players; i++) {
