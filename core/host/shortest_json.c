@@ -107,7 +107,27 @@ static void dump_value(dump_buf *b, const json_t *v, size_t flags, int depth) {
     free(text);
 }
 
+/* Whether a real lies anywhere in v. */
+static bool holds_real(const json_t *v) {
+    if (json_is_real(v)) return true;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (holds_real(json_array_get(v, i))) return true;
+        return false;
+    }
+    if (json_is_object(v)) {
+        const char *key;
+        json_t *value;
+        json_object_foreach((json_t *)v, key, value) if (holds_real(value)) return true;
+    }
+    return false;
+}
+
 char *shortest_json_dumps(const json_t *v, size_t flags) {
+    /* Without a real, jansson's own writer gives this text: the walk below writes everything but reals
+     * as it does. It does so in one buffer, where the walk allocates for every key and scalar: the
+     * server's documents (all integers and strings) spent a fifth of its time in the walk. */
+    if (!holds_real(v)) return json_dumps(v, flags | JSON_ENCODE_ANY);
     dump_buf b = {0};
     dump_value(&b, v, flags, 0);
     if (b.failed || !b.text) {
