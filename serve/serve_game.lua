@@ -21,6 +21,9 @@ local colours = {}
 for name, colour in pairs(render(nil, { looks = true }).colour) do
   if catalogue[name] ~= nil then colours[name] = colour end
 end
+-- Both never change, and the catalogue is most of a document (Citadels': 3.7 KB of JSON against a
+-- view's 0.6 KB): encoded once, spliced into every document.
+local constant_members = ',"cards":' .. json.encode(catalogue) .. ',"colours":' .. json.encode(colours)
 local meta = {}
 -- The document's fields that never change (id, game, players, variant, seats), as JSON text.
 function G.set_meta(text) meta = assert(json.decode(text)) end
@@ -161,16 +164,14 @@ function G.document(seat)
   d.to_move = G.to_move() or json.null
   d.your_turn = seat ~= nil and d.to_move == seat
   d.view = seat and s:view(seat) or spectator_view()
-  d.cards = catalogue
-  d.colours = colours
   if d.your_turn then d.legal = s:legal() end
   if d.over then d.scores, d.winners = G.result() end
   if forfeit then d.forfeit = { seat = forfeit.seat, reason = forfeit.reason } end
   if broken then d.broken, d.your_turn, d.legal = broken, false, nil end
-  -- the history's entries are JSON already: spliced in as the object's last member (the encoded object
-  -- ends with its closing brace, whatever its values hold)
+  -- the cards, the colours and the history's entries are JSON already: spliced in as the object's last
+  -- members (the encoded object ends with its closing brace, whatever its values hold)
   local text = json.encode(d)
-  return text:sub(1, -2) .. ',"history":[' .. table.concat(seen[seat or 0], ',') .. ']}'
+  return text:sub(1, -2) .. constant_members .. ',"history":[' .. table.concat(seen[seat or 0], ',') .. ']}'
 
 end
 
