@@ -3,20 +3,8 @@
 // token and the watch link. Every text from the server goes into the page as text, never as HTML.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const asList = (v) => (Array.isArray(v) ? v : []);
+  const { $, asList, el } = MEEPLE_PAGE;
   let catalog = { games: [], bots: [] };
-
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") node.textContent = v;
-      else if (k === "class") node.className = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) node.append(c);
-    return node;
-  };
 
   // The reply's JSON, or an Error with the server's one-line reason.
   async function api(method, path, body) {

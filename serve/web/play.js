@@ -7,8 +7,7 @@
 // the query string of the API calls and in the body of an action.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const asList = (v) => (Array.isArray(v) ? v : []);
+  const { $, asList, el } = MEEPLE_PAGE;
   const D = MEEPLE_DRAW;
 
   const id = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
@@ -18,17 +17,6 @@
   let shown = null;      // the game document on the page
   let busy = false;      // an action (or a trade's actions) on its way
   let tradeFor = -1;     // the decision the trade builder was drawn for
-
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "text") node.textContent = v;
-      else if (k === "class") node.className = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) node.append(c);
-    return node;
-  };
 
   function showError(text) {
     $("error").textContent = text || "";
