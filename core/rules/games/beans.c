@@ -2060,9 +2060,23 @@ static bool take_from_pool(uint8_t *pool, int *n, int type) {
     return false;
 }
 
+static bool asked_to_pick(const bean_table *g, int seat) { return g->deal.stage == BEAN_DEAL_PICK && g->deal.to == seat; }
+
+/* Whether a card of `seat`'s hand lies where everyone has seen it (a sample's slow paths keep it). */
+static bool any_shown(const bean_table *g, int seat) {
+    const uint8_t *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+    for (int k = 0, len = bean_hand_len(g, seat); k < len; k += 8)
+        if (load_le_upto8(shown + k, len - k)) return true;
+    return false;
+}
+
 /* The cards a hidden hand is known to hold, taken out of the pool before anything is dealt; false
  * when the pool lacks them. */
 static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, uint8_t *cards, int *m) {
+    if (!asked_to_pick(g, seat)) { /* nothing is known of a hand not asked for a pick: its shown cards stay */
+        *m = 0;
+        return true;
+    }
     int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
     const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
@@ -2149,6 +2163,13 @@ static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, in
  * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
  * they give one (a few tries at most; the cards known to be there always can). */
 static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
+    if (!asked_to_pick(g, seat) && !any_shown(g, seat)) { /* nothing known (m is 0): the slow path's draws */
+        uint8_t *hand = g->card + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+        int len = bean_hand_len(g, seat);
+        for (int k = 0; k < len; k++) hand[k] = pool[--*n];
+        rng_shuffle_bytes(r, hand, len);
+        return;
+    }
     int slots = 0, reserved = m;
     for (int k = 0; k < bean_hand_len(g, seat); k++) slots += !bean_is_shown(g, seat, k);
     while (m < slots) cards[m++] = pool[--*n];
@@ -2173,7 +2194,13 @@ static int hidden_pool(const bean_table *g, unsigned hands, int rest, int extra,
     int n = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
-        for (int k = 0; (hands >> seat & 1) && k < bean_hand_len(g, seat); k++)
+        if (!(hands >> seat & 1)) continue;
+        if (!any_shown(g, seat)) {
+            memcpy(pool + n, hand, (size_t)bean_hand_len(g, seat));
+            n += bean_hand_len(g, seat);
+            continue;
+        }
+        for (int k = 0; k < bean_hand_len(g, seat); k++)
             if (!bean_is_shown(g, seat, k)) pool[n++] = hand[k];
     }
     for (int z = 0; z < 2; z++) {
@@ -2212,6 +2239,15 @@ static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     return deal_pool(g, hands, rest, -1, pool, n, r);
 }
 
+/* rng_shuffle_multiset's sorting, by counting the few bean types. */
+static void sort_beans(uint8_t *cards, int n) {
+    _Static_assert(BEAN_MAX_CARDS < 256, "a type's count fits a byte");
+    uint8_t count[BEAN_MAX_TYPES] = {0};
+    for (int i = 0; i < n; i++) count[cards[i]]++;
+    for (int t = 0, i = 0; t < BEAN_MAX_TYPES; t++)
+        for (int c = count[t]; c > 0; c--) cards[i++] = (uint8_t)t;
+}
+
 /* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay), the deck
  * and, when `pending_hidden`, the pending card — is dealt again. The pool is shuffled from its cards
  * sorted: from their true order, whoever knows the seed could undo the shuffle and read them. */
@@ -2220,7 +2256,8 @@ void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r) {
     uint8_t pool[BEAN_MAX_CARDS];
     int extra = pending_hidden ? BEAN_ZONE_PENDING : -1;
     int n = hidden_pool(g, others, BEAN_ZONE_DECK, extra, pool);
-    rng_shuffle_multiset(r, pool, n);
+    sort_beans(pool, n);
+    rng_shuffle_bytes(r, pool, n);
     deal_pool(g, others, BEAN_ZONE_DECK, extra, pool, n, r); /* the true deal shows the cards are there */
     uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
     rng_seed(&g->rng, seed, g->rng.inc >> 1); /* the sample's future is its own, on the game's stream */
