@@ -2159,15 +2159,31 @@ static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, in
         }
 }
 
+/* deal_hidden_hand for a hand not asked for a pick: its hidden places take the pool's last cards,
+ * shuffled (in place when every place is hidden). */
+static void deal_unasked_hand(bean_table *g, int seat, uint8_t *pool, int *n, rng *r) {
+    uint8_t *hand = g->card + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+    const uint8_t *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+    int len = bean_hand_len(g, seat), slots = 0;
+    if (!any_shown(g, seat)) {
+        for (int k = 0; k < len; k++) hand[k] = pool[--*n];
+        rng_shuffle_bytes(r, hand, len);
+        return;
+    }
+    uint8_t order[BEAN_MAX_CARDS];
+    for (int k = 0; k < len; k++)
+        if (!shown[k]) order[slots++] = pool[--*n];
+    rng_shuffle_bytes(r, order, slots);
+    for (int k = 0, c = 0; k < len; k++)
+        if (!shown[k]) hand[k] = order[c++];
+}
+
 /* Deals one hidden hand: its known cards and the rest from the pool, all in random places; positions
  * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
  * they give one (a few tries at most; the cards known to be there always can). */
 static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
-    if (!asked_to_pick(g, seat) && !any_shown(g, seat)) { /* nothing known (m is 0): the slow path's draws */
-        uint8_t *hand = g->card + bean_zone_start(g, BEAN_ZONE_HAND(seat));
-        int len = bean_hand_len(g, seat);
-        for (int k = 0; k < len; k++) hand[k] = pool[--*n];
-        rng_shuffle_bytes(r, hand, len);
+    if (!asked_to_pick(g, seat)) { /* nothing known (m is 0): the draws of the loop below, which stops at once */
+        deal_unasked_hand(g, seat, pool, n, r);
         return;
     }
     int slots = 0, reserved = m;
@@ -2200,8 +2216,9 @@ static int hidden_pool(const bean_table *g, unsigned hands, int rest, int extra,
             n += bean_hand_len(g, seat);
             continue;
         }
-        for (int k = 0; k < bean_hand_len(g, seat); k++)
-            if (!bean_is_shown(g, seat, k)) pool[n++] = hand[k];
+        const uint8_t *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+        for (int k = 0, len = bean_hand_len(g, seat); k < len; k++)
+            if (!shown[k]) pool[n++] = hand[k];
     }
     for (int z = 0; z < 2; z++) {
         int zone = z ? extra : rest;
