@@ -2256,18 +2256,39 @@ static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     return deal_pool(g, hands, rest, -1, pool, n, r);
 }
 
-/* Ascending, as rng_shuffle_multiset sorts before it shuffles (a sample's deals draw from the cards
- * sorted), by counting: the values are card kinds, a few, so the loop over them ends early, and each
- * kind's run is written eight bytes at a time. */
-void bean_sort_cards(uint8_t *cards, int n) {
-    _Static_assert(BEAN_MAX_CARDS < 256, "a count fits a byte");
-    uint8_t count[256] = {0}, sorted[BEAN_MAX_CARDS + 8];
-    for (int i = 0; i < n; i++) count[cards[i]]++;
-    for (int v = 0, i = 0; i < n; i += count[v], v++) {
+/* count[v] cards of each value v, ascending, n in all: written a value's run eight bytes at a time. */
+static void write_runs(uint8_t *cards, int n, const uint8_t *count) {
+    uint8_t sorted[BEAN_MAX_CARDS + 8];
+    for (int v = 0, i = 0; i < n && v < 256; i += count[v], v++) {
         uint64_t run = (uint64_t)v * 0x0101010101010101ull;
         for (int c = 0; c < count[v]; c += 8) memcpy(sorted + i + c, &run, sizeof run);
     }
     memcpy(cards, sorted, (size_t)n);
+}
+
+/* Ascending, as rng_shuffle_multiset sorts before it shuffles (a sample's deals draw from the cards
+ * sorted), by counting: the values are card kinds, a few. */
+void bean_sort_cards(uint8_t *cards, int n) {
+    _Static_assert(BEAN_MAX_CARDS < 256, "a count fits a byte");
+    uint8_t count[256] = {0};
+    for (int i = 0; i < n; i++) count[cards[i]]++;
+    write_runs(cards, n, count);
+}
+
+/* hidden_pool's cards for a sample (the hands in `hands`, the deck, zone `extra` or -1), sorted: the
+ * deck's counts are kept (deck_count, which bean_validate checks), the rest counted; their number. */
+static int sorted_hidden_pool(const bean_table *g, unsigned hands, int extra, uint8_t *pool) {
+    uint8_t count[256] = {0};
+    int n = 0;
+    for (int t = 0; t < BEAN_MAX_TYPES; t++) count[t] = g->deck_count[t], n += g->deck_count[t];
+    for (int seat = 0; seat < g->players; seat++) {
+        if (!(hands >> seat & 1)) continue;
+        const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat)), *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+        for (int k = 0, len = bean_hand_len(g, seat); k < len; k++) count[hand[k]] += !shown[k], n += !shown[k];
+    }
+    for (int i = 0; extra >= 0 && i < bean_zone_len(g, extra); i++) count[bean_zone(g, extra)[i]]++, n++;
+    write_runs(pool, n, count);
+    return n;
 }
 
 /* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay), the deck
@@ -2277,8 +2298,7 @@ void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r) {
     unsigned others = ((1u << g->players) - 1) & ~(1u << viewer);
     uint8_t pool[BEAN_MAX_CARDS];
     int extra = pending_hidden ? BEAN_ZONE_PENDING : -1;
-    int n = hidden_pool(g, others, BEAN_ZONE_DECK, extra, pool);
-    bean_sort_cards(pool, n);
+    int n = sorted_hidden_pool(g, others, extra, pool);
     rng_shuffle_bytes(r, pool, n);
     deal_pool(g, others, BEAN_ZONE_DECK, extra, pool, n, r); /* the true deal shows the cards are there */
     uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
