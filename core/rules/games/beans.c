@@ -2064,9 +2064,12 @@ static bool asked_to_pick(const bean_table *g, int seat) { return g->deal.stage 
 
 /* Whether a card of `seat`'s hand lies where everyone has seen it (a sample's slow paths keep it). */
 static bool any_shown(const bean_table *g, int seat) {
-    const uint8_t *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
-    for (int k = 0, len = bean_hand_len(g, seat); k < len; k += 8)
-        if (load_le_upto8(shown + k, len - k)) return true;
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(seat)), len = bean_hand_len(g, seat);
+    for (int k = 0; k < len; k += 8) { /* eight flags a load, those past the hand (in the array) masked */
+        uint64_t flags = load_le_upto8(g->shown + start + k, BEAN_MAX_CARDS - start - k);
+        if (len - k < 8) flags &= (1ull << 8 * (len - k)) - 1;
+        if (flags) return true;
+    }
     return false;
 }
 
