@@ -2259,12 +2259,15 @@ static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     return deal_pool(g, hands, rest, -1, pool, n, r);
 }
 
-/* count[v] cards of each value v, ascending, n in all: written a value's run eight bytes at a time. */
+/* count[v] cards of each value v, ascending, n (at most BEAN_MAX_CARDS) in all: written a value's run
+ * eight bytes at a time. */
 static void write_runs(uint8_t *cards, int n, const uint8_t *count) {
     uint8_t sorted[BEAN_MAX_CARDS + 8];
-    for (int v = 0, i = 0; i < n && v < 256; i += count[v], v++) {
+    for (int v = 0, i = 0; i < n && v < 256; v++) {
         uint64_t run = (uint64_t)v * 0x0101010101010101ull;
-        for (int c = 0; c < count[v]; c += 8) memcpy(sorted + i + c, &run, sizeof run);
+        int len = count[v] < n - i ? count[v] : n - i; /* counts that overstate n stop at it */
+        for (int c = 0; c < len; c += 8) memcpy(sorted + i + c, &run, sizeof run);
+        i += len;
     }
     memcpy(cards, sorted, (size_t)n);
 }
@@ -2274,6 +2277,7 @@ static void write_runs(uint8_t *cards, int n, const uint8_t *count) {
 void bean_sort_cards(uint8_t *cards, int n) {
     _Static_assert(BEAN_MAX_CARDS < 256, "a count fits a byte");
     uint8_t count[256] = {0};
+    if (NEVER(n > BEAN_MAX_CARDS)) return;
     for (int i = 0; i < n; i++) count[cards[i]]++;
     write_runs(cards, n, count);
 }
@@ -2290,6 +2294,7 @@ static int sorted_hidden_pool(const bean_table *g, unsigned hands, int extra, ui
         for (int k = 0, len = bean_hand_len(g, seat); k < len; k++) count[hand[k]] += !shown[k], n += !shown[k];
     }
     for (int i = 0; extra >= 0 && i < bean_zone_len(g, extra); i++) count[bean_zone(g, extra)[i]]++, n++;
+    if (NEVER(n > BEAN_MAX_CARDS)) n = BEAN_MAX_CARDS; /* a stale deck_count, which bean_validate refuses */
     write_runs(pool, n, count);
     return n;
 }
