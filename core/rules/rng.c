@@ -36,12 +36,14 @@ const char *rng_between(rng *r, int64_t lo, int64_t hi, int64_t *out) {
 }
 
 void rng_shuffle_bytes(rng *r, uint8_t *items, int n) {
+    rng local = *r; /* in registers: a byte written to items might be the generator's, as far as C knows */
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_step_below(r, (uint32_t)i + 1);
+        int j = (int)rng_step_below(&local, (uint32_t)i + 1);
         uint8_t t = items[i];
         items[i] = items[j];
         items[j] = t;
     }
+    *r = local;
 }
 
 /* A counting sort: the values are card kinds, a few dozen at most (a sample makes one per search

@@ -2060,9 +2060,26 @@ static bool take_from_pool(uint8_t *pool, int *n, int type) {
     return false;
 }
 
+static bool asked_to_pick(const bean_table *g, int seat) { return g->deal.stage == BEAN_DEAL_PICK && g->deal.to == seat; }
+
+/* Whether a card of `seat`'s hand lies where everyone has seen it (a sample's slow paths keep it). */
+static bool any_shown(const bean_table *g, int seat) {
+    int start = bean_zone_start(g, BEAN_ZONE_HAND(seat)), len = bean_hand_len(g, seat);
+    for (int k = 0; k < len; k += 8) { /* eight flags a load, those past the hand (in the array) masked */
+        uint64_t flags = load_le_upto8(g->shown + start + k, BEAN_MAX_CARDS - start - k);
+        if (len - k < 8) flags &= (1ull << 8 * (len - k)) - 1;
+        if (flags) return true;
+    }
+    return false;
+}
+
 /* The cards a hidden hand is known to hold, taken out of the pool before anything is dealt; false
  * when the pool lacks them. */
 static bool reserve_known(const bean_table *g, int seat, uint8_t *pool, int *n, uint8_t *cards, int *m) {
+    if (!asked_to_pick(g, seat)) { /* nothing is known of a hand not asked for a pick: its shown cards stay */
+        *m = 0;
+        return true;
+    }
     int need[BEAN_MAX_TYPES], other_than, slots = 0;
     known_in_hand(g, seat, need, &other_than);
     const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
@@ -2145,10 +2162,33 @@ static void swap_in_wanted(const bean_table *g, uint8_t *cards, int reserved, in
         }
 }
 
+/* deal_hidden_hand for a hand not asked for a pick: its hidden places take the pool's last cards,
+ * shuffled (in place when every place is hidden). */
+static void deal_unasked_hand(bean_table *g, int seat, uint8_t *pool, int *n, rng *r) {
+    uint8_t *hand = g->card + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+    const uint8_t *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+    int len = bean_hand_len(g, seat), slots = 0;
+    if (!any_shown(g, seat)) {
+        for (int k = 0; k < len; k++) hand[k] = pool[--*n];
+        rng_shuffle_bytes(r, hand, len);
+        return;
+    }
+    uint8_t order[BEAN_MAX_CARDS];
+    for (int k = 0; k < len; k++)
+        if (!shown[k]) order[slots++] = pool[--*n];
+    rng_shuffle_bytes(r, order, slots);
+    for (int k = 0, c = 0; k < len; k++)
+        if (!shown[k]) hand[k] = order[c++];
+}
+
 /* Deals one hidden hand: its known cards and the rest from the pool, all in random places; positions
  * everyone knows stay. A pick asked of this hand must stay a choice: the cards are re-placed until
  * they give one (a few tries at most; the cards known to be there always can). */
 static void deal_hidden_hand(bean_table *g, int seat, uint8_t *cards, int m, uint8_t *pool, int *n, rng *r) {
+    if (!asked_to_pick(g, seat)) { /* nothing known (m is 0): the draws of the loop below, which stops at once */
+        deal_unasked_hand(g, seat, pool, n, r);
+        return;
+    }
     int slots = 0, reserved = m;
     for (int k = 0; k < bean_hand_len(g, seat); k++) slots += !bean_is_shown(g, seat, k);
     while (m < slots) cards[m++] = pool[--*n];
@@ -2173,8 +2213,15 @@ static int hidden_pool(const bean_table *g, unsigned hands, int rest, int extra,
     int n = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat));
-        for (int k = 0; (hands >> seat & 1) && k < bean_hand_len(g, seat); k++)
-            if (!bean_is_shown(g, seat, k)) pool[n++] = hand[k];
+        if (!(hands >> seat & 1)) continue;
+        if (!any_shown(g, seat)) {
+            memcpy(pool + n, hand, (size_t)bean_hand_len(g, seat));
+            n += bean_hand_len(g, seat);
+            continue;
+        }
+        const uint8_t *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+        for (int k = 0, len = bean_hand_len(g, seat); k < len; k++)
+            if (!shown[k]) pool[n++] = hand[k];
     }
     for (int z = 0; z < 2; z++) {
         int zone = z ? extra : rest;
@@ -2212,6 +2259,46 @@ static bool bean_redeal(bean_table *g, unsigned hands, int rest, rng *r) {
     return deal_pool(g, hands, rest, -1, pool, n, r);
 }
 
+/* count[v] cards of each value v, ascending, n (at most BEAN_MAX_CARDS) in all: written a value's run
+ * eight bytes at a time. */
+static void write_runs(uint8_t *cards, int n, const uint8_t *count) {
+    uint8_t sorted[BEAN_MAX_CARDS + 8];
+    for (int v = 0, i = 0; i < n && v < 256; v++) {
+        uint64_t run = (uint64_t)v * 0x0101010101010101ull;
+        int len = count[v] < n - i ? count[v] : n - i; /* counts that overstate n stop at it */
+        for (int c = 0; c < len; c += 8) memcpy(sorted + i + c, &run, sizeof run);
+        i += len;
+    }
+    memcpy(cards, sorted, (size_t)n);
+}
+
+/* Ascending, as rng_shuffle_multiset sorts before it shuffles (a sample's deals draw from the cards
+ * sorted), by counting: the values are card kinds, a few. */
+void bean_sort_cards(uint8_t *cards, int n) {
+    _Static_assert(BEAN_MAX_CARDS < 256, "a count fits a byte");
+    uint8_t count[256] = {0};
+    if (NEVER(n > BEAN_MAX_CARDS)) return;
+    for (int i = 0; i < n; i++) count[cards[i]]++;
+    write_runs(cards, n, count);
+}
+
+/* hidden_pool's cards for a sample (the hands in `hands`, the deck, zone `extra` or -1), sorted: the
+ * deck's counts are kept (deck_count, which bean_validate checks), the rest counted; their number. */
+static int sorted_hidden_pool(const bean_table *g, unsigned hands, int extra, uint8_t *pool) {
+    uint8_t count[256] = {0};
+    int n = 0;
+    for (int t = 0; t < BEAN_MAX_TYPES; t++) count[t] = g->deck_count[t], n += g->deck_count[t];
+    for (int seat = 0; seat < g->players; seat++) {
+        if (!(hands >> seat & 1)) continue;
+        const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat)), *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
+        for (int k = 0, len = bean_hand_len(g, seat); k < len; k++) count[hand[k]] += !shown[k], n += !shown[k];
+    }
+    for (int i = 0; extra >= 0 && i < bean_zone_len(g, extra); i++) count[bean_zone(g, extra)[i]]++, n++;
+    if (NEVER(n > BEAN_MAX_CARDS)) n = BEAN_MAX_CARDS; /* a stale deck_count, which bean_validate refuses */
+    write_runs(pool, n, count);
+    return n;
+}
+
 /* What `viewer` cannot see — other hands (but what everyone knows of them: shown cards stay), the deck
  * and, when `pending_hidden`, the pending card — is dealt again. The pool is shuffled from its cards
  * sorted: from their true order, whoever knows the seed could undo the shuffle and read them. */
@@ -2219,8 +2306,8 @@ void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r) {
     unsigned others = ((1u << g->players) - 1) & ~(1u << viewer);
     uint8_t pool[BEAN_MAX_CARDS];
     int extra = pending_hidden ? BEAN_ZONE_PENDING : -1;
-    int n = hidden_pool(g, others, BEAN_ZONE_DECK, extra, pool);
-    rng_shuffle_multiset(r, pool, n);
+    int n = sorted_hidden_pool(g, others, extra, pool);
+    rng_shuffle_bytes(r, pool, n);
     deal_pool(g, others, BEAN_ZONE_DECK, extra, pool, n, r); /* the true deal shows the cards are there */
     uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
     rng_seed(&g->rng, seed, g->rng.inc >> 1); /* the sample's future is its own, on the game's stream */

@@ -2401,6 +2401,30 @@ static int dealt_limit(const rabohnzel *g, int viewer, int *floor) {
     return 99;
 }
 
+/* Ascending, as rng_shuffle_multiset sorts: each spell is one card, so a bit each does it. */
+static void sort_spells(uint8_t *cards, int n) {
+    _Static_assert(NUM_SPELLS <= 32, "a spell is a bit of a word");
+    uint32_t set = 0;
+    int distinct = 0;
+    for (int i = 0; i < n; i++)
+        if (cards[i] < NUM_SPELLS) distinct += !(set >> cards[i] & 1), set |= 1u << cards[i];
+    if (distinct != n) { /* no valid state gets here: a spell twice, or no spell */
+        bean_sort_cards(cards, n);
+        return;
+    }
+    for (int i = 0; set; set &= set - 1) cards[i++] = (uint8_t)lowest_bit(set);
+}
+
+/* Spell cards[k] goes to *slot (taken out of the `left` still to place), known to the seats `known`. */
+static void place_spell(rabohnzel *g, uint8_t *slot, uint8_t *cards, int k, int *left, uint8_t known, bool dealt) {
+    int s = cards[k];
+    cards[k] = cards[--*left];
+    *slot = (uint8_t)s;
+    g->known[s] = known;
+    g->dealt[s] = dealt;
+    g->up[s] = false;
+}
+
 static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     uint8_t cards[NUM_SPELLS], *slot[NUM_SPELLS];
     bool dealt_slot[NUM_SPELLS];
@@ -2418,26 +2442,25 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
         if (!sees(g, viewer, g->pile[i])) slot[n] = &g->pile[i], dealt_slot[n] = false, cards[n++] = g->pile[i];
     uint8_t known[NUM_SPELLS];
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
-    rng_shuffle_multiset(r, cards, n); /* from the spells sorted: their places are the truth */
+    sort_spells(cards, n); /* rng_shuffle_multiset: from the spells sorted, their places are the truth */
+    rng_shuffle_bytes(r, cards, n);
     int floor = 0, limit = dealt_limit(g, viewer, &floor), left = n;
     /* the start player's hidden dealt card first (the highest dealt: above every other one seen), then
      * the other dealt places (only lower values), then the rest */
-    for (int pass = 0; pass < 3; pass++)
-        for (int i = 0; i < n; i++) {
-            if (pass == 0 ? i != start_slot : pass == 1 ? !dealt_slot[i] || i == start_slot : dealt_slot[i]) continue;
+    if (start_slot >= 0) {
+        int k = 0;
+        while (k < left - 1 && spells[cards[k]].value <= floor) k++; /* the truth shows one exists */
+        limit = spells[cards[k]].value;
+        place_spell(g, slot[start_slot], cards, k, &left, known[start_slot], true);
+    }
+    for (int i = 0; i < n; i++)
+        if (dealt_slot[i] && i != start_slot) {
             int k = 0;
-            if (pass == 0)
-                while (k < left - 1 && spells[cards[k]].value <= floor) k++; /* the truth shows one exists */
-            else
-                while (dealt_slot[i] && k < left - 1 && spells[cards[k]].value >= limit) k++;
-            int s = cards[k];
-            if (pass == 0) limit = spells[s].value;
-            cards[k] = cards[--left];
-            *slot[i] = (uint8_t)s;
-            g->known[s] = known[i];
-            g->dealt[s] = dealt_slot[i];
-            g->up[s] = false;
+            while (k < left - 1 && spells[cards[k]].value >= limit) k++;
+            place_spell(g, slot[i], cards, k, &left, known[i], true);
         }
+    for (int i = 0; i < n; i++)
+        if (!dealt_slot[i]) place_spell(g, slot[i], cards, 0, &left, known[i], false);
 }
 
 static void sample_once(rabohnzel *g, int viewer, rng *r) {
