@@ -14,6 +14,7 @@
 #include "rules/invariant.h"
 #include "rules/rules.h"
 #include "rules/table.h"
+#include "rules/worth_pick.h"
 
 /* ==================================================================== components */
 
@@ -2439,19 +2440,18 @@ NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
     const cit_player *me = mover_c(g);
     if (m->hand < 0) draft_memo_fill(g, m);
     bool leads = m->lead >= 6;
-    for (int c = 0; c < NUM_CHARACTERS; c++)
-        if (character_colour[c] != NO_COLOUR) m->character[c] = 100 * city_colour_count(me, character_colour[c]) + 50;
-    m->character[MERCHANT] += 100;
-    m->character[KING] += g->crown != g->to_move ? 70 : 0;
-    m->character[WARLORD] += leads ? 200 : 0;
-    m->character[BISHOP] += me->city_n >= 5 ? 100 : 0;
-    m->character[ARCHITECT] = m->hand >= 2 && me->gold >= 4 ? 350 : 200;
+    uint32_t city = me->city_types;
+    m->character[ASSASSIN] = leads ? 300 : 150;
     m->character[THIEF] = 100 + 100 * m->richest / 3;
     m->character[MAGICIAN] = m->hand == 0 ? 300 : 100;
-    m->character[ASSASSIN] = leads ? 300 : 150;
+    m->character[KING] = 100 * count_bits(city & colour_types[YELLOW]) + 50 + (g->crown != g->to_move ? 70 : 0);
+    m->character[BISHOP] = 100 * count_bits(city & colour_types[BLUE]) + 50 + (me->city_n >= 5 ? 100 : 0);
+    m->character[MERCHANT] = 100 * count_bits(city & colour_types[GREEN]) + 50 + 100;
+    m->character[ARCHITECT] = m->hand >= 2 && me->gold >= 4 ? 350 : 200;
+    m->character[WARLORD] = 100 * count_bits(city & colour_types[RED]) + 50 + (leads ? 200 : 0);
     m->characters_known = true;
 }
-_Static_assert(NUM_CHARACTERS == 8, "character_worths gives every character its worth");
+_Static_assert(NUM_CHARACTERS == 8 && WARLORD == 7, "character_worths gives every character its worth");
 
 /* A drawn card to keep: not one the city or hand has, affordable soon, worth the most. */
 static int keep_worth(const cit_player *me, int d) {
@@ -2497,7 +2497,7 @@ static int destroy_worth(const citadels *g, const draft_memo *m, int seat, int d
 /* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference; `m` what
  * the worths share, worked out on first use. Inlined into the loop over a decision's actions, its
  * rarer parts out of line: a call each cost as much as the worth. */
-static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
+static inline ALWAYS_INLINED int action_worth(const citadels *g, draft_memo *m, action_t a) {
     const cit_player *me = mover_c(g);
     int x = act_x(a);
     switch (act_kind(a)) {
@@ -2532,6 +2532,40 @@ static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
 static void citadels_playout_worths(const void *st, const action_t *acts, int n, int *out) {
     draft_memo m = {.hand = -1, .swap_with = -1};
     for (int i = 0; i < n; i++) out[i] = action_worth(st, &m, acts[i]);
+}
+
+/* The most any action of a kind can be worth (a rule's preference within its band is under 1,000 but
+ * for a character's, which the richest player's gold can push past its band): playout_pick passes over
+ * an action whose kind cannot reach the best so far unweighed, as the host's scan passes it by (a worse
+ * action draws nothing). */
+#define PREFERENCE_MAX 999
+static const int kind_top[32] = {
+    [ACT_CHOOSE] = INT_MAX, [ACT_BURY] = INT_MAX, [ACT_GRAVE_YES] = BAND(BAND_GRAVE_YES),
+    [ACT_KEEP] = BAND(BAND_KEEP) + PREFERENCE_MAX, [ACT_REPLACE_DONE] = BAND(BAND_REPLACE_DONE),
+    [ACT_GOLD] = BAND(BAND_ACTION), [ACT_DRAW] = BAND(BAND_ACTION),
+    [ACT_BUILD] = BAND(BAND_BUILD) + PREFERENCE_MAX, [ACT_INCOME] = BAND(BAND_INCOME),
+    [ACT_KILL] = BAND(BAND_KILL) + PREFERENCE_MAX, [ACT_ROB] = BAND(BAND_ROB) + PREFERENCE_MAX,
+    [ACT_SWAP] = BAND(BAND_SWAP), [ACT_SMITHY] = BAND(BAND_SMITHY),
+    [ACT_DESTROY] = BAND(BAND_DESTROY) + PREFERENCE_MAX, [ACT_GRAVE_NO] = BAND(BAND_GRAVE_NO),
+    [ACT_END] = BAND(BAND_END), [ACT_REPLACE] = -1, [ACT_LAB] = -1,
+};
+
+/* The host's choice from citadels_playout_worths, draw for draw, weighing only the actions that could
+ * be chosen. A turn's first decision is gold or cards: listed first (turn_actions), one of them in the
+ * highest band on the list and the other -1, so the choice needs no look at the rest and draws nothing. */
+static int citadels_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
+    const citadels *g = st;
+    if (g->phase == PHASE_TURNS && g->sub == SUB_NONE && !g->acted) return wants_gold(mover_c(g)) ? 0 : 1;
+    draft_memo m = {.hand = -1, .swap_with = -1};
+    worth_pick pick = worth_pick_none();
+    if (g->phase == PHASE_CHOOSE) { /* all of one kind, one band: the characters' worths decide */
+        character_worths(g, &m);
+        for (int i = 0; i < n; i++) worth_pick_next(&pick, r, i, m.character[act_x(acts[i])]);
+        return pick.best;
+    }
+    for (int i = 0; i < n; i++)
+        if (kind_top[act_kind(acts[i])] >= pick.best_worth) worth_pick_next(&pick, r, i, action_worth(g, &m, acts[i]));
+    return pick.best;
 }
 
 static int citadels_playout_worth(const void *st, action_t a, rng *r) {
@@ -2595,4 +2629,5 @@ const game_def citadels_game = {
     .add = citadels_add,
     .playout_worth = citadels_playout_worth,
     .playout_worths = citadels_playout_worths,
+    .playout_pick = citadels_playout_pick,
 };
