@@ -1010,19 +1010,23 @@ static int replace_actions(const citadels *g, action_t *out, int n) {
 /* The warlord's targets: every district of a city not completed, not the keep, not a live bishop's,
  * that he can pay for (its cost minus 1, and 1 more for the great wall's owner's other districts). */
 static int destroy_actions(const citadels *g, action_t *out, int n) {
+    /* What he can pay for, by name: cost - 1 <= gold, or cost <= gold in a city with the great wall
+     * (but for the wall itself). */
     int gold = mover_c(g)->gold;
+    uint32_t plain = affordable_types[gold + 1 < MAX_COST ? gold + 1 : MAX_COST] & ~type_bit(KEEP);
+    uint32_t walled = (affordable_types[gold < MAX_COST ? gold : MAX_COST] & ~type_bit(KEEP)) |
+                      (plain & type_bit(GREAT_WALL));
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *target = &g->player[seat];
         if (target->city_n >= g->rules.city_size) continue;
         if (g->holder[BISHOP] == seat && g->killed != BISHOP) continue;
-        int wall = owns(target, GREAT_WALL);
+        uint32_t payable = owns(target, GREAT_WALL) ? walled : plain;
         /* Written whatever the test, kept by counting it (out has MEEPLE_MAX_ACTIONS, far more than
          * any list): a search's playouts met these tests as branches that mispredicted. */
         for (int i = 0; i < target->city_n; i++) {
             int d = target->city[i];
-            int cost = districts[d].cost - 1 + (d != GREAT_WALL ? wall : 0);
             out[n] = make_action(ACT_DESTROY, seat, d);
-            n += d != KEEP && gold >= cost;
+            n += payable >> d & 1;
         }
     }
     return n;
@@ -1981,23 +1985,22 @@ static bool citadels_validate(const void *st, reason *why) {
  * of someone else's turn — is pooled, shuffled (from the cards sorted: the pool's order is the truth's)
  * and dealt back in the same sizes. */
 static void sample_districts(citadels *g, int viewer, rng *r) {
-    uint8_t pool[NUM_DISTRICTS];
-    int n = 0;
+    /* The pool is built sorted, from each district's count (rng_shuffle_multiset's order, which sorts
+     * what it is given): a search deals once an iteration. Counts fit a byte: 66 cards in all. */
+    uint8_t pool[NUM_DISTRICTS], count[NUM_TYPES] = {0};
     bool others_turn = g->phase == PHASE_TURNS && g->holder[g->current] != viewer;
-    for (int seat = 0; seat < g->players; seat++) {
-        if (seat == viewer) continue;
-        for (int d = 0; d < NUM_TYPES; d++)
-            for (int c = 0; c < g->player[seat].hand[d]; c++) pool[n++] = (uint8_t)d;
-    }
-    memcpy(pool + n, g->deck.card, g->deck.n);
-    n += g->deck.n;
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != viewer)
+            for (int d = 0; d < NUM_TYPES; d++) count[d] = (uint8_t)(count[d] + g->player[seat].hand[d]);
+    for (int i = 0; i < g->deck.n; i++) count[g->deck.card[i]]++;
     if (others_turn) {
-        memcpy(pool + n, g->drawn, g->drawn_n);
-        n += g->drawn_n;
-        for (int d = 0; d < NUM_TYPES; d++)
-            for (int c = 0; c < g->marked[d]; c++) pool[n++] = (uint8_t)d;
+        for (int i = 0; i < g->drawn_n; i++) count[g->drawn[i]]++;
+        for (int d = 0; d < NUM_TYPES; d++) count[d] = (uint8_t)(count[d] + g->marked[d]);
     }
-    rng_shuffle_multiset(r, pool, n);
+    int n = 0;
+    for (int d = 0; d < NUM_TYPES; d++)
+        for (int c = 0; c < count[d]; c++) pool[n++] = (uint8_t)d;
+    rng_shuffle_bytes(r, pool, n);
     for (int seat = 0; seat < g->players; seat++) {
         if (seat == viewer) continue;
         int size = hand_size(&g->player[seat]);
