@@ -838,7 +838,10 @@ static void end_round(citadels *g) {
 }
 
 /* A district's points: its cost, but 8 for the dragon gate and the university. */
-static int points_of(int d) { return d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost; }
+#define DISTRICT_POINTS(arg, id, name, cost, copies, colour) [id] = (id) == DRAGON_GATE || (id) == UNIVERSITY ? 8 : (cost),
+static const uint8_t points_by_type[NUM_TYPES] = {DISTRICT_LIST(DISTRICT_POINTS, 0)};
+
+static int points_of(int d) { return points_by_type[d]; }
 
 static int district_points(const cit_player *p) {
     int points = 0;
@@ -847,33 +850,30 @@ static int district_points(const cit_player *p) {
 }
 
 /* All five colours: the haunted city stands for a missing one, unless it was built in the last round
- * (the round now, when the game has ended). */
+ * (the round now, when the game has ended). Read off city_types, which validate holds to the city (a
+ * city never holds two of one name): a search scores every playout's end. */
 static bool has_five_colours(const citadels *g, const cit_player *p) {
-    bool seen[NUM_COLOURS] = {0};
-    bool haunted = false;
-    for (int i = 0; i < p->city_n; i++) {
-        seen[districts[p->city[i]].colour] = true;
-        if (p->city[i] == HAUNTED_CITY && g->haunted_round < g->round) haunted = true;
-    }
     int missing = 0;
-    for (int c = 0; c < NUM_COLOURS; c++) missing += !seen[c];
+    for (int c = 0; c < NUM_COLOURS; c++) missing += (p->city_types & colour_types[c]) == 0;
     if (missing == 0) return true;
+    bool haunted = owns(p, HAUNTED_CITY) && g->haunted_round < g->round;
     if (!haunted || missing > 1) return false;
     /* The haunted city is the purple one itself: standing for the missing colour, it leaves purple to
      * another purple district. */
-    int purple = 0;
-    for (int i = 0; i < p->city_n; i++) purple += districts[p->city[i]].colour == PURPLE;
-    return purple >= 2;
+    return count_bits(p->city_types & colour_types[PURPLE]) >= 2;
 }
 
-static int score_of(const citadels *g, int seat) {
+/* The score of a seat whose districts are worth `points`. */
+static int score_with(const citadels *g, int seat, int points) {
     const cit_player *p = &g->player[seat];
-    int score = district_points(p);
+    int score = points;
     if (has_five_colours(g, p)) score += 3;
     if (g->first_complete == seat) score += 4;
     else if (p->city_n >= g->rules.city_size) score += 2;
     return score;
 }
+
+static int score_of(const citadels *g, int seat) { return score_with(g, seat, district_points(&g->player[seat])); }
 
 /* ==================================================================== actions */
 
@@ -1188,7 +1188,8 @@ static int citadels_winners(const void *st, int *out) {
     long key[MAX_SEATS];
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
-        key[seat] = ((long)score_of(g, seat) * 1000 + district_points(p)) * 100000 + p->gold;
+        int points = district_points(p);
+        key[seat] = ((long)score_with(g, seat, points) * 1000 + points) * 100000 + p->gold;
         if (key[seat] > best) best = key[seat];
     }
     int n = 0;
