@@ -2554,22 +2554,32 @@ static const int kind_top[32] = {
     [ACT_END] = BAND(BAND_END), [ACT_REPLACE] = -1, [ACT_LAB] = -1,
 };
 
-/* The host's choice from citadels_playout_worths, draw for draw, weighing only the actions that could
- * be chosen. A turn's first decision is gold or cards: listed first (turn_actions), one of them in the
- * highest band on the list and the other -1, so the choice needs no look at the rest and draws nothing. */
-static int citadels_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
-    const citadels *g = st;
-    if (g->phase == PHASE_TURNS && g->sub == SUB_NONE && !g->acted) return wants_gold(mover_c(g)) ? 0 : 1;
+/* A draft's choice: all its actions of one kind and one band, so the characters' worths decide. */
+NOT_INLINED static int draft_pick(const citadels *g, const action_t *acts, int n, rng *r) {
+    draft_memo m = {.hand = -1, .swap_with = -1};
+    character_worths(g, &m);
+    worth_pick pick = worth_pick_none();
+    for (int i = 0; i < n; i++) worth_pick_next(&pick, r, i, m.character[act_x(acts[i])]);
+    return pick.best;
+}
+
+/* Any other choice: each action weighed that could be chosen. */
+NOT_INLINED static int weighed_pick(const citadels *g, const action_t *acts, int n, rng *r) {
     draft_memo m = {.hand = -1, .swap_with = -1};
     worth_pick pick = worth_pick_none();
-    if (g->phase == PHASE_CHOOSE) { /* all of one kind, one band: the characters' worths decide */
-        character_worths(g, &m);
-        for (int i = 0; i < n; i++) worth_pick_next(&pick, r, i, m.character[act_x(acts[i])]);
-        return pick.best;
-    }
     for (int i = 0; i < n; i++)
         if (kind_top[act_kind(acts[i])] >= pick.best_worth) worth_pick_next(&pick, r, i, action_worth(g, &m, acts[i]));
     return pick.best;
+}
+
+/* The host's choice from citadels_playout_worths, draw for draw, weighing only the actions that could
+ * be chosen. A turn's first decision is gold or cards: listed first (turn_actions), one of them in the
+ * highest band on the list and the other -1, so the choice needs no look at the rest and draws nothing
+ * (and no frame: the rest are out of line). */
+static int citadels_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
+    const citadels *g = st;
+    if (g->phase == PHASE_TURNS && g->sub == SUB_NONE && !g->acted) return wants_gold(mover_c(g)) ? 0 : 1;
+    return g->phase == PHASE_CHOOSE ? draft_pick(g, acts, n, r) : weighed_pick(g, acts, n, r);
 }
 
 static int citadels_playout_worth(const void *st, action_t a, rng *r) {
