@@ -2031,9 +2031,10 @@ static int draft_crown(const citadels *g) {
     return g->crown;
 }
 
-/* The steps at which `seat` looked at the pack so far: each run of its own steps is one look. */
-static int looks_of(const citadels *g, int seat, int *steps) {
-    int n = 0, last = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players) - 1, crown = draft_crown(g);
+/* The steps at which `seat` looked at the pack so far, in order: each run of its own steps is one look.
+ * `crown` is draft_crown's (worked out once for every seat). */
+static int looks_of(const citadels *g, int seat, int crown, int *steps) {
+    int n = 0, last = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players) - 1;
     for (int s = 0, before = -1; s <= last; s++) {
         int at = wrap_seat(crown + draft_at(g->players, s).seat_offset, g->players);
         if (at == seat && before != seat) steps[n++] = s;
@@ -2090,16 +2091,17 @@ static void put_in_slot(citadels *g, int c, slot s) {
 
 /* Others' records of what they saw and buried, made to fit the re-dealt characters. */
 static void recount_knowledge(citadels *g, int viewer) {
+    int crown = draft_crown(g);
     for (int seat = 0; seat < g->players; seat++) {
         if (seat == viewer) continue;
         cit_player *p = &g->player[seat];
-        int steps[NUM_CHARACTERS], n = looks_of(g, seat, steps);
+        int steps[NUM_CHARACTERS], n = looks_of(g, seat, crown, steps);
         p->passed = p->buried = 0;
         for (int c = 0; c < NUM_CHARACTERS; c++) {
             if (g->placed_kind[c] == PLACED_DOWN && g->placed_by[c] == seat) p->buried |= bit(c);
-            for (int i = 0; i < n; i++)
-                if (g->placed_step[c] >= steps[i] && g->placed_kind[c] != PLACED_UNSEEN && g->placed_kind[c] != PLACED_UP)
-                    p->passed |= bit(c);
+            /* Seen at a look if placed at or after it: at or after the first. */
+            if (n && g->placed_step[c] >= steps[0] && g->placed_kind[c] != PLACED_UNSEEN && g->placed_kind[c] != PLACED_UP)
+                p->passed |= bit(c);
             if (g->placed_kind[c] == PLACED_UNSEEN && g->players == 7 && n && steps[n - 1] == draft_length(7) - 1)
                 p->passed |= bit(c);
         }
@@ -2107,7 +2109,7 @@ static void recount_knowledge(citadels *g, int viewer) {
 }
 
 static void sample_characters(citadels *g, int viewer, rng *r) {
-    int looks[NUM_CHARACTERS], n_looks = looks_of(g, viewer, looks);
+    int looks[NUM_CHARACTERS], n_looks = looks_of(g, viewer, draft_crown(g), looks);
     uint8_t revealed = revealed_characters(g);
     for (int w = 0; w <= n_looks; w++) {
         uint8_t chars[NUM_CHARACTERS], down_slots[NUM_CHARACTERS], other_slots[NUM_CHARACTERS];
