@@ -2427,8 +2427,9 @@ typedef struct draft_memo {
     int character[NUM_CHARACTERS];
 } draft_memo;
 
-/* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.) */
-NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) {
+/* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.)
+ * Inlined in a draft's choice, out of line elsewhere (draft_memo_fill). */
+static inline ALWAYS_INLINED void fill_memo(const citadels *g, draft_memo *m) {
     int leader = NOBODY, lead = -1, richest = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
@@ -2440,11 +2441,12 @@ NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) {
     m->leader = leader, m->lead = lead, m->richest = richest, m->hand = cards_in_hand(mover_c(g));
 }
 
+NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) { fill_memo(g, m); }
+
 /* What each character is worth to the mover this round, drafting or burying: all eight at once, in
  * straight lines (a draft's few actions then look theirs up, where a call each mispredicted). */
-NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
+static inline ALWAYS_INLINED void fill_character_worths(const citadels *g, draft_memo *m) {
     const cit_player *me = mover_c(g);
-    if (m->hand < 0) draft_memo_fill(g, m);
     bool leads = m->lead >= 6;
     uint32_t city = me->city_types;
     m->character[ASSASSIN] = leads ? 300 : 150;
@@ -2456,6 +2458,12 @@ NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
     m->character[ARCHITECT] = m->hand >= 2 && me->gold >= 4 ? 350 : 200;
     m->character[WARLORD] = 100 * count_bits(city & colour_types[RED]) + 50 + (leads ? 200 : 0);
     m->characters_known = true;
+}
+
+/* The same, the memo filled first if need be: out of line, for action_worth's rarer cases. */
+NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
+    if (m->hand < 0) draft_memo_fill(g, m);
+    fill_character_worths(g, m);
 }
 _Static_assert(NUM_CHARACTERS == 8 && WARLORD == 7, "character_worths gives every character its worth");
 
@@ -2558,8 +2566,9 @@ static const int kind_top[32] = {
 
 /* A draft's choice: all its actions of one kind and one band, so the characters' worths decide. */
 NOT_INLINED static int draft_pick(const citadels *g, const action_t *acts, int n, rng *r) {
-    draft_memo m = {.hand = -1, .swap_with = -1};
-    character_worths(g, &m);
+    draft_memo m;
+    fill_memo(g, &m);
+    fill_character_worths(g, &m);
     worth_pick pick = worth_pick_none();
     for (int i = 0; i < n; i++) worth_pick_next(&pick, r, i, m.character[act_x(acts[i])]);
     return pick.best;
