@@ -2574,12 +2574,25 @@ NOT_INLINED static int draft_pick(const citadels *g, const action_t *acts, int n
     return pick.best;
 }
 
-/* Any other choice: each action weighed that could be chosen. */
+/* The kinds turn_actions lists after the hand (the smithy, the power, the end): none is worth income. */
+static const bool after_the_hand[32] = {
+    [ACT_SMITHY] = true, [ACT_KILL] = true, [ACT_ROB] = true, [ACT_SWAP] = true, [ACT_DESTROY] = true,
+    [ACT_END] = true};
+_Static_assert(BAND(BAND_INCOME) > BAND(BAND_KILL) + PREFERENCE_MAX && BAND_INCOME > BAND_ROB &&
+                   BAND_INCOME > BAND_SWAP && BAND_INCOME > BAND_SMITHY && BAND_INCOME > BAND_DESTROY &&
+                   BAND_INCOME > BAND_END,
+               "after_the_hand: the kinds after the hand are worth less than income");
+
+/* Any other choice: each action weighed that could be chosen. Once income or a district to build is
+ * the best, what follows the hand (a warlord's targets, an assassin's) is passed over at once. */
 NOT_INLINED static int weighed_pick(const citadels *g, const action_t *acts, int n, rng *r) {
     draft_memo m = {.hand = -1, .swap_with = -1};
     worth_pick pick = worth_pick_none();
-    for (int i = 0; i < n; i++)
-        if (kind_top[act_kind(acts[i])] >= pick.best_worth) worth_pick_next(&pick, r, i, action_worth(g, &m, acts[i]));
+    for (int i = 0; i < n; i++) {
+        int kind = act_kind(acts[i]);
+        if (kind_top[kind] >= pick.best_worth) worth_pick_next(&pick, r, i, action_worth(g, &m, acts[i]));
+        else if (after_the_hand[kind] && pick.best_worth >= BAND(BAND_INCOME)) break;
+    }
     return pick.best;
 }
 
