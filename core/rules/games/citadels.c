@@ -71,6 +71,8 @@ static const uint32_t affordable_types[MAX_COST + 1] = {
     AFFORDABLE(0), AFFORDABLE(1), AFFORDABLE(2), AFFORDABLE(3), AFFORDABLE(4), AFFORDABLE(5), AFFORDABLE(6)};
 #define MAX_COST_BIT(arg, id, name, cost, copies, colour) _Static_assert((cost) <= MAX_COST, "MAX_COST");
 DISTRICT_LIST(MAX_COST_BIT, 0)
+#define MAX_COPIES(arg, id, name, cost, copies, colour) _Static_assert((copies) <= 8, "a sample's pool: 8 copies a store");
+DISTRICT_LIST(MAX_COPIES, 0)
 
 /* Bits of the districts of each colour (for income: one count of bits). */
 #define COLOUR_BIT(want, id, name, cost, copies, colour) | ((colour) == (want) ? 1u << (id) : 0u)
@@ -1988,7 +1990,7 @@ static bool citadels_validate(const void *st, reason *why) {
 static void sample_districts(citadels *g, int viewer, rng *r) {
     /* The pool is built sorted, from each district's count (rng_shuffle_multiset's order, which sorts
      * what it is given): a search deals once an iteration. Counts fit a byte: 66 cards in all. */
-    uint8_t pool[NUM_DISTRICTS], count[NUM_TYPES] = {0};
+    uint8_t pool[NUM_DISTRICTS + 8], count[NUM_TYPES] = {0};
     bool others_turn = g->phase == PHASE_TURNS && g->holder[g->current] != viewer;
     for (int seat = 0; seat < g->players; seat++)
         if (seat != viewer)
@@ -1998,9 +2000,14 @@ static void sample_districts(citadels *g, int viewer, rng *r) {
         for (int i = 0; i < g->drawn_n; i++) count[g->drawn[i]]++;
         for (int d = 0; d < NUM_TYPES; d++) count[d] = (uint8_t)(count[d] + g->marked[d]);
     }
+    /* A district's copies (at most 5, validate: as many as the game has) in one 8-byte store each; the
+     * bytes past them are overwritten by the next district's or lie past the pool's count. */
     int n = 0;
-    for (int d = 0; d < NUM_TYPES; d++)
-        for (int c = 0; c < count[d]; c++) pool[n++] = (uint8_t)d;
+    for (int d = 0; d < NUM_TYPES; d++) {
+        uint64_t copies = 0x0101010101010101u * (uint64_t)d;
+        memcpy(pool + n, &copies, 8);
+        n += count[d];
+    }
     rng_shuffle_bytes(r, pool, n);
     for (int seat = 0; seat < g->players; seat++) {
         if (seat == viewer) continue;
