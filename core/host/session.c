@@ -630,6 +630,21 @@ int state_first_ranked(const game_def *def, const void *st, rng *r, const action
 /* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
  * greedy player's choice: imagined opponents then build and score as real ones do), else to
  * best_for_score; the rest are uniform among the legal actions. */
+/* playout's loop where every decision with a choice is the game's playout_pick and nothing is recorded
+ * (a search's playouts at greedy = 1), its tests for the other cases out of the loop. It draws as
+ * playout does: a list of one action draws once (rng_below(1)). */
+static int picked_playout(const game_def *def, void *st, rng *r, int limit) {
+    action_t acts[MEEPLE_MAX_ACTIONS];
+    int played = 0;
+    while (played != limit && !def->is_over(st)) {
+        int n = def->legal(st, acts);
+        if (n <= 0) break;
+        def->apply(st, acts[n > 1 ? def->playout_pick(st, acts, n, r) : (int)rng_step_below(r, 1)]);
+        played++;
+    }
+    return played;
+}
+
 static int playout(const game_def *def, void *st, rng *r, int limit, double greedy, session *record) {
     action_t acts[MEEPLE_MAX_ACTIONS];
     bool can_try = def->state_size <= MEEPLE_MAX_STATE; /* every registered game: test_conformance */
@@ -637,6 +652,7 @@ static int playout(const game_def *def, void *st, rng *r, int limit, double gree
     uint32_t greedy_below = !can_try || greedy <= 0 ? 0 : always ? 0 : (uint32_t)(greedy * 4294967296.0);
     int played = 0;
     if (limit < 0 || limit > SESSION_PLAYOUT_MAX) limit = SESSION_PLAYOUT_MAX;
+    if (always && !record && def->playout_worth && def->playout_pick) return picked_playout(def, st, r, limit);
     while (played != limit && !def->is_over(st)) {
         int n = def->legal(st, acts);
         if (n <= 0) break; /* a stuck game: validate() and the conformance test say why */

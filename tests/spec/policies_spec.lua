@@ -157,6 +157,41 @@ describe("the playout policies", function()
     end
   end)
 
+  it("rank and play Citadels exactly as recorded at every player count (its playout_pick's shortcuts choose and draw as the host's scan)", function()
+    -- Citadels chooses a playout decision itself (game_def.playout_pick), passing over actions that
+    -- cannot be chosen; a search's choices at fixed seeds and iterations are what they were only while
+    -- every greedy playout is. Recorded from the host's scan of playout_worths: the ranked lists at every
+    -- decision of random games, and greedy playouts from every 10th position (decisions, scores).
+    local function fold(h, text)
+      for i = 1, #text do h = ((h ~ text:byte(i)) * 16777619) & 0xffffffff end
+      return h
+    end
+    local recorded = { { 2, 804, 1183390384 }, { 3, 1004, 463180697 }, { 4, 1137, 1939902952 },
+                       { 5, 1488, 3174288505 }, { 6, 1888, 979031059 }, { 7, 2432, 3313945972 } }
+    for _, case in ipairs(recorded) do
+      local players, want_decisions, want_hash = table.unpack(case)
+      local h, decisions = 2166136261, 0
+      for seed = 1, 4 do
+        local s = meeple.new("citadels", { seed = seed, players = players })
+        local d = 0
+        while not s:is_over() do
+          h = fold(h, table.concat(s:ranked(seed * 7 + d), "|"))
+          if d % 10 == 3 then
+            local c = s:clone()
+            local n = c:playout(seed + d, -1, 1)
+            h = fold(h, n .. ":" .. table.concat(c:scores(), ","))
+          end
+          local legal = s:legal()
+          s:play(legal[(seed * 31 + d * 17) % #legal + 1])
+          d = d + 1
+        end
+        decisions = decisions + d
+      end
+      assert.equal(want_decisions, decisions, players .. " players")
+      assert.equal(want_hash, h, players .. " players")
+    end
+  end)
+
   it("are a bot of their own: bots/policy.lua plays every shipped game against the greedy bots without a forfeit", function()
     for _, case in ipairs { { "babel", 2 }, { "citadels", 4 }, { "bohnanza", 4 }, { "rabohnzel", 4 } } do
       local game, players = table.unpack(case)

@@ -14,6 +14,7 @@
 #include "rules/invariant.h"
 #include "rules/rules.h"
 #include "rules/table.h"
+#include "rules/worth_pick.h"
 
 /* ==================================================================== components */
 
@@ -70,6 +71,8 @@ static const uint32_t affordable_types[MAX_COST + 1] = {
     AFFORDABLE(0), AFFORDABLE(1), AFFORDABLE(2), AFFORDABLE(3), AFFORDABLE(4), AFFORDABLE(5), AFFORDABLE(6)};
 #define MAX_COST_BIT(arg, id, name, cost, copies, colour) _Static_assert((cost) <= MAX_COST, "MAX_COST");
 DISTRICT_LIST(MAX_COST_BIT, 0)
+#define MAX_COPIES(arg, id, name, cost, copies, colour) _Static_assert((copies) <= 8, "a sample's pool: 8 copies a store");
+DISTRICT_LIST(MAX_COPIES, 0)
 
 /* Bits of the districts of each colour (for income: one count of bits). */
 #define COLOUR_BIT(want, id, name, cost, copies, colour) | ((colour) == (want) ? 1u << (id) : 0u)
@@ -837,7 +840,10 @@ static void end_round(citadels *g) {
 }
 
 /* A district's points: its cost, but 8 for the dragon gate and the university. */
-static int points_of(int d) { return d == DRAGON_GATE || d == UNIVERSITY ? 8 : districts[d].cost; }
+#define DISTRICT_POINTS(arg, id, name, cost, copies, colour) [id] = (id) == DRAGON_GATE || (id) == UNIVERSITY ? 8 : (cost),
+static const uint8_t points_by_type[NUM_TYPES] = {DISTRICT_LIST(DISTRICT_POINTS, 0)};
+
+static int points_of(int d) { return points_by_type[d]; }
 
 static int district_points(const cit_player *p) {
     int points = 0;
@@ -846,33 +852,30 @@ static int district_points(const cit_player *p) {
 }
 
 /* All five colours: the haunted city stands for a missing one, unless it was built in the last round
- * (the round now, when the game has ended). */
+ * (the round now, when the game has ended). Read off city_types, which validate holds to the city (a
+ * city never holds two of one name): a search scores every playout's end. */
 static bool has_five_colours(const citadels *g, const cit_player *p) {
-    bool seen[NUM_COLOURS] = {0};
-    bool haunted = false;
-    for (int i = 0; i < p->city_n; i++) {
-        seen[districts[p->city[i]].colour] = true;
-        if (p->city[i] == HAUNTED_CITY && g->haunted_round < g->round) haunted = true;
-    }
     int missing = 0;
-    for (int c = 0; c < NUM_COLOURS; c++) missing += !seen[c];
+    for (int c = 0; c < NUM_COLOURS; c++) missing += (p->city_types & colour_types[c]) == 0;
     if (missing == 0) return true;
+    bool haunted = owns(p, HAUNTED_CITY) && g->haunted_round < g->round;
     if (!haunted || missing > 1) return false;
     /* The haunted city is the purple one itself: standing for the missing colour, it leaves purple to
      * another purple district. */
-    int purple = 0;
-    for (int i = 0; i < p->city_n; i++) purple += districts[p->city[i]].colour == PURPLE;
-    return purple >= 2;
+    return count_bits(p->city_types & colour_types[PURPLE]) >= 2;
 }
 
-static int score_of(const citadels *g, int seat) {
+/* The score of a seat whose districts are worth `points`. */
+static int score_with(const citadels *g, int seat, int points) {
     const cit_player *p = &g->player[seat];
-    int score = district_points(p);
+    int score = points;
     if (has_five_colours(g, p)) score += 3;
     if (g->first_complete == seat) score += 4;
     else if (p->city_n >= g->rules.city_size) score += 2;
     return score;
 }
+
+static int score_of(const citadels *g, int seat) { return score_with(g, seat, district_points(&g->player[seat])); }
 
 /* ==================================================================== actions */
 
@@ -1009,19 +1012,23 @@ static int replace_actions(const citadels *g, action_t *out, int n) {
 /* The warlord's targets: every district of a city not completed, not the keep, not a live bishop's,
  * that he can pay for (its cost minus 1, and 1 more for the great wall's owner's other districts). */
 static int destroy_actions(const citadels *g, action_t *out, int n) {
+    /* What he can pay for, by name: cost - 1 <= gold, or cost <= gold in a city with the great wall
+     * (but for the wall itself). */
     int gold = mover_c(g)->gold;
+    uint32_t plain = affordable_types[gold + 1 < MAX_COST ? gold + 1 : MAX_COST] & ~type_bit(KEEP);
+    uint32_t walled = (affordable_types[gold < MAX_COST ? gold : MAX_COST] & ~type_bit(KEEP)) |
+                      (plain & type_bit(GREAT_WALL));
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *target = &g->player[seat];
         if (target->city_n >= g->rules.city_size) continue;
         if (g->holder[BISHOP] == seat && g->killed != BISHOP) continue;
-        int wall = owns(target, GREAT_WALL);
+        uint32_t payable = owns(target, GREAT_WALL) ? walled : plain;
         /* Written whatever the test, kept by counting it (out has MEEPLE_MAX_ACTIONS, far more than
          * any list): a search's playouts met these tests as branches that mispredicted. */
         for (int i = 0; i < target->city_n; i++) {
             int d = target->city[i];
-            int cost = districts[d].cost - 1 + (d != GREAT_WALL ? wall : 0);
             out[n] = make_action(ACT_DESTROY, seat, d);
-            n += d != KEEP && gold >= cost;
+            n += payable >> d & 1;
         }
     }
     return n;
@@ -1183,7 +1190,8 @@ static int citadels_winners(const void *st, int *out) {
     long key[MAX_SEATS];
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
-        key[seat] = ((long)score_of(g, seat) * 1000 + district_points(p)) * 100000 + p->gold;
+        int points = district_points(p);
+        key[seat] = ((long)score_with(g, seat, points) * 1000 + points) * 100000 + p->gold;
         if (key[seat] > best) best = key[seat];
     }
     int n = 0;
@@ -1982,23 +1990,27 @@ static bool citadels_validate(const void *st, reason *why) {
  * of someone else's turn — is pooled, shuffled (from the cards sorted: the pool's order is the truth's)
  * and dealt back in the same sizes. */
 static void sample_districts(citadels *g, int viewer, rng *r) {
-    uint8_t pool[NUM_DISTRICTS];
-    int n = 0;
+    /* The pool is built sorted, from each district's count (rng_shuffle_multiset's order, which sorts
+     * what it is given): a search deals once an iteration. Counts fit a byte: 66 cards in all. */
+    uint8_t pool[NUM_DISTRICTS + 8], count[NUM_TYPES] = {0};
     bool others_turn = g->phase == PHASE_TURNS && g->holder[g->current] != viewer;
-    for (int seat = 0; seat < g->players; seat++) {
-        if (seat == viewer) continue;
-        for (int d = 0; d < NUM_TYPES; d++)
-            for (int c = 0; c < g->player[seat].hand[d]; c++) pool[n++] = (uint8_t)d;
-    }
-    memcpy(pool + n, g->deck.card, g->deck.n);
-    n += g->deck.n;
+    for (int seat = 0; seat < g->players; seat++)
+        if (seat != viewer)
+            for (int d = 0; d < NUM_TYPES; d++) count[d] = (uint8_t)(count[d] + g->player[seat].hand[d]);
+    for (int i = 0; i < g->deck.n; i++) count[g->deck.card[i]]++;
     if (others_turn) {
-        memcpy(pool + n, g->drawn, g->drawn_n);
-        n += g->drawn_n;
-        for (int d = 0; d < NUM_TYPES; d++)
-            for (int c = 0; c < g->marked[d]; c++) pool[n++] = (uint8_t)d;
+        for (int i = 0; i < g->drawn_n; i++) count[g->drawn[i]]++;
+        for (int d = 0; d < NUM_TYPES; d++) count[d] = (uint8_t)(count[d] + g->marked[d]);
     }
-    rng_shuffle_multiset(r, pool, n);
+    /* A district's copies (at most 5, validate: as many as the game has) in one 8-byte store each; the
+     * bytes past them are overwritten by the next district's or lie past the pool's count. */
+    int n = 0;
+    for (int d = 0; d < NUM_TYPES; d++) {
+        uint64_t copies = 0x0101010101010101u * (uint64_t)d;
+        memcpy(pool + n, &copies, 8);
+        n += count[d];
+    }
+    rng_shuffle_bytes(r, pool, n);
     for (int seat = 0; seat < g->players; seat++) {
         if (seat == viewer) continue;
         int size = hand_size(&g->player[seat]);
@@ -2028,9 +2040,10 @@ static int draft_crown(const citadels *g) {
     return g->crown;
 }
 
-/* The steps at which `seat` looked at the pack so far: each run of its own steps is one look. */
-static int looks_of(const citadels *g, int seat, int *steps) {
-    int n = 0, last = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players) - 1, crown = draft_crown(g);
+/* The steps at which `seat` looked at the pack so far, in order: each run of its own steps is one look.
+ * `crown` is draft_crown's (worked out once for every seat). */
+static int looks_of(const citadels *g, int seat, int crown, int *steps) {
+    int n = 0, last = g->phase == PHASE_CHOOSE ? g->step : draft_length(g->players) - 1;
     for (int s = 0, before = -1; s <= last; s++) {
         int at = wrap_seat(crown + draft_at(g->players, s).seat_offset, g->players);
         if (at == seat && before != seat) steps[n++] = s;
@@ -2087,16 +2100,17 @@ static void put_in_slot(citadels *g, int c, slot s) {
 
 /* Others' records of what they saw and buried, made to fit the re-dealt characters. */
 static void recount_knowledge(citadels *g, int viewer) {
+    int crown = draft_crown(g);
     for (int seat = 0; seat < g->players; seat++) {
         if (seat == viewer) continue;
         cit_player *p = &g->player[seat];
-        int steps[NUM_CHARACTERS], n = looks_of(g, seat, steps);
+        int steps[NUM_CHARACTERS], n = looks_of(g, seat, crown, steps);
         p->passed = p->buried = 0;
         for (int c = 0; c < NUM_CHARACTERS; c++) {
             if (g->placed_kind[c] == PLACED_DOWN && g->placed_by[c] == seat) p->buried |= bit(c);
-            for (int i = 0; i < n; i++)
-                if (g->placed_step[c] >= steps[i] && g->placed_kind[c] != PLACED_UNSEEN && g->placed_kind[c] != PLACED_UP)
-                    p->passed |= bit(c);
+            /* Seen at a look if placed at or after it: at or after the first. */
+            if (n && g->placed_step[c] >= steps[0] && g->placed_kind[c] != PLACED_UNSEEN && g->placed_kind[c] != PLACED_UP)
+                p->passed |= bit(c);
             if (g->placed_kind[c] == PLACED_UNSEEN && g->players == 7 && n && steps[n - 1] == draft_length(7) - 1)
                 p->passed |= bit(c);
         }
@@ -2104,7 +2118,7 @@ static void recount_knowledge(citadels *g, int viewer) {
 }
 
 static void sample_characters(citadels *g, int viewer, rng *r) {
-    int looks[NUM_CHARACTERS], n_looks = looks_of(g, viewer, looks);
+    int looks[NUM_CHARACTERS], n_looks = looks_of(g, viewer, draft_crown(g), looks);
     uint8_t revealed = revealed_characters(g);
     for (int w = 0; w <= n_looks; w++) {
         uint8_t chars[NUM_CHARACTERS], down_slots[NUM_CHARACTERS], other_slots[NUM_CHARACTERS];
@@ -2422,8 +2436,9 @@ typedef struct draft_memo {
     int character[NUM_CHARACTERS];
 } draft_memo;
 
-/* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.) */
-NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) {
+/* (In locals and conditional moves: the comparisons go either way, and mispredicted as branches.)
+ * Inlined in a draft's choice, out of line elsewhere (draft_memo_fill). */
+static inline ALWAYS_INLINED void fill_memo(const citadels *g, draft_memo *m) {
     int leader = NOBODY, lead = -1, richest = 0;
     for (int seat = 0; seat < g->players; seat++) {
         const cit_player *p = &g->player[seat];
@@ -2435,25 +2450,31 @@ NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) {
     m->leader = leader, m->lead = lead, m->richest = richest, m->hand = cards_in_hand(mover_c(g));
 }
 
+NOT_INLINED static void draft_memo_fill(const citadels *g, draft_memo *m) { fill_memo(g, m); }
+
 /* What each character is worth to the mover this round, drafting or burying: all eight at once, in
  * straight lines (a draft's few actions then look theirs up, where a call each mispredicted). */
-NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
+static inline ALWAYS_INLINED void fill_character_worths(const citadels *g, draft_memo *m) {
     const cit_player *me = mover_c(g);
-    if (m->hand < 0) draft_memo_fill(g, m);
     bool leads = m->lead >= 6;
-    for (int c = 0; c < NUM_CHARACTERS; c++)
-        if (character_colour[c] != NO_COLOUR) m->character[c] = 100 * city_colour_count(me, character_colour[c]) + 50;
-    m->character[MERCHANT] += 100;
-    m->character[KING] += g->crown != g->to_move ? 70 : 0;
-    m->character[WARLORD] += leads ? 200 : 0;
-    m->character[BISHOP] += me->city_n >= 5 ? 100 : 0;
-    m->character[ARCHITECT] = m->hand >= 2 && me->gold >= 4 ? 350 : 200;
+    uint32_t city = me->city_types;
+    m->character[ASSASSIN] = leads ? 300 : 150;
     m->character[THIEF] = 100 + 100 * m->richest / 3;
     m->character[MAGICIAN] = m->hand == 0 ? 300 : 100;
-    m->character[ASSASSIN] = leads ? 300 : 150;
+    m->character[KING] = 100 * count_bits(city & colour_types[YELLOW]) + 50 + (g->crown != g->to_move ? 70 : 0);
+    m->character[BISHOP] = 100 * count_bits(city & colour_types[BLUE]) + 50 + (me->city_n >= 5 ? 100 : 0);
+    m->character[MERCHANT] = 100 * count_bits(city & colour_types[GREEN]) + 50 + 100;
+    m->character[ARCHITECT] = m->hand >= 2 && me->gold >= 4 ? 350 : 200;
+    m->character[WARLORD] = 100 * count_bits(city & colour_types[RED]) + 50 + (leads ? 200 : 0);
     m->characters_known = true;
 }
-_Static_assert(NUM_CHARACTERS == 8, "character_worths gives every character its worth");
+
+/* The same, the memo filled first if need be: out of line, for action_worth's rarer cases. */
+NOT_INLINED static void character_worths(const citadels *g, draft_memo *m) {
+    if (m->hand < 0) draft_memo_fill(g, m);
+    fill_character_worths(g, m);
+}
+_Static_assert(NUM_CHARACTERS == 8 && WARLORD == 7, "character_worths gives every character its worth");
 
 /* A drawn card to keep: not one the city or hand has, affordable soon, worth the most. */
 static int keep_worth(const cit_player *me, int d) {
@@ -2499,7 +2520,7 @@ static int destroy_worth(const citadels *g, const draft_memo *m, int seat, int d
 /* What greedy_citadels makes of `a`: its rule's band, and within it the rule's preference; `m` what
  * the worths share, worked out on first use. Inlined into the loop over a decision's actions, its
  * rarer parts out of line: a call each cost as much as the worth. */
-static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
+static inline ALWAYS_INLINED int action_worth(const citadels *g, draft_memo *m, action_t a) {
     const cit_player *me = mover_c(g);
     int x = act_x(a);
     switch (act_kind(a)) {
@@ -2534,6 +2555,64 @@ static inline int action_worth(const citadels *g, draft_memo *m, action_t a) {
 static void citadels_playout_worths(const void *st, const action_t *acts, int n, int *out) {
     draft_memo m = {.hand = -1, .swap_with = -1};
     for (int i = 0; i < n; i++) out[i] = action_worth(st, &m, acts[i]);
+}
+
+/* The most any action of a kind can be worth (a rule's preference within its band is under 1,000 but
+ * for a character's, which the richest player's gold can push past its band): playout_pick passes over
+ * an action whose kind cannot reach the best so far unweighed, as the host's scan passes it by (a worse
+ * action draws nothing). */
+#define PREFERENCE_MAX 999
+static const int kind_top[32] = {
+    [ACT_CHOOSE] = INT_MAX, [ACT_BURY] = INT_MAX, [ACT_GRAVE_YES] = BAND(BAND_GRAVE_YES),
+    [ACT_KEEP] = BAND(BAND_KEEP) + PREFERENCE_MAX, [ACT_REPLACE_DONE] = BAND(BAND_REPLACE_DONE),
+    [ACT_GOLD] = BAND(BAND_ACTION), [ACT_DRAW] = BAND(BAND_ACTION),
+    [ACT_BUILD] = BAND(BAND_BUILD) + PREFERENCE_MAX, [ACT_INCOME] = BAND(BAND_INCOME),
+    [ACT_KILL] = BAND(BAND_KILL) + PREFERENCE_MAX, [ACT_ROB] = BAND(BAND_ROB) + PREFERENCE_MAX,
+    [ACT_SWAP] = BAND(BAND_SWAP), [ACT_SMITHY] = BAND(BAND_SMITHY),
+    [ACT_DESTROY] = BAND(BAND_DESTROY) + PREFERENCE_MAX, [ACT_GRAVE_NO] = BAND(BAND_GRAVE_NO),
+    [ACT_END] = BAND(BAND_END), [ACT_REPLACE] = -1, [ACT_LAB] = -1,
+};
+
+/* A draft's choice: all its actions of one kind and one band, so the characters' worths decide. */
+NOT_INLINED static int draft_pick(const citadels *g, const action_t *acts, int n, rng *r) {
+    draft_memo m;
+    fill_memo(g, &m);
+    fill_character_worths(g, &m);
+    worth_pick pick = worth_pick_none();
+    for (int i = 0; i < n; i++) worth_pick_next(&pick, r, i, m.character[act_x(acts[i])]);
+    return pick.best;
+}
+
+/* The kinds turn_actions lists after the hand (the smithy, the power, the end): none is worth income. */
+static const bool after_the_hand[32] = {
+    [ACT_SMITHY] = true, [ACT_KILL] = true, [ACT_ROB] = true, [ACT_SWAP] = true, [ACT_DESTROY] = true,
+    [ACT_END] = true};
+_Static_assert(BAND(BAND_INCOME) > BAND(BAND_KILL) + PREFERENCE_MAX && BAND_INCOME > BAND_ROB &&
+                   BAND_INCOME > BAND_SWAP && BAND_INCOME > BAND_SMITHY && BAND_INCOME > BAND_DESTROY &&
+                   BAND_INCOME > BAND_END,
+               "after_the_hand: the kinds after the hand are worth less than income");
+
+/* Any other choice: each action weighed that could be chosen. Once income or a district to build is
+ * the best, what follows the hand (a warlord's targets, an assassin's) is passed over at once. */
+NOT_INLINED static int weighed_pick(const citadels *g, const action_t *acts, int n, rng *r) {
+    draft_memo m = {.hand = -1, .swap_with = -1};
+    worth_pick pick = worth_pick_none();
+    for (int i = 0; i < n; i++) {
+        int kind = act_kind(acts[i]);
+        if (kind_top[kind] >= pick.best_worth) worth_pick_next(&pick, r, i, action_worth(g, &m, acts[i]));
+        else if (after_the_hand[kind] && pick.best_worth >= BAND(BAND_INCOME)) break;
+    }
+    return pick.best;
+}
+
+/* The host's choice from citadels_playout_worths, draw for draw, weighing only the actions that could
+ * be chosen. A turn's first decision is gold or cards: listed first (turn_actions), one of them in the
+ * highest band on the list and the other -1, so the choice needs no look at the rest and draws nothing
+ * (and no frame: the rest are out of line). */
+static int citadels_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
+    const citadels *g = st;
+    if (g->phase == PHASE_TURNS && g->sub == SUB_NONE && !g->acted) return wants_gold(mover_c(g)) ? 0 : 1;
+    return g->phase == PHASE_CHOOSE ? draft_pick(g, acts, n, r) : weighed_pick(g, acts, n, r);
 }
 
 static int citadels_playout_worth(const void *st, action_t a, rng *r) {
@@ -2597,4 +2676,5 @@ const game_def citadels_game = {
     .add = citadels_add,
     .playout_worth = citadels_playout_worth,
     .playout_worths = citadels_playout_worths,
+    .playout_pick = citadels_playout_pick,
 };
