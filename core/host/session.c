@@ -627,9 +627,6 @@ int state_first_ranked(const game_def *def, const void *st, rng *r, const action
     return best;
 }
 
-/* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
- * greedy player's choice: imagined opponents then build and score as real ones do), else to
- * best_for_score; the rest are uniform among the legal actions. */
 /* playout's loop where every decision with a choice is the game's playout_pick and nothing is recorded
  * (a search's playouts at greedy = 1), its tests for the other cases out of the loop. It draws as
  * playout does: a list of one action draws once (rng_below(1)). */
@@ -645,6 +642,9 @@ static int picked_playout(const game_def *def, void *st, rng *r, int limit) {
     return played;
 }
 
+/* The `greedy` share of decisions goes to the game's own playout policy where it has one (a plain
+ * greedy player's choice: imagined opponents then build and score as real ones do), else to
+ * best_for_score; the rest are uniform among the legal actions. */
 static int playout(const game_def *def, void *st, rng *r, int limit, double greedy, session *record) {
     action_t acts[MEEPLE_MAX_ACTIONS];
     bool can_try = def->state_size <= MEEPLE_MAX_STATE; /* every registered game: test_conformance */

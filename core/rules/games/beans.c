@@ -2272,29 +2272,22 @@ static void write_runs(uint8_t *cards, int n, const uint8_t *count) {
     memcpy(cards, sorted, (size_t)n);
 }
 
-/* Ascending, as rng_shuffle_multiset sorts before it shuffles (a sample's deals draw from the cards
- * sorted), by counting: the values are card kinds, a few. */
-void bean_sort_cards(uint8_t *cards, int n) {
-    _Static_assert(BEAN_MAX_CARDS < 256, "a count fits a byte");
-    uint8_t count[256] = {0};
-    if (NEVER(n > BEAN_MAX_CARDS)) return;
-    for (int i = 0; i < n; i++) count[cards[i]]++;
-    write_runs(cards, n, count);
-}
-
 /* hidden_pool's cards for a sample (the hands in `hands`, the deck, zone `extra` or -1), sorted: the
- * deck's counts are kept (deck_count, which bean_validate checks), the rest counted; their number. */
+ * deck's counts are kept (deck_count, which bean_validate checks), the rest counted; their number, or
+ * -1 when the deck's counts disagree with the deck. */
 static int sorted_hidden_pool(const bean_table *g, unsigned hands, int extra, uint8_t *pool) {
+    _Static_assert(BEAN_MAX_CARDS < 256, "a count fits a byte");
     uint8_t count[256] = {0};
     int n = 0;
     for (int t = 0; t < BEAN_MAX_TYPES; t++) count[t] = g->deck_count[t], n += g->deck_count[t];
+    if (NEVER(n != bean_zone_len(g, BEAN_ZONE_DECK))) return -1;
     for (int seat = 0; seat < g->players; seat++) {
         if (!(hands >> seat & 1)) continue;
         const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(seat)), *shown = g->shown + bean_zone_start(g, BEAN_ZONE_HAND(seat));
         for (int k = 0, len = bean_hand_len(g, seat); k < len; k++) count[hand[k]] += !shown[k], n += !shown[k];
     }
     for (int i = 0; extra >= 0 && i < bean_zone_len(g, extra); i++) count[bean_zone(g, extra)[i]]++, n++;
-    if (NEVER(n > BEAN_MAX_CARDS)) n = BEAN_MAX_CARDS; /* a stale deck_count, which bean_validate refuses */
+    if (NEVER(n > BEAN_MAX_CARDS)) return -1;
     write_runs(pool, n, count);
     return n;
 }
@@ -2307,7 +2300,12 @@ void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r) {
     uint8_t pool[BEAN_MAX_CARDS];
     int extra = pending_hidden ? BEAN_ZONE_PENDING : -1;
     int n = sorted_hidden_pool(g, others, extra, pool);
-    rng_shuffle_bytes(r, pool, n);
+    if (n >= 0) {
+        rng_shuffle_bytes(r, pool, n);
+    } else { /* a stale deck_count, which bean_validate refuses: the cards gathered where they lie */
+        n = hidden_pool(g, others, BEAN_ZONE_DECK, extra, pool);
+        rng_shuffle_multiset(r, pool, n);
+    }
     deal_pool(g, others, BEAN_ZONE_DECK, extra, pool, n, r); /* the true deal shows the cards are there */
     uint64_t seed = (uint64_t)rng_next(r) << 32 | rng_next(r);
     rng_seed(&g->rng, seed, g->rng.inc >> 1); /* the sample's future is its own, on the game's stream */

@@ -505,8 +505,6 @@ bool bean_settled_already(const bean_game *bg, const void *st);
 /* Re-deals the cards `viewer` cannot see: other hands (but their shown cards), the deck and, when
  * `pending_hidden`, the pending card; the same for every state the viewer cannot tell from this one. */
 void bean_sample(bean_table *g, int viewer, bool pending_hidden, rng *r);
-/* rng_shuffle_multiset's sorting of a sample's cards (kinds: small values), cheaper. */
-void bean_sort_cards(uint8_t *cards, int n);
 /* Variants' primitives: a move between zones named by their path in the table, kept only when
  * `validate` accepts the result. */
 bool bean_move_cards(const bean_game *bg, bean_table *g, const char *from, const char *to, const card_move *m,

@@ -2575,7 +2575,7 @@ static const int kind_top[32] = {
 
 /* A draft's choice: all its actions of one kind and one band, so the characters' worths decide. */
 NOT_INLINED static int draft_pick(const citadels *g, const action_t *acts, int n, rng *r) {
-    draft_memo m;
+    draft_memo m = {.hand = -1, .swap_with = -1};
     fill_memo(g, &m);
     fill_character_worths(g, &m);
     worth_pick pick = worth_pick_none();

@@ -2401,18 +2401,19 @@ static int dealt_limit(const rabohnzel *g, int viewer, int *floor) {
     return 99;
 }
 
-/* Ascending, as rng_shuffle_multiset sorts: each spell is one card, so a bit each does it. */
-static void sort_spells(uint8_t *cards, int n) {
+/* rng_shuffle_multiset for the spells: each is one card, so a bit each sorts them. */
+static void shuffle_spells(uint8_t *cards, int n, rng *r) {
     _Static_assert(NUM_SPELLS <= 32, "a spell is a bit of a word");
     uint32_t set = 0;
     int distinct = 0;
     for (int i = 0; i < n; i++)
         if (cards[i] < NUM_SPELLS) distinct += !(set >> cards[i] & 1), set |= 1u << cards[i];
     if (distinct != n) { /* no valid state gets here: a spell twice, or no spell */
-        bean_sort_cards(cards, n);
+        rng_shuffle_multiset(r, cards, n);
         return;
     }
     for (int i = 0; set; set &= set - 1) cards[i++] = (uint8_t)lowest_bit(set);
+    rng_shuffle_bytes(r, cards, n);
 }
 
 /* Spell cards[k] goes to *slot (taken out of the `left` still to place), known to the seats `known`. */
@@ -2442,8 +2443,7 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
         if (!sees(g, viewer, g->pile[i])) slot[n] = &g->pile[i], dealt_slot[n] = false, cards[n++] = g->pile[i];
     uint8_t known[NUM_SPELLS];
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
-    sort_spells(cards, n); /* rng_shuffle_multiset: from the spells sorted, their places are the truth */
-    rng_shuffle_bytes(r, cards, n);
+    shuffle_spells(cards, n, r); /* from the spells sorted: their places are the truth */
     int floor = 0, limit = dealt_limit(g, viewer, &floor), left = n;
     /* the start player's hidden dealt card first (the highest dealt: above every other one seen), then
      * the other dealt places (only lower values), then the rest */
