@@ -115,15 +115,38 @@ describe("the playout policies", function()
         { fields = { { "princess", "princess" }, { "pluck" } }, hand = { "cape" } } } })
   end)
 
+  -- A fingerprint of how the playout policy ranks and plays: the ranked lists at every decision of
+  -- four random games (seeds 1 to 4), and greedy playouts from every `every`th position (decisions,
+  -- scores). Returns the decisions played and the hash (FNV-1a).
+  local function ranked_and_played(game, players, params, every)
+    local h, decisions = 2166136261, 0
+    local function fold(text)
+      for i = 1, #text do h = ((h ~ text:byte(i)) * 16777619) & 0xffffffff end
+    end
+    for seed = 1, 4 do
+      local s = meeple.new(game, { seed = seed, players = players, params = params })
+      local d = 0
+      while not s:is_over() do
+        fold(table.concat(s:ranked(seed * 7 + d), "|"))
+        if d % every == 3 then
+          local c = s:clone()
+          local n = c:playout(seed + d, -1, 1)
+          fold(n .. ":" .. table.concat(c:scores(), ","))
+        end
+        local legal = s:legal()
+        s:play(legal[(seed * 31 + d * 17) % #legal + 1])
+        d = d + 1
+      end
+      decisions = decisions + d
+    end
+    return decisions, h
+  end
+
   it("rank and play the bean games exactly as recorded (the playout policy's cost may change, its choices never)", function()
     -- The bean games' policy values all of a decision's actions at once (game_def.playout_worths): a
     -- search's choices at fixed seeds and iterations are what they were only while every ranking and
     -- every greedy playout is. Recorded from the one-action-at-a-time policy: the ranked lists at
     -- every decision of random games, and greedy playouts from every 25th position (decisions, scores).
-    local function fold(h, text)
-      for i = 1, #text do h = ((h ~ text:byte(i)) * 16777619) & 0xffffffff end
-      return h
-    end
     local recorded = {
       { "bohnanza", 3, nil, 8256, 1494018466 }, { "bohnanza", 4, nil, 9017, 862601116 },
       { "bohnanza", 5, nil, 7822, 2579663257 }, { "rabohnzel", 3, nil, 7781, 1825897837 },
@@ -134,23 +157,7 @@ describe("the playout policies", function()
     }
     for _, case in ipairs(recorded) do
       local game, players, params, want_decisions, want_hash = table.unpack(case)
-      local h, decisions = 2166136261, 0
-      for seed = 1, 4 do
-        local s = meeple.new(game, { seed = seed, players = players, params = params })
-        local d = 0
-        while not s:is_over() do
-          h = fold(h, table.concat(s:ranked(seed * 7 + d), "|"))
-          if d % 25 == 3 then
-            local c = s:clone()
-            local n = c:playout(seed + d, -1, 1)
-            h = fold(h, n .. ":" .. table.concat(c:scores(), ","))
-          end
-          local legal = s:legal()
-          s:play(legal[(seed * 31 + d * 17) % #legal + 1])
-          d = d + 1
-        end
-        decisions = decisions + d
-      end
+      local decisions, h = ranked_and_played(game, players, params, 25)
       local name = ("%s, %d players%s"):format(game, players, params and " (with parameters)" or "")
       assert.equal(want_decisions, decisions, name)
       assert.equal(want_hash, h, name)
@@ -162,31 +169,11 @@ describe("the playout policies", function()
     -- cannot be chosen; a search's choices at fixed seeds and iterations are what they were only while
     -- every greedy playout is. Recorded from the host's scan of playout_worths: the ranked lists at every
     -- decision of random games, and greedy playouts from every 10th position (decisions, scores).
-    local function fold(h, text)
-      for i = 1, #text do h = ((h ~ text:byte(i)) * 16777619) & 0xffffffff end
-      return h
-    end
     local recorded = { { 2, 804, 1183390384 }, { 3, 1004, 463180697 }, { 4, 1137, 1939902952 },
                        { 5, 1488, 3174288505 }, { 6, 1888, 979031059 }, { 7, 2432, 3313945972 } }
     for _, case in ipairs(recorded) do
       local players, want_decisions, want_hash = table.unpack(case)
-      local h, decisions = 2166136261, 0
-      for seed = 1, 4 do
-        local s = meeple.new("citadels", { seed = seed, players = players })
-        local d = 0
-        while not s:is_over() do
-          h = fold(h, table.concat(s:ranked(seed * 7 + d), "|"))
-          if d % 10 == 3 then
-            local c = s:clone()
-            local n = c:playout(seed + d, -1, 1)
-            h = fold(h, n .. ":" .. table.concat(c:scores(), ","))
-          end
-          local legal = s:legal()
-          s:play(legal[(seed * 31 + d * 17) % #legal + 1])
-          d = d + 1
-        end
-        decisions = decisions + d
-      end
+      local decisions, h = ranked_and_played("citadels", players, nil, 10)
       assert.equal(want_decisions, decisions, players .. " players")
       assert.equal(want_hash, h, players .. " players")
     end
