@@ -7,6 +7,7 @@
 #include "check.h"
 #include "rules/games/beans.h"
 #include <meeple/registry.h>
+#include <meeple/rng.h>
 #include <meeple/session.h>
 
 /* The save of a dealt game of `name` with its start bytes written out, after `poke` changed them. */
@@ -52,8 +53,49 @@ static void a_closed_deal_holds_nothing(void) {
     }
 }
 
+/* The first hand card given in an open deal, as an index into the card array; -1 when none. */
+static int given_hand_card(const bean_table *g) {
+    const bean_deal *d = &g->deal;
+    for (int i = 0; d->stage != BEAN_DEAL_NONE && i < d->n_give; i++)
+        if (!BEAN_ITEM_IS_UP(d->give[i])) return bean_zone_start(g, BEAN_ZONE_HAND(d->from)) + d->give[i];
+    return -1;
+}
+
+/* An offered hand card is shown to all (ruling 11), and a sample keeps shown cards where they lie: a
+ * state whose deal gives a hand card nobody was shown is refused (a sample would deal another card
+ * there, changing what the addressee sees). Random games are played until a deal gives a hand card. */
+static void an_offered_hand_card_is_shown(void) {
+    static const char *const games[] = {"bohnanza", "rabohnzel"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const game_def *def = game_find(games[i]);
+        meeple_reason why;
+        session *s = session_new(def, 4, NULL, 11, &why);
+        CHECK(s, "%s: %s", games[i], why.text);
+        unsigned char *st = malloc(def->state_size);
+        memcpy(st, s->now, def->state_size);
+        rng r;
+        rng_seed(&r, 5, 1);
+        action_t acts[MEEPLE_MAX_ACTIONS];
+        int at = -1;
+        for (int step = 0; step < 20000 && at < 0 && !def->is_over(st); step++) {
+            int n = def->legal(st, acts);
+            def->apply(st, acts[rng_below(&r, (uint32_t)n)]);
+            at = given_hand_card((const bean_table *)st);
+        }
+        CHECK(at >= 0, "%s: a random game gives a hand card in a deal", games[i]);
+        CHECK(def->validate(st, &why), "%s: the deal as played is valid: %s", games[i], why.text);
+        ((bean_table *)st)->shown[at] = 0;
+        CHECK(!def->validate(st, &why) && strstr(why.text, "not shown"),
+              "%s: a given hand card not shown is refused, got: %s", games[i], why.text);
+        free(st);
+        session_free(s);
+    }
+}
+
 int main(void) {
     a_closed_deal_holds_nothing();
     printf("bean states: a save whose closed deal holds anything is refused\n");
+    an_offered_hand_card_is_shown();
+    printf("bean states: a deal's given hand card nobody was shown is refused\n");
     return 0;
 }

@@ -1950,6 +1950,9 @@ static bool validate_deal(const bean_table *g, reason *why) {
         int item = d->give[i];
         bool fits = BEAN_ITEM_IS_UP(item) ? !offer && BEAN_ITEM_UP_INDEX(item) < face_up_len(g) : item < bean_hand_len(g, d->from);
         if (!fits || item_used(d->give, i, item)) return deny(why, "a given card of the proposal is not there");
+        /* an offered hand card is shown to all (ruling 11): a sample keeps it where it is */
+        if (!BEAN_ITEM_IS_UP(item) && !g->shown[bean_zone_start(g, BEAN_ZONE_HAND(d->from)) + item])
+            return deny(why, "a hand card given in the proposal is not shown (an offered card is shown to all)");
     }
     for (int t = 0; t < BEAN_MAX_TYPES; t++) {
         int from = d->pick_from[t];
