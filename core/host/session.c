@@ -652,7 +652,7 @@ static int playout(const game_def *def, void *st, rng *r, int limit, double gree
     uint32_t greedy_below = !can_try || greedy <= 0 ? 0 : always ? 0 : (uint32_t)(greedy * 4294967296.0);
     int played = 0;
     if (limit < 0 || limit > SESSION_PLAYOUT_MAX) limit = SESSION_PLAYOUT_MAX;
-    if (always && !record && def->playout_worth && def->playout_pick) return picked_playout(def, st, r, limit);
+    if (always && !record && def->playout_pick) return picked_playout(def, st, r, limit); /* with playout_worth: game_def_problem */
     while (played != limit && !def->is_over(st)) {
         int n = def->legal(st, acts);
         if (n <= 0) break; /* a stuck game: validate() and the conformance test say why */
