@@ -524,6 +524,32 @@ static void pick_is_the_host_choice(const run_context *c, const void *st, const 
     }
 }
 
+/* A game's playout_choose (optional) names with no list the action playout_pick takes from legal()'s
+ * (from a list of one, the host's draw: rng_below(1)), with the same draws from the same generator;
+ * where it declines, it draws nothing. */
+static long chosen_without_list; /* positions where it named one: none would leave it untested */
+
+static void choose_is_the_pick(const run_context *c, const void *st, const action_t *legal, int n) {
+    if (!c->def->playout_choose) return;
+    for (uint64_t k = 0; k < 3; k++) {
+        rng host, game;
+        rng_seed(&host, c->seed + k, 13);
+        game = host;
+        action_t named = 0;
+        if (!c->def->playout_choose(st, &game, &named)) {
+            CHECK(memcmp(&host, &game, sizeof host) == 0, WHERE "playout_choose declined, but drew", AT(c));
+            continue;
+        }
+        chosen_without_list++;
+        action_t picked = legal[n > 1 ? c->def->playout_pick(st, legal, n, &host) : (int)rng_below(&host, 1)];
+        char text[MEEPLE_ACTION_TEXT], want[MEEPLE_ACTION_TEXT];
+        c->def->action_text(st, named, text);
+        c->def->action_text(st, picked, want);
+        CHECK(named == picked, WHERE "playout_choose takes '%s', playout_pick '%s'", AT(c), text, want);
+        CHECK(memcmp(&host, &game, sizeof host) == 0, WHERE "playout_choose drew otherwise than playout_pick", AT(c));
+    }
+}
+
 static session *replayed(const session *s, const param_value *params, uint64_t seed) {
     reason why;
     session *again = session_new(s->def, s->players, params, seed, &why);
@@ -566,6 +592,7 @@ static void play_one(run_context *c, bool thorough) {
         check_agrees_with_legal(c, s->now, legal, n, thorough);
         all_worths_are_each_worth(c, s->now, legal, n);
         pick_is_the_host_choice(c, s->now, legal, n);
+        choose_is_the_pick(c, s->now, legal, n);
         action_text_round_trips(c, s->now, legal, n);
         if (thorough && c->step % 5 == 0) check_accepts_only_legal_texts(c, s, legal, n);
         if (thorough && c->step % 7 == 0) views_hide_what_sample_redeals(c, s->now, &r);
@@ -634,6 +661,32 @@ static void playouts_are_games(const game_def *def, int players, int games) {
     }
 }
 
+/* playout_choose at the positions a search's playouts reach and others: games where a decision is
+ * playout_pick's or, one in `random_every`, random (random games seldom fill a field and greedy ones
+ * harvest it at once: a field full while a deal is built, when the free actions after the builder's
+ * weigh most, needs both). */
+static void choose_along_greedy_games(const game_def *def, int players, int games, int random_every) {
+    if (!def->playout_choose) return;
+    param_value params[MEEPLE_MAX_PARAMS];
+    params_defaults(def, params);
+    for (int i = 0; i < games; i++) {
+        reason why;
+        run_context c = {def, players, (uint64_t)i + 1, 0, 0};
+        session *s = session_new(def, players, params, c.seed, &why);
+        CHECK(s, "%s: session_new failed: %s", def->name, why.text);
+        rng r;
+        rng_seed(&r, c.seed, 17);
+        action_t legal[MEEPLE_MAX_ACTIONS];
+        for (int n; !def->is_over(s->now) && (n = def->legal(s->now, legal)) > 0; c.step++) {
+            choose_is_the_pick(&c, s->now, legal, n);
+            bool random = rng_below(&r, (uint32_t)random_every) == 0;
+            int at = random ? (int)rng_below(&r, (uint32_t)n) : n > 1 ? def->playout_pick(s->now, legal, n, &r) : 0;
+            def->apply(s->now, legal[at]);
+        }
+        session_free(s);
+    }
+}
+
 /* A game that forgets what the others see of an action, or whether it hides anything, is refused by
  * name: the registry's check is what holds every game here to it. */
 static void a_game_must_say_what_others_see(void) {
@@ -674,6 +727,7 @@ int main(int argc, char **argv) {
         for (int players = def->min_players; players <= def->max_players; players++) {
             run_context c = {def, players, 0, 0, 0};
             sample_runs = sample_changes = 0;
+            chosen_without_list = 0;
             int played = 0;
             for (int i = 0; i < games; i++) {
                 if (i >= MIN_GAMES && c.decisions >= (long)games * DECISIONS_PER_GAME) break;
@@ -682,7 +736,11 @@ int main(int argc, char **argv) {
                 played++;
             }
             playouts_are_games(def, players, played / 10 + 1);
+            choose_along_greedy_games(def, players, played / 4 + 1, 3);
             unknown_word_lists_the_games_words(def, players);
+            CHECK(!def->playout_choose || chosen_without_list > 0,
+                  "%s, %d players: playout_choose never named an action, so nothing held it to playout_pick",
+                  def->name, players);
             CHECK(sample_changes * 2 > sample_runs, "%s: only %d of %d samples differ from the truth",
                   def->name, sample_changes, sample_runs);
             printf("%s, %d players: %d games (%ld decisions) conform (%d of %d samples re-dealt hidden cards)\n",

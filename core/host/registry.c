@@ -55,6 +55,7 @@ const char *game_def_problem(const game_def *def) {
         {def->move && def->add, "move and add"},
         {!def->playout_pick || (def->playout_worth && def->playout_worths),
          "playout_worth and playout_worths, which playout_pick must choose as"},
+        {!def->playout_choose || def->playout_pick, "playout_pick, which playout_choose must choose as"},
     };
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (!required[i].given) return required[i].what;

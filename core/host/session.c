@@ -629,14 +629,19 @@ int state_first_ranked(const game_def *def, const void *st, rng *r, const action
 
 /* playout's loop where every decision with a choice is the game's playout_pick and nothing is recorded
  * (a search's playouts at greedy = 1), its tests for the other cases out of the loop. It draws as
- * playout does: a list of one action draws once (rng_below(1)). */
+ * playout does: a list of one action draws once (rng_below(1)). Where the game names the action
+ * without a list (playout_choose), no list is made. */
 static int picked_playout(const game_def *def, void *st, rng *r, int limit) {
     action_t acts[MEEPLE_MAX_ACTIONS];
     int played = 0;
     while (played != limit && !def->is_over(st)) {
-        int n = def->legal(st, acts);
-        if (n <= 0) break;
-        def->apply(st, acts[n > 1 ? def->playout_pick(st, acts, n, r) : (int)rng_step_below(r, 1)]);
+        action_t a;
+        if (!def->playout_choose || !def->playout_choose(st, r, &a)) {
+            int n = def->legal(st, acts);
+            if (n <= 0) break;
+            a = acts[n > 1 ? def->playout_pick(st, acts, n, r) : (int)rng_step_below(r, 1)];
+        }
+        def->apply(st, a);
         played++;
     }
     return played;

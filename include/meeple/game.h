@@ -192,6 +192,14 @@ typedef struct game_def {
      * nothing). Why: the pick is made as the actions are weighed, with no list of worths written and
      * read again, a tenth of a bean playout decision. */
     int (*playout_pick)(const void *st, const action_t *acts, int n, rng *r);
+    /* The action a greedy playout decision takes, named without legal()'s list where the game can
+     * (optional; a game that gives it gives playout_pick too): true with that action in *out, drawn
+     * for exactly as the host and playout_pick would draw on the whole list (a list of one action
+     * draws rng_below(r, 1)); false, drawing nothing, where the host is to list and pick as usual.
+     * test_conformance holds it to legal() and playout_pick at every position it plays. Why: a bean
+     * deal is built one card a decision from some twenty actions, and writing them out and reading
+     * them back was a third of a bean playout. */
+    bool (*playout_choose)(const void *st, rng *r, action_t *out);
     /* One seat's score, as scores() gives it (optional): a score-greedy decision (a game without a
      * playout policy) weighs every legal action by the mover's score alone, and scoring all seats
      * each time was a fifth of a Citadels search when Citadels had no policy. */

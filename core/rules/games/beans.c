@@ -825,44 +825,46 @@ static inline int emit_bits(action_t *out, int n, uint64_t bits, int kind, int f
     return n;
 }
 
-/* give up B: each bean among the face-up cards not yet in the deal, by bean (free_face_up's rule). */
-static int give_up_legal(const bean_table *g, action_t *out, int n) {
+/* The builder's actions as bits, in the grammar's order: give up a bean (each bean among the face-up
+ * cards not yet in the deal, free_face_up's rule; the active player's deals only), give a hand place
+ * (front to back, the deal's give_fronts: no bit past the hand, bean_validate), want a bean (while the
+ * deal asks for fewer than the partner could hold, want_check's rule), send (once the deal holds
+ * something), cancel. builder_legal writes them out; a playout's pick weighs them as they are. */
+typedef struct builder_bits {
+    unsigned give_up, want;
+    const uint64_t *give; /* three words: a hand of 65 cards or more reaches the second */
+    bool send;
+} builder_bits;
+
+static builder_bits builder_bits_of(const bean_table *g) {
     const bean_deal *d = &g->deal;
-    const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
-    unsigned given = d->up_given, left = 0; /* face-up places in the deal; beans left, a bit each */
-    for (int i = 0, len = face_up_len(g); i < len; i++)
-        if (!(given >> i & 1)) left |= 1u << up[i];
-    return emit_bits(out, n, left, BEAN_ACT_GIVE_UP, 0);
-}
-
-/* give K: front to back, the deal's give_fronts (no bit past the hand: bean_validate). */
-static int give_legal(const bean_table *g, action_t *out, int n) {
-    const uint64_t *fronts = g->deal.give_fronts;
-    _Static_assert(sizeof g->deal.give_fronts == 3 * sizeof fronts[0], "give_fronts is three words");
-    n = emit_bits(out, n, fronts[0], BEAN_ACT_GIVE, 0);
-    if (fronts[1] | fronts[2]) { /* a hand of 65 cards or more */
-        n = emit_bits(out, n, fronts[1], BEAN_ACT_GIVE, 64);
-        n = emit_bits(out, n, fronts[2], BEAN_ACT_GIVE, 128);
+    unsigned left = 0; /* beans left among the face-up cards, a bit each */
+    if (d->from == g->active) {
+        const uint8_t *up = bean_zone(g, BEAN_ZONE_FACE_UP);
+        for (int i = 0, len = face_up_len(g); i < len; i++)
+            if (!(d->up_given >> i & 1)) left |= 1u << up[i];
     }
-    return n;
-}
-
-/* want B: by bean, while the deal asks for fewer than the partner could hold (want_check's rule). */
-static int want_legal(const bean_table *g, action_t *out, int n) {
-    return emit_bits(out, n, g->deal.room_beans, BEAN_ACT_WANT, 0);
+    _Static_assert(sizeof d->give_fronts == 3 * sizeof d->give_fronts[0], "give_fronts is three words");
+    return (builder_bits){.give_up = left,
+                          .want = d->n_want < tradeable(g, d->to) ? d->room_beans : 0,
+                          .give = d->give_fronts,
+                          .send = d->n_give + d->n_want > 0};
 }
 
 /* The builder's whole list (give up and want a bean each, give a hand place each, send, cancel) and
  * emit_bits' scratch fit legal()'s buffer, wherever in it the list starts. */
 _Static_assert(2 * BEAN_MAX_TYPES + BEAN_MAX_CARDS + 2 + 3 <= MEEPLE_MAX_ACTIONS / 2, "the builder's list fits");
 
-/* The builder's list in the grammar's order: give up, give, want, send, cancel. */
 static int builder_legal(const bean_table *g, action_t *out, int n) {
-    const bean_deal *d = &g->deal;
-    if (d->from == g->active) n = give_up_legal(g, out, n);
-    n = give_legal(g, out, n);
-    if (d->n_want < tradeable(g, d->to)) n = want_legal(g, out, n);
-    if (d->n_give + d->n_want > 0) out[n++] = bean_action(BEAN_ACT_SEND, 0, 0, 0);
+    builder_bits b = builder_bits_of(g);
+    n = emit_bits(out, n, b.give_up, BEAN_ACT_GIVE_UP, 0);
+    n = emit_bits(out, n, b.give[0], BEAN_ACT_GIVE, 0);
+    if (b.give[1] | b.give[2]) {
+        n = emit_bits(out, n, b.give[1], BEAN_ACT_GIVE, 64);
+        n = emit_bits(out, n, b.give[2], BEAN_ACT_GIVE, 128);
+    }
+    n = emit_bits(out, n, b.want, BEAN_ACT_WANT, 0);
+    if (b.send) out[n++] = bean_action(BEAN_ACT_SEND, 0, 0, 0);
     out[n++] = bean_action(BEAN_ACT_CANCEL, 0, 0, 0);
     return n;
 }
@@ -2570,6 +2572,99 @@ int bean_build_pick(bean_policy *p, const action_t *acts, int n, rng *r, int (*o
     return build_scan(p, acts, n, NULL, r, other, ctx);
 }
 
+/* One action of bean_build_choose's walk; `i` counts the actions it visits. */
+ALWAYS_INLINED static inline void choose_visit(worth_pick *pick, rng *r, int *i, action_t a, int worth, action_t *chosen) {
+    worth_pick_next(pick, r, *i, worth);
+    if (pick->best == *i) *chosen = a;
+    (*i)++;
+}
+
+/* The number of set bits of `bits`: a loop, as the builder's masks hold few (a SWAR count cost more). */
+static inline int few_bits(uint64_t bits) {
+    int n = 0;
+    for (; bits; bits &= bits - 1) n++;
+    return n;
+}
+
+/* Where the builder's actions stand in bean_build_choose: the bits of those worth something (the
+ * others are worth -1), and how many worth -1 come before the first worth something. */
+typedef struct build_worthy {
+    unsigned give_up, want;
+    uint64_t give; /* of the first three hand places: only they can be worth giving */
+    int leading;
+} build_worthy;
+
+/* build_worthy from the builder's bits, or false where one of them is not a bean (bean_validate
+ * allows none in a deal; build_worth's slower rule would weigh it). */
+ALWAYS_INLINED static inline bool build_worthy_of(const build_view *v, const builder_bits *b, build_worthy *w) {
+    if (b->give_up >> BEAN_MAX_TYPES) return false;
+    unsigned gives = 0;
+    for (unsigned k = 0; k < v->gives; k++) {
+        if (!(b->give[0] >> k & 1)) continue;
+        if (v->hand[k] >= BEAN_MAX_TYPES) return false;
+        gives |= (v->hurts >> v->hand[k] & 1u) << k;
+    }
+    *w = (build_worthy){.give_up = b->give_up & v->hurts, .give = gives, .want = b->want & v->wants};
+    /* the -1s before the first worthy action: cancel (50) is worth something, always */
+    if (w->give_up) w->leading = few_bits(b->give_up & ((w->give_up & -w->give_up) - 1));
+    else {
+        w->leading = few_bits(b->give_up);
+        if (w->give) w->leading += few_bits(b->give[0] & ((w->give & -w->give) - 1));
+        else {
+            w->leading += few_bits(b->give[0]) + few_bits(b->give[1]) + few_bits(b->give[2]);
+            w->leading += few_bits(b->want & ((w->want & -w->want) - 1)); /* all of them when none is worthy */
+        }
+    }
+    return true;
+}
+
+/* bean_build_pick's choice with no list: the builder's actions weighed from their bits, in
+ * builder_legal's order, then `tail` (what the game lists after them: its free actions), drawing
+ * exactly as the host does on the whole list, a list of one action included (rng_below(1)). The -1s
+ * before the first action worth something are all alike: as the host meets them, each ties the best
+ * so far and draws, and which of them wins its draws does not matter, as the first action worth
+ * something beats them; after it, a -1 draws nothing. So those draws are made without weighing
+ * anything, and then only the actions worth something are weighed. A deal is built one card a
+ * decision, thirty-odd actions each: writing them out and weighing them all was a third of a bean
+ * playout. */
+action_t bean_build_choose(bean_policy *p, const action_t *tail, int n_tail, rng *r,
+                           int (*other)(void *ctx, action_t a), void *ctx) {
+    builder_bits b = builder_bits_of(p->g);
+    action_t cancel = bean_action(BEAN_ACT_CANCEL, 0, 0, 0), chosen = cancel;
+    if (!(b.give_up | b.want | b.give[0] | b.give[1] | b.give[2]) && !b.send && !n_tail) {
+        rng_step_below(r, 1);
+        return cancel;
+    }
+    build_view v = build_open(p, other, ctx);
+    build_worthy w;
+    if (!build_worthy_of(&v, &b, &w)) { /* weigh every action, as bean_build_pick does */
+        action_t acts[MEEPLE_MAX_ACTIONS];
+        int n = builder_legal(p->g, acts, 0);
+        for (int t = 0; t < n_tail; t++) acts[n++] = tail[t];
+        return acts[n > 1 ? bean_build_pick(p, acts, n, r, other, ctx) : (int)rng_step_below(r, 1)];
+    }
+    for (int ties = 2; ties <= w.leading; ties++) rng_step_below(r, (uint32_t)ties);
+    worth_pick pick = w.leading ? (worth_pick){.best = 0, .best_worth = -1, .ties = (uint32_t)w.leading}
+                                : worth_pick_none();
+    int i = 1; /* index 0 stands for the leading -1s, if any */
+    for (unsigned bits = w.give_up; bits; bits &= bits - 1) {
+        action_t a = bean_action(BEAN_ACT_GIVE_UP, lowest_bit(bits), 0, 0);
+        choose_visit(&pick, r, &i, a, give_up_worth(&v, a), &chosen);
+    }
+    for (uint64_t bits = w.give; bits; bits &= bits - 1) {
+        action_t a = bean_action(BEAN_ACT_GIVE, lowest_bit64(bits), 0, 0);
+        choose_visit(&pick, r, &i, a, give_worth(&v, a), &chosen);
+    }
+    for (unsigned bits = w.want; bits; bits &= bits - 1) {
+        action_t a = bean_action(BEAN_ACT_WANT, lowest_bit(bits), 0, 0);
+        choose_visit(&pick, r, &i, a, want_worth(&v, a), &chosen);
+    }
+    if (b.send) choose_visit(&pick, r, &i, bean_action(BEAN_ACT_SEND, 0, 0, 0), 100, &chosen);
+    choose_visit(&pick, r, &i, cancel, 50, &chosen);
+    for (int t = 0; t < n_tail; t++) choose_visit(&pick, r, &i, tail[t], any_build_worth(&v, tail[t]), &chosen);
+    return chosen;
+}
+
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
  * fields, a hand card (unseen) half a bean less; each wanted bean its worth to the fields, and one
  * bean more for every copy of its type wanted before it. */
@@ -2672,6 +2767,12 @@ void bean_playout_worths(const void *st, const action_t *acts, int n, int *out) 
     if (p.building) bean_build_worths(&p, acts, n, out, other_worth, &p);
     else
         for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
+}
+
+action_t bean_playout_build(const bean_table *g, const action_t *tail, int n_tail, rng *r) {
+    bean_policy p;
+    bean_policy_open(&p, g);
+    return bean_build_choose(&p, tail, n_tail, r, other_worth, &p);
 }
 
 int bean_playout_pick(const void *st, const action_t *acts, int n, rng *r) {

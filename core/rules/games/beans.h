@@ -473,6 +473,14 @@ void bean_build_worths(bean_policy *p, const action_t *acts, int n, int *out, in
 int bean_build_pick(bean_policy *p, const action_t *acts, int n, rng *r, int (*other)(void *ctx, action_t a),
                     void *ctx);
 
+/* The action bean_build_pick would take among the builder's list followed by tail[0..n_tail) (the
+ * game's free actions), drawn for exactly as there, without the list being written: a playout's
+ * decision while a deal is built (p->building). */
+action_t bean_build_choose(bean_policy *p, const action_t *tail, int n_tail, rng *r,
+                           int (*other)(void *ctx, action_t a), void *ctx);
+/* Bohnanza's playout_choose while a deal is built: bean_build_choose with the bean policy's worths. */
+action_t bean_playout_build(const bean_table *g, const action_t *tail, int n_tail, rng *r);
+
 /* ---- the boundary ---- */
 void bean_action_text(const bean_game *bg, action_t a, char *out);
 /* Parses the core's grammar. */

@@ -282,6 +282,16 @@ static int free_actions(const bean_table *g, action_t *out, int n) {
     return n;
 }
 
+/* A playout's decision while a deal is built, with no list (playout_choose): the builder's actions
+ * and the free actions after them, as bohnanza_legal lists them. */
+static bool bohnanza_playout_choose(const void *st, rng *r, action_t *out) {
+    const bean_table *g = st;
+    if (g->phase != BEAN_TRADE || g->deal.stage != BEAN_DEAL_BUILD) return false;
+    action_t tail[BEAN_MAX_FIELDS + 1]; /* a harvest a field, and buying */
+    *out = bean_playout_build(g, tail, free_actions(g, tail, 0), r);
+    return true;
+}
+
 static int bohnanza_legal(const void *st, action_t *out) {
     const bean_table *g = st;
     int n = 0;
@@ -530,4 +540,5 @@ const game_def bohnanza_game = {
     .playout_worth = bean_playout_worth,
     .playout_worths = bean_playout_worths,
     .playout_pick = bean_playout_pick,
+    .playout_choose = bohnanza_playout_choose,
 };

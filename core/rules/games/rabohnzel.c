@@ -2912,6 +2912,18 @@ static void rabohnzel_playout_worths(const void *st, const action_t *acts, int n
         for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 
+/* A playout's decision while a deal is built, with no list (playout_choose): rabohnzel_legal's first
+ * case, the builder's actions and the decider's harvests after them. */
+static bool rabohnzel_playout_choose(const void *st, rng *r, action_t *out) {
+    const rabohnzel *g = st;
+    if (g->b.phase != BEAN_TRADE || g->b.deal.stage != BEAN_DEAL_BUILD || attack_open(g)) return false;
+    action_t tail[BEAN_MAX_FIELDS];
+    rab_policy p;
+    policy_open(&p, g);
+    *out = bean_build_choose(&p.bean, tail, harvests(g, g->b.to_move, tail, 0), r, other_worth, &p);
+    return true;
+}
+
 /* The action rabohnzel_playout_worths ranks highest, ties drawn as the host draws them (playout_pick):
  * no list of worths written and read again. */
 static int rabohnzel_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
@@ -2970,4 +2982,5 @@ const game_def rabohnzel_game = {
     .playout_worth = rabohnzel_playout_worth,
     .playout_worths = rabohnzel_playout_worths,
     .playout_pick = rabohnzel_playout_pick,
+    .playout_choose = rabohnzel_playout_choose,
 };
