@@ -2627,8 +2627,8 @@ ALWAYS_INLINED static inline bool build_worthy_of(const build_view *v, const bui
  * anything, and then only the actions worth something are weighed. A deal is built one card a
  * decision, thirty-odd actions each: writing them out and weighing them all was a third of a bean
  * playout. */
-action_t bean_build_choose(bean_policy *p, const action_t *tail, int n_tail, rng *r,
-                           int (*other)(void *ctx, action_t a), void *ctx) {
+ALWAYS_INLINED static inline action_t build_choose(bean_policy *p, const action_t *tail, int n_tail, rng *r,
+                                                   int (*other)(void *ctx, action_t a), void *ctx) {
     builder_bits b = builder_bits_of(p->g);
     action_t cancel = bean_action(BEAN_ACT_CANCEL, 0, 0, 0), chosen = cancel;
     if (!(b.give_up | b.want | b.give[0] | b.give[1] | b.give[2]) && !b.send && !n_tail) {
@@ -2663,6 +2663,11 @@ action_t bean_build_choose(bean_policy *p, const action_t *tail, int n_tail, rng
     choose_visit(&pick, r, &i, cancel, 50, &chosen);
     for (int t = 0; t < n_tail; t++) choose_visit(&pick, r, &i, tail[t], any_build_worth(&v, tail[t]), &chosen);
     return chosen;
+}
+
+action_t bean_build_choose(bean_policy *p, const action_t *tail, int n_tail, rng *r,
+                           int (*other)(void *ctx, action_t a), void *ctx) {
+    return build_choose(p, tail, n_tail, r, other, ctx);
 }
 
 /* A deal's worth to its addressee, in quarters: each face-up card it gets by what it does to its
@@ -2772,7 +2777,7 @@ void bean_playout_worths(const void *st, const action_t *acts, int n, int *out) 
 action_t bean_playout_build(const bean_table *g, const action_t *tail, int n_tail, rng *r) {
     bean_policy p;
     bean_policy_open(&p, g);
-    return bean_build_choose(&p, tail, n_tail, r, other_worth, &p);
+    return build_choose(&p, tail, n_tail, r, other_worth, &p); /* the bean policy's worths inline */
 }
 
 int bean_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
