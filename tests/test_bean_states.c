@@ -92,33 +92,44 @@ static void an_offered_hand_card_is_shown(void) {
     }
 }
 
-/* A legal action other than a harvest, at random, where there is one: fields then fill up. */
+/* A legal action other than a harvest or buying, at random, where there is one: fields fill up, and
+ * coins stay to buy with. */
 static action_t keeping_fields(const action_t *acts, int n, rng *r) {
     action_t kept[MEEPLE_MAX_ACTIONS];
     int k = 0;
     for (int i = 0; i < n; i++)
-        if (bean_act_kind(acts[i]) != BEAN_ACT_HARVEST) kept[k++] = acts[i];
+        if (bean_act_kind(acts[i]) != BEAN_ACT_HARVEST && bean_act_kind(acts[i]) != BEAN_ACT_BUY) kept[k++] = acts[i];
     return k ? kept[rng_below(r, (uint32_t)k)] : acts[rng_below(r, (uint32_t)n)];
 }
 
-/* A playout's decision while a deal is built is named with no list (playout_choose), the free actions
- * after the builder's weighed too: a full field's harvest beats the deal. Greedy games harvest a full
- * field at once and random ones harvest at random, so games that harvest only when they must are
- * played, on meters a field of two fills (Rabohnzel's own are seldom filled so), until the builder's
- * pick is a free action; there the choice and the draws must be playout_pick's. */
-static void a_full_field_beats_the_deal(void) {
+/* A dealt game whose rules make the builder's lists and free actions varied: meters a field of two or
+ * three fills next to longer ones (full and growing fields side by side: Rabohnzel's own are seldom
+ * filled), a third field for sale, and 2 to 6 face-up cards. */
+static void varied_rules(bean_table *g, uint64_t seed) {
+    static const uint8_t short_meter[4] = {1, 3, 0, 0}, long_meter[4] = {2, 3, 4, 5};
+    for (int t = 0; t < BEAN_MAX_TYPES; t++) memcpy(g->rules.meter[t], t % 2 ? short_meter : long_meter, 4);
+    g->rules.third_field_cost = 3;
+    g->rules.reveal = (uint8_t)(2 + seed % 5);
+}
+
+/* A playout's decision while a deal is built is named with no list (playout_choose): at every such
+ * position of games that harvest only when they must, on varied rules, the choice and the draws must
+ * be playout_pick's on legal()'s list. Greedy games harvest a full field at once and random ones
+ * harvest at random: these fill fields, so that a full field's harvest (or buying) sometimes beats
+ * the deal, and the free actions after the builder's are weighed too. */
+static void a_deal_is_built_as_picked(void) {
     static const char *const games[] = {"bohnanza", "rabohnzel"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const game_def *def = game_find(games[i]);
         unsigned char *st = malloc(def->state_size);
-        int found = 0;
-        for (uint64_t seed = 1; seed <= 40 && found < 20; seed++) {
+        long positions = 0, free_picks = 0, buys = 0;
+        for (uint64_t seed = 1; seed <= 60; seed++) {
             meeple_reason why;
             session *s = session_new(def, 4, NULL, seed, &why);
             CHECK(s, "%s: %s", games[i], why.text);
             memcpy(st, s->now, def->state_size);
             session_free(s);
-            for (int t = 0; t < BEAN_MAX_TYPES; t++) memcpy(((bean_table *)st)->rules.meter[t], (uint8_t[4]){1, 2, 0, 0}, 4);
+            varied_rules((bean_table *)st, seed);
             rng r;
             rng_seed(&r, seed, 3);
             action_t acts[MEEPLE_MAX_ACTIONS];
@@ -129,18 +140,22 @@ static void a_full_field_beats_the_deal(void) {
                     action_t picked = acts[def->playout_pick(st, acts, n, &pick_draws)], named = 0;
                     CHECK(def->playout_choose(st, &choose_draws, &named), "%s: a deal's building is chosen with no list",
                           games[i]);
+                    CHECK(named == picked && memcmp(&pick_draws, &choose_draws, sizeof r) == 0,
+                          "%s, seed %llu: playout_choose names %#x, playout_pick takes %#x (or drew otherwise)",
+                          games[i], (unsigned long long)seed, (unsigned)named, (unsigned)picked);
+                    positions++;
                     int kind = bean_act_kind(picked);
-                    if (kind == BEAN_ACT_HARVEST || kind == BEAN_ACT_BUY) {
-                        found++;
-                        CHECK(named == picked && memcmp(&pick_draws, &choose_draws, sizeof r) == 0,
-                              "%s, seed %llu: playout_choose names %#x, playout_pick takes the free action %#x",
-                              games[i], (unsigned long long)seed, (unsigned)named, (unsigned)picked);
-                    }
+                    free_picks += kind == BEAN_ACT_HARVEST || kind == BEAN_ACT_BUY;
+                    buys += kind == BEAN_ACT_BUY;
                 }
                 def->apply(st, keeping_fields(acts, n, &r));
             }
         }
-        CHECK(found > 0, "%s: no game reached a deal's building where a free action is the pick", games[i]);
+        CHECK(free_picks > 0, "%s: no game reached a deal's building where a free action is the pick", games[i]);
+        CHECK(buys > 0 || strcmp(games[i], "rabohnzel") == 0, /* Rabohnzel sells no field */
+              "%s: no game reached a deal's building where buying a field is the pick", games[i]);
+        printf("bean states: %s, %ld deal-building positions chosen with no list as from one (%ld a free action, %ld buying)\n",
+               games[i], positions, free_picks, buys);
         free(st);
     }
 }
@@ -150,7 +165,6 @@ int main(void) {
     printf("bean states: a save whose closed deal holds anything is refused\n");
     an_offered_hand_card_is_shown();
     printf("bean states: a deal's given hand card nobody was shown is refused\n");
-    a_full_field_beats_the_deal();
-    printf("bean states: a full field's harvest, while a deal is built, is chosen with no list as from one\n");
+    a_deal_is_built_as_picked();
     return 0;
 }

@@ -716,10 +716,25 @@ static void a_playout_pick_needs_its_worths(void) {
     CHECK(false, "no game gives a playout_pick, so the registry's check on it is not tested");
 }
 
+/* playout_choose must choose as playout_pick: a game that gives the first without the second is refused. */
+static void a_playout_choose_needs_its_pick(void) {
+    for (int g = 0; g < meeple_game_count; g++) {
+        if (!meeple_games[g]->playout_choose) continue;
+        game_def forgot = *meeple_games[g];
+        forgot.playout_pick = NULL;
+        const char *missing = game_def_problem(&forgot);
+        CHECK(missing && strstr(missing, "playout_choose"), "%s: a playout_choose without playout_pick passes",
+              forgot.name);
+        return;
+    }
+    CHECK(false, "no game gives a playout_choose, so the registry's check on it is not tested");
+}
+
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1000;
     a_game_must_say_what_others_see();
     a_playout_pick_needs_its_worths();
+    a_playout_choose_needs_its_pick();
     for (int g = 0; g < meeple_game_count; g++) {
         const game_def *def = meeple_games[g];
         const char *missing = game_def_problem(def);

@@ -2625,19 +2625,22 @@ ALWAYS_INLINED static inline bool build_worthy_of(const build_view *v, const bui
  * so far and draws, and which of them wins its draws does not matter, as the first action worth
  * something beats them; after it, a -1 draws nothing. So those draws are made without weighing
  * anything, and then only the actions worth something are weighed. A deal is built one card a
- * decision, thirty-odd actions each: writing them out and weighing them all was a third of a bean
+ * decision, some twenty actions each: writing them out and weighing them all was a third of a bean
  * playout. */
 ALWAYS_INLINED static inline action_t build_choose(bean_policy *p, const action_t *tail, int n_tail, rng *r,
                                                    int (*other)(void *ctx, action_t a), void *ctx) {
     builder_bits b = builder_bits_of(p->g);
     action_t cancel = bean_action(BEAN_ACT_CANCEL, 0, 0, 0), chosen = cancel;
+    /* A list of cancel alone, and a deal holding a card that is no bean (below), are for states legal
+     * play does not reach (a deal opens only when something can go into it; bean_validate refuses
+     * other cards): there the host's own way is taken, so that the function is whole. */
     if (!(b.give_up | b.want | b.give[0] | b.give[1] | b.give[2]) && !b.send && !n_tail) {
         rng_step_below(r, 1);
         return cancel;
     }
     build_view v = build_open(p, other, ctx);
     build_worthy w;
-    if (!build_worthy_of(&v, &b, &w)) { /* weigh every action, as bean_build_pick does */
+    if (!build_worthy_of(&v, &b, &w)) {
         action_t acts[MEEPLE_MAX_ACTIONS];
         int n = builder_legal(p->g, acts, 0);
         for (int t = 0; t < n_tail; t++) acts[n++] = tail[t];
