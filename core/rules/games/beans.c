@@ -2730,6 +2730,8 @@ NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
     return trade_main_worth(p, a);
 }
 
+int bean_policy_trade_worth(bean_policy *p, action_t a) { return trade_worth(p, a); }
+
 /* A harvest's worth as a call, for policy_worth_as' out-of-line uses (Rabohnzel's). */
 NOT_INLINED static int harvest_worth_apart(bean_policy *p, int seat, int field) {
     return bean_policy_harvest_worth_inline(p, seat, field);

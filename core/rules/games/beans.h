@@ -428,6 +428,9 @@ static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
 }
 /* bean_playout_worth of `a`. */
 int bean_policy_worth(bean_policy *p, action_t a);
+/* The same for a trading action (done, or a kind from propose on) while trading (phase 2, no deal
+ * being built): a game weighing its own decisions asks it without bean_policy_worth's other cases. */
+int bean_policy_trade_worth(bean_policy *p, action_t a);
 /* Whether the mover's card to plant fits no field (phases 1 and 3): then harvests are worth taking. */
 bool bean_policy_stuck_now(bean_policy *p);
 static inline bool bean_policy_stuck(bean_policy *p) { return p->stuck >= 0 ? p->stuck : bean_policy_stuck_now(p); }

@@ -2912,18 +2912,6 @@ static void rabohnzel_playout_worths(const void *st, const action_t *acts, int n
         for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 
-/* A playout's decision while a deal is built, with no list (playout_choose): rabohnzel_legal's first
- * case, the builder's actions and the decider's harvests after them. */
-static bool rabohnzel_playout_choose(const void *st, rng *r, action_t *out) {
-    const rabohnzel *g = st;
-    if (g->b.phase != BEAN_TRADE || g->b.deal.stage != BEAN_DEAL_BUILD || attack_open(g)) return false;
-    action_t tail[BEAN_MAX_FIELDS];
-    rab_policy p;
-    policy_open(&p, g);
-    *out = bean_build_choose(&p.bean, tail, harvests(g, g->b.to_move, tail, 0), r, other_worth, &p);
-    return true;
-}
-
 /* How rabohnzel_playout_pick weighs a decision's harvests, the same for all of them: as the bean core
  * does once a full field is ruled out (harvest_worth with no guard window or enchantment, the decider
  * the bean core's mover), by the guard window's rule, or by policy_worth. */
@@ -2942,6 +2930,28 @@ ALWAYS_INLINED static inline int pick_harvest_worth(rab_policy *p, int f, int mo
     return bean_policy_stuck(&p->bean) ? 300 + 10 * bean_payout(b, type, size) - size : -1;
 }
 
+/* bean_build_choose's worth of a tail action (the decider's harvests: a deal is built with no sub-step
+ * open), a harvest weighed inline when pick_harvest_worth may. */
+static int choose_tail_worth(void *ctx, action_t a) {
+    rab_policy *p = ctx;
+    const rabohnzel *g = p->g;
+    if (bean_act_kind(a) == BEAN_ACT_HARVEST && g->sub != SUB_GUARD && g->sub != SUB_ENCHANT && p->seat == g->b.to_move)
+        return pick_harvest_worth(p, bean_act_x(a), PICK_HARVEST_CORE, false);
+    return policy_worth(p, a);
+}
+
+/* A playout's decision while a deal is built, with no list (playout_choose): rabohnzel_legal's first
+ * case, the builder's actions and the decider's harvests after them. */
+static bool rabohnzel_playout_choose(const void *st, rng *r, action_t *out) {
+    const rabohnzel *g = st;
+    if (g->b.phase != BEAN_TRADE || g->b.deal.stage != BEAN_DEAL_BUILD || attack_open(g)) return false;
+    action_t tail[BEAN_MAX_FIELDS];
+    rab_policy p;
+    policy_open(&p, g);
+    *out = bean_build_choose(&p.bean, tail, harvests(g, g->b.to_move, tail, 0), r, choose_tail_worth, &p);
+    return true;
+}
+
 /* policy_worth, the kinds most non-building decisions list weighed here and inline (harvests, the
  * bean core's plantings, done outside trading, the guard window's pass, ask, which no rule wants), the
  * bean core's other kinds handed to it directly, only Rabohnzel's own kinds to policy_worth: that call
@@ -2957,13 +2967,20 @@ ALWAYS_INLINED static inline int pick_worth(rab_policy *p, action_t a, int mode,
         return bean_field_size(b, b->to_move, bean_act_x(a)) ? 500 + bean_field_size(b, b->to_move, bean_act_x(a)) : 400;
     case BEAN_ACT_PLANT_TYPE:
         return bean_field_size(b, b->to_move, bean_act_y(a)) ? 500 + bean_field_size(b, b->to_move, bean_act_y(a)) : 400;
-    case BEAN_ACT_DONE: return b->phase != BEAN_TRADE ? 450 : bean_policy_worth(&p->bean, a);
+    case BEAN_ACT_DONE: return b->phase != BEAN_TRADE ? 450 : bean_policy_trade_worth(&p->bean, a);
     case BEAN_ACT_PASS:
-        if (mode != PICK_HARVEST_GUARD) return bean_policy_worth(&p->bean, a);
-        return BAND(BAND_GUARD) + (princess ? 0 : 100);
+        if (mode == PICK_HARVEST_GUARD) return BAND(BAND_GUARD) + (princess ? 0 : 100);
+        break;
     case BEAN_ACT_ASK: return -1; /* bean_policy_worth's in every stage but a deal's building */
-    default: return bean_act_kind(a) < BEAN_ACTS ? bean_policy_worth(&p->bean, a) : policy_worth(p, a);
+    case BEAN_ACT_BUY: return bean_policy_worth(&p->bean, a);
+    case ACT_KEEP: return BAND(BAND_PENDING);
+    case ACT_MAGIC: return ranked_spell(p->g, p->seat, BAND_MAGIC, bean_act_x(a));
+    case ACT_CAST: return ranked_spell(p->g, p->seat, BAND_CAST, bean_act_x(a));
+    case ACT_USE: return use_worth(p, bean_act_x(a));
+    default: if (bean_act_kind(a) >= BEAN_ACTS) return policy_worth(p, a);
     }
+    /* the bean core's trading kinds, as bean_policy_worth weighs them outside a deal's building */
+    return b->phase == BEAN_TRADE ? bean_policy_trade_worth(&p->bean, a) : -1;
 }
 
 /* The action rabohnzel_playout_worths ranks highest, ties drawn as the host draws them (playout_pick):
