@@ -2972,6 +2972,10 @@ ALWAYS_INLINED static inline int pick_worth(rab_policy *p, action_t a, int mode,
         if (mode == PICK_HARVEST_GUARD) return BAND(BAND_GUARD) + (princess ? 0 : 100);
         break;
     case BEAN_ACT_ASK: return -1; /* bean_policy_worth's in every stage but a deal's building */
+    case BEAN_ACT_PROPOSE: /* most proposals ruled out without the call */
+        if (b->phase != BEAN_TRADE || b->deal.stage != BEAN_DEAL_NONE || !bean_policy_proposes_to(b, bean_act_x(a)))
+            return -1;
+        return bean_policy_trade_worth(&p->bean, a);
     case BEAN_ACT_BUY: return bean_policy_worth(&p->bean, a);
     case ACT_KEEP: return BAND(BAND_PENDING);
     case ACT_MAGIC: return ranked_spell(p->g, p->seat, BAND_MAGIC, bean_act_x(a));
