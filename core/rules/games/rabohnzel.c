@@ -2924,8 +2924,9 @@ ALWAYS_INLINED static inline int pick_harvest_worth(rab_policy *p, int f, int mo
     int type = bean_field_type(b, p->seat, f), size = bean_field_size(b, p->seat, f);
     if (bean_policy_full(b, type, size)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
     if (mode == PICK_HARVEST_GUARD) {
+        if (!princess) return -1; /* no coin to thin out: what the field pays does not matter */
         int paid = bean_payout(b, type, size);
-        return princess && paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
+        return paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
     }
     return bean_policy_stuck(&p->bean) ? 300 + 10 * bean_payout(b, type, size) - size : -1;
 }
