@@ -2709,10 +2709,7 @@ static int trade_main_worth(bean_policy *p, action_t a) {
     const bean_table *g = p->g;
     int seat = g->to_move;
     switch (bean_act_kind(a)) {
-    case BEAN_ACT_PROPOSE: {
-        bool next = bean_act_x(a) == (seat + 1 + g->trade_steps) % g->players;
-        return g->trade_steps < g->players - 1 && next && face_up_hurts(p, seat) ? 100 : -1;
-    }
+    case BEAN_ACT_PROPOSE: return bean_policy_proposes_to(g, bean_act_x(a)) && face_up_hurts(p, seat) ? 100 : -1;
     case BEAN_ACT_OFFER:
         return bean_hand_len(g, seat) && bean_policy_hurts(p, seat, bean_zone(g, BEAN_ZONE_HAND(seat))[0]) ? 100 : -1;
     case BEAN_ACT_DONE: case BEAN_ACT_PASS: return 50;
@@ -2732,6 +2729,8 @@ NOT_INLINED static int trade_worth(bean_policy *p, action_t a) {
     }
     return trade_main_worth(p, a);
 }
+
+int bean_policy_trade_worth(bean_policy *p, action_t a) { return trade_worth(p, a); }
 
 /* A harvest's worth as a call, for policy_worth_as' out-of-line uses (Rabohnzel's). */
 NOT_INLINED static int harvest_worth_apart(bean_policy *p, int seat, int field) {

@@ -428,6 +428,15 @@ static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
 }
 /* bean_playout_worth of `a`. */
 int bean_policy_worth(bean_policy *p, action_t a);
+/* The same for a trading action (done, or a kind from propose on) while trading (phase 2, no deal
+ * being built): a game weighing its own decisions asks it without bean_policy_worth's other cases. */
+int bean_policy_trade_worth(bean_policy *p, action_t a);
+/* Whether the active player's proposal to seat x may be the one the policy makes at trading's main
+ * decision (the next player clockwise for each step taken, while steps remain): its every other
+ * proposal, there and at every other trading decision but a deal's building, is worth -1. */
+static inline bool bean_policy_proposes_to(const bean_table *g, int x) {
+    return g->trade_steps < g->players - 1 && x == (g->to_move + 1 + g->trade_steps) % g->players;
+}
 /* Whether the mover's card to plant fits no field (phases 1 and 3): then harvests are worth taking. */
 bool bean_policy_stuck_now(bean_policy *p);
 static inline bool bean_policy_stuck(bean_policy *p) { return p->stuck >= 0 ? p->stuck : bean_policy_stuck_now(p); }

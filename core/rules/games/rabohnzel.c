@@ -2912,6 +2912,35 @@ static void rabohnzel_playout_worths(const void *st, const action_t *acts, int n
         for (int i = 0; i < n; i++) out[i] = policy_worth(&p, acts[i]);
 }
 
+/* How rabohnzel_playout_pick weighs a decision's harvests, the same for all of them: as the bean core
+ * does once a full field is ruled out (harvest_worth with no guard window or enchantment, the decider
+ * the bean core's mover), by the guard window's rule, or by policy_worth. */
+enum { PICK_HARVEST_CORE, PICK_HARVEST_GUARD, PICK_HARVEST_OTHER };
+
+/* harvest_worth of the decider's field f, for PICK_HARVEST_CORE and PICK_HARVEST_GUARD (`princess`:
+ * the decider holds a Princess coin, asked once for the guard window's actions). */
+ALWAYS_INLINED static inline int pick_harvest_worth(rab_policy *p, int f, int mode, bool princess) {
+    const bean_table *b = &p->g->b;
+    int type = bean_field_type(b, p->seat, f), size = bean_field_size(b, p->seat, f);
+    if (bean_policy_full(b, type, size)) return BAND(BAND_FULL_HARVEST) + BEAN_MAX_FIELDS - f;
+    if (mode == PICK_HARVEST_GUARD) {
+        if (!princess) return -1; /* no coin to thin out: what the field pays does not matter */
+        int paid = bean_payout(b, type, size);
+        return paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
+    }
+    return bean_policy_stuck(&p->bean) ? 300 + 10 * bean_payout(b, type, size) - size : -1;
+}
+
+/* bean_build_choose's worth of a tail action (the decider's harvests: a deal is built with no sub-step
+ * open), a harvest weighed inline when pick_harvest_worth may. */
+static int choose_tail_worth(void *ctx, action_t a) {
+    rab_policy *p = ctx;
+    const rabohnzel *g = p->g;
+    if (bean_act_kind(a) == BEAN_ACT_HARVEST && g->sub != SUB_GUARD && g->sub != SUB_ENCHANT && p->seat == g->b.to_move)
+        return pick_harvest_worth(p, bean_act_x(a), PICK_HARVEST_CORE, false);
+    return policy_worth(p, a);
+}
+
 /* A playout's decision while a deal is built, with no list (playout_choose): rabohnzel_legal's first
  * case, the builder's actions and the decider's harvests after them. */
 static bool rabohnzel_playout_choose(const void *st, rng *r, action_t *out) {
@@ -2920,18 +2949,58 @@ static bool rabohnzel_playout_choose(const void *st, rng *r, action_t *out) {
     action_t tail[BEAN_MAX_FIELDS];
     rab_policy p;
     policy_open(&p, g);
-    *out = bean_build_choose(&p.bean, tail, harvests(g, g->b.to_move, tail, 0), r, other_worth, &p);
+    *out = bean_build_choose(&p.bean, tail, harvests(g, g->b.to_move, tail, 0), r, choose_tail_worth, &p);
     return true;
+}
+
+/* policy_worth, the kinds most non-building decisions list weighed here and inline (harvests, the
+ * bean core's plantings, done outside trading, the guard window's pass, ask, which no rule wants), the
+ * bean core's other kinds handed to it directly, only Rabohnzel's own kinds to policy_worth: that call
+ * and its frame were most of what a decision's weighing cost. `plain_plant`: a planting is the bean
+ * core's (no pending card, no enchantment, no river). */
+ALWAYS_INLINED static inline int pick_worth(rab_policy *p, action_t a, int mode, bool princess, bool plain_plant) {
+    const bean_table *b = &p->g->b;
+    switch (bean_act_kind(a)) {
+    case BEAN_ACT_HARVEST:
+        return mode != PICK_HARVEST_OTHER ? pick_harvest_worth(p, bean_act_x(a), mode, princess) : policy_worth(p, a);
+    case BEAN_ACT_PLANT: /* the bean core's plant_worth */
+        if (!plain_plant) return policy_worth(p, a);
+        return bean_field_size(b, b->to_move, bean_act_x(a)) ? 500 + bean_field_size(b, b->to_move, bean_act_x(a)) : 400;
+    case BEAN_ACT_PLANT_TYPE:
+        return bean_field_size(b, b->to_move, bean_act_y(a)) ? 500 + bean_field_size(b, b->to_move, bean_act_y(a)) : 400;
+    case BEAN_ACT_DONE: return b->phase != BEAN_TRADE ? 450 : bean_policy_trade_worth(&p->bean, a);
+    case BEAN_ACT_PASS:
+        if (mode == PICK_HARVEST_GUARD) return BAND(BAND_GUARD) + (princess ? 0 : 100);
+        break;
+    case BEAN_ACT_ASK: return -1; /* bean_policy_worth's in every stage but a deal's building */
+    case BEAN_ACT_PROPOSE: /* most proposals ruled out without the call */
+        if (b->phase != BEAN_TRADE || b->deal.stage != BEAN_DEAL_NONE || !bean_policy_proposes_to(b, bean_act_x(a)))
+            return -1;
+        return bean_policy_trade_worth(&p->bean, a);
+    case BEAN_ACT_BUY: return bean_policy_worth(&p->bean, a);
+    case ACT_KEEP: return BAND(BAND_PENDING);
+    case ACT_MAGIC: return ranked_spell(p->g, p->seat, BAND_MAGIC, bean_act_x(a));
+    case ACT_CAST: return ranked_spell(p->g, p->seat, BAND_CAST, bean_act_x(a));
+    case ACT_USE: return use_worth(p, bean_act_x(a));
+    default: if (bean_act_kind(a) >= BEAN_ACTS) return policy_worth(p, a);
+    }
+    /* the bean core's trading kinds, as bean_policy_worth weighs them outside a deal's building */
+    return b->phase == BEAN_TRADE ? bean_policy_trade_worth(&p->bean, a) : -1;
 }
 
 /* The action rabohnzel_playout_worths ranks highest, ties drawn as the host draws them (playout_pick):
  * no list of worths written and read again. */
 static int rabohnzel_playout_pick(const void *st, const action_t *acts, int n, rng *r) {
+    const rabohnzel *g = st;
     rab_policy p;
-    policy_open(&p, st);
+    policy_open(&p, g);
     if (p.bean.building) return bean_build_pick(&p.bean, acts, n, r, other_worth, &p);
-    worth_pick pick = worth_pick_first(policy_worth(&p, acts[0]));
-    for (int i = 1; i < n; i++) worth_pick_next(&pick, r, i, policy_worth(&p, acts[i]));
+    int mode = g->sub == SUB_GUARD ? PICK_HARVEST_GUARD
+               : g->sub != SUB_ENCHANT && p.seat == g->b.to_move ? PICK_HARVEST_CORE : PICK_HARVEST_OTHER;
+    bool princess = mode == PICK_HARVEST_GUARD && bean_count_in(&g->b, BEAN_ZONE_COINS(p.seat), PRINCESS);
+    bool plain_plant = g->sub != SUB_ENCHANT && g->sub != SUB_PENDING && !g->river;
+    worth_pick pick = worth_pick_first(pick_worth(&p, acts[0], mode, princess, plain_plant));
+    for (int i = 1; i < n; i++) worth_pick_next(&pick, r, i, pick_worth(&p, acts[i], mode, princess, plain_plant));
     return pick.best;
 }
 
