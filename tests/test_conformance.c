@@ -701,40 +701,37 @@ static void a_game_must_say_what_others_see(void) {
           "information passes: %s", missing ? missing : "");
 }
 
-/* playout_pick must choose as the host's scan of playout_worths: a game that gives the pick without the
- * worths has nothing the conformance check could hold it to, and is refused. */
-static void a_playout_pick_needs_its_worths(void) {
-    for (int g = 0; g < meeple_game_count; g++) {
-        if (!meeple_games[g]->playout_pick) continue;
-        game_def forgot = *meeple_games[g];
-        forgot.playout_worths = NULL;
-        const char *missing = game_def_problem(&forgot);
-        CHECK(missing && strstr(missing, "playout_pick"), "%s: a playout_pick without playout_worths passes",
-              forgot.name);
-        return;
-    }
-    CHECK(false, "no game gives a playout_pick, so the registry's check on it is not tested");
-}
+/* A playout hook is held to another: playout_pick to the host's scan of playout_worths, playout_choose
+ * to playout_pick. A game that gives the hook without the other has nothing the conformance check
+ * could hold it to, and is refused by name. */
+static bool gives_pick(const game_def *def) { return def->playout_pick; }
+static void forget_worths(game_def *def) { def->playout_worths = NULL; }
+static bool gives_choose(const game_def *def) { return def->playout_choose; }
+static void forget_pick(game_def *def) { def->playout_pick = NULL; }
 
-/* playout_choose must choose as playout_pick: a game that gives the first without the second is refused. */
-static void a_playout_choose_needs_its_pick(void) {
-    for (int g = 0; g < meeple_game_count; g++) {
-        if (!meeple_games[g]->playout_choose) continue;
+static void a_playout_hook_needs_what_it_is_held_to(void) {
+    static const struct {
+        const char *hook, *other;
+        bool (*given)(const game_def *);
+        void (*forget_other)(game_def *);
+    } hooks[] = {{"playout_pick", "playout_worths", gives_pick, forget_worths},
+                 {"playout_choose", "playout_pick", gives_choose, forget_pick}};
+    for (size_t h = 0; h < sizeof hooks / sizeof hooks[0]; h++) {
+        int g = 0;
+        while (g < meeple_game_count && !hooks[h].given(meeple_games[g])) g++;
+        CHECK(g < meeple_game_count, "no game gives a %s, so the registry's check on it is not tested", hooks[h].hook);
         game_def forgot = *meeple_games[g];
-        forgot.playout_pick = NULL;
+        hooks[h].forget_other(&forgot);
         const char *missing = game_def_problem(&forgot);
-        CHECK(missing && strstr(missing, "playout_choose"), "%s: a playout_choose without playout_pick passes",
-              forgot.name);
-        return;
+        CHECK(missing && strstr(missing, hooks[h].hook), "%s: a %s without %s passes", forgot.name, hooks[h].hook,
+              hooks[h].other);
     }
-    CHECK(false, "no game gives a playout_choose, so the registry's check on it is not tested");
 }
 
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1000;
     a_game_must_say_what_others_see();
-    a_playout_pick_needs_its_worths();
-    a_playout_choose_needs_its_pick();
+    a_playout_hook_needs_what_it_is_held_to();
     for (int g = 0; g < meeple_game_count; g++) {
         const game_def *def = meeple_games[g];
         const char *missing = game_def_problem(def);
