@@ -676,12 +676,21 @@ static bool pick_up_ok(const bean_table *g, int type) {
     return g->deal.to == g->active && face_up_supply(g, type) >= still_wanted(g, type);
 }
 
+/* pick_position_ok at each place front to back, in one pass: the cards of the bean behind a place are
+ * counted down from the stretch's, and as they only fall, the first place with too few ends the list
+ * (asked afresh at each place, they made a deal's picks cost the square of the hand). */
 static int pick_options(const bean_table *g, action_t *out) {
     const bean_deal *d = &g->deal;
     int type = d->want[d->n_picks], n = 0, from = d->pick_from[type], len = bean_hand_len(g, d->to);
     const uint8_t *hand = bean_zone(g, BEAN_ZONE_HAND(d->to));
-    for (int k = from == BEAN_DEAL_UP_ONLY ? len : from; k < len; k++) /* pick_position_ok's first tests, inline */
-        if (hand[k] == type && pick_position_ok(g, type, k)) out[n++] = bean_action(BEAN_ACT_PICK, k, 0, 0);
+    if (from != BEAN_DEAL_UP_ONLY) {
+        int behind = hand_supply_from(g, type, from), needed = still_wanted(g, type) - 1 - face_up_supply(g, type);
+        for (int k = from; k < len; k++) {
+            if (hand[k] != type) continue;
+            if (--behind < needed) break;
+            if (k == from || !bean_same_card(g, d->to, k - 1, k)) out[n++] = bean_action(BEAN_ACT_PICK, k, 0, 0);
+        }
+    }
     if (pick_up_ok(g, type)) out[n++] = bean_action(BEAN_ACT_PICK_UP, 0, 0, 0);
     return n;
 }
