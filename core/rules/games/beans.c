@@ -2407,11 +2407,6 @@ void bean_write_cards(const bean_game *bg, const void *st, tree_writer *w) {
  * 5.7): either way a search judged its moves in a world unlike the one it plays in. Both bean games use
  * it; a kind of action a game adds is worth -1: left to chance among the others it ties with. */
 
-static int plant_worth(const bean_table *g, int seat, int field) {
-    int size = bean_field_size(g, seat, field);
-    return size ? 500 + size : 400;
-}
-
 /* The bean types among a zone's cards, a bit each. */
 static unsigned beans_in(const bean_table *g, int zone) {
     const uint8_t *c = bean_zone(g, zone);
@@ -2755,8 +2750,8 @@ ALWAYS_INLINED static inline int policy_worth_as(bean_policy *p, action_t a, boo
         return harvest_inline ? bean_policy_harvest_worth_inline(p, seat, bean_act_x(a))
                               : harvest_worth_apart(p, seat, bean_act_x(a));
     case BEAN_ACT_BUY: return bean_coins(g, seat) >= 5 ? 650 : -1;
-    case BEAN_ACT_PLANT: return plant_worth(g, seat, bean_act_x(a));
-    case BEAN_ACT_PLANT_TYPE: return plant_worth(g, seat, bean_act_y(a));
+    case BEAN_ACT_PLANT: return bean_policy_plant_worth(g, seat, bean_act_x(a));
+    case BEAN_ACT_PLANT_TYPE: return bean_policy_plant_worth(g, seat, bean_act_y(a));
     }
     if (g->phase == BEAN_TRADE && kind < BEAN_ACTS) return trade_worth(p, a);
     return kind == BEAN_ACT_DONE ? 450 : -1;

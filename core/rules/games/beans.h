@@ -428,6 +428,11 @@ static inline void bean_policy_open(bean_policy *p, const bean_table *g) {
 }
 /* bean_playout_worth of `a`. */
 int bean_policy_worth(bean_policy *p, action_t a);
+/* A planting onto `seat`'s field: onto its own kind first, the fuller the better, else an empty one. */
+static inline int bean_policy_plant_worth(const bean_table *g, int seat, int field) {
+    int size = bean_field_size(g, seat, field);
+    return size ? 500 + size : 400;
+}
 /* The same for a trading action (done, or a kind from propose on) while trading (phase 2, no deal
  * being built): a game weighing its own decisions asks it without bean_policy_worth's other cases. */
 int bean_policy_trade_worth(bean_policy *p, action_t a);
@@ -440,6 +445,11 @@ static inline bool bean_policy_proposes_to(const bean_table *g, int x) {
 /* Whether the mover's card to plant fits no field (phases 1 and 3): then harvests are worth taking. */
 bool bean_policy_stuck_now(bean_policy *p);
 static inline bool bean_policy_stuck(bean_policy *p) { return p->stuck >= 0 ? p->stuck : bean_policy_stuck_now(p); }
+/* A harvest of a field that can still pay more, of `type` and `size` cards: worth taking when the card
+ * to plant is stuck, the field paying most first. */
+static inline int bean_policy_stuck_harvest_worth(bean_policy *p, int type, int size) {
+    return bean_policy_stuck(p) ? 300 + 10 * bean_payout(p->g, type, size) - size : -1;
+}
 /* A harvest of the seat's field: a field that can pay no more goes first of all (the first such field
  * first, as the bots take it), before even a third field is bought; when the card to plant is stuck,
  * the field paying most. Inline: most decisions list a harvest for every field. */
@@ -447,7 +457,7 @@ ALWAYS_INLINED static inline int bean_policy_harvest_worth_inline(bean_policy *p
     const bean_table *g = p->g;
     int type = bean_field_type(g, seat, field), size = bean_field_size(g, seat, field);
     if (bean_policy_full(g, type, size)) return 700 + BEAN_MAX_FIELDS - field;
-    return bean_policy_stuck(p) ? 300 + 10 * bean_payout(g, type, size) - size : -1;
+    return bean_policy_stuck_harvest_worth(p, type, size);
 }
 /* The same, left to the compiler. The _inline form is forced into the bean core's loops over a
  * decision's actions (a call saved an action); Rabohnzel's harvest rule calls this one, which the

@@ -2928,7 +2928,7 @@ ALWAYS_INLINED static inline int pick_harvest_worth(rab_policy *p, int f, int mo
         int paid = bean_payout(b, type, size);
         return paid > 0 ? BAND(BAND_GUARD) + 1 + paid : -1;
     }
-    return bean_policy_stuck(&p->bean) ? 300 + 10 * bean_payout(b, type, size) - size : -1;
+    return bean_policy_stuck_harvest_worth(&p->bean, type, size); /* the bean core's, as harvest_worth */
 }
 
 /* bean_build_choose's worth of a tail action (the decider's harvests: a deal is built with no sub-step
@@ -2965,9 +2965,9 @@ ALWAYS_INLINED static inline int pick_worth(rab_policy *p, action_t a, int mode,
         return mode != PICK_HARVEST_OTHER ? pick_harvest_worth(p, bean_act_x(a), mode, princess) : policy_worth(p, a);
     case BEAN_ACT_PLANT: /* the bean core's plant_worth */
         if (!plain_plant) return policy_worth(p, a);
-        return bean_field_size(b, b->to_move, bean_act_x(a)) ? 500 + bean_field_size(b, b->to_move, bean_act_x(a)) : 400;
+        return bean_policy_plant_worth(b, b->to_move, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE:
-        return bean_field_size(b, b->to_move, bean_act_y(a)) ? 500 + bean_field_size(b, b->to_move, bean_act_y(a)) : 400;
+        return bean_policy_plant_worth(b, b->to_move, bean_act_y(a));
     case BEAN_ACT_DONE: return b->phase != BEAN_TRADE ? 450 : bean_policy_trade_worth(&p->bean, a);
     case BEAN_ACT_PASS:
         if (mode == PICK_HARVEST_GUARD) return BAND(BAND_GUARD) + (princess ? 0 : 100);
