@@ -810,9 +810,12 @@ int play_main(int argc, char **argv, const cli_options *opts) {
     push_shell_fn(L, "play");
     push_play_args(L, &a);
     int status = 1;
-    if (run(L, 1, 2)) { /* the exit status, and the reason when the game could not be made */
-        status = lua_isinteger(L, -2) ? (int)lua_tointeger(L, -2) : 0;
-        if (lua_isstring(L, -1)) cli_bad_args("play", "%s", lua_tostring(L, -1));
+    /* the exit status, and the reason when the game could not be made: a bad argument's with the usage,
+     * a save's alone (true) */
+    if (run(L, 1, 3)) {
+        status = lua_isinteger(L, -3) ? (int)lua_tointeger(L, -3) : 0;
+        if (lua_isstring(L, -2) && lua_toboolean(L, -1)) cli_fail("play", "%s", lua_tostring(L, -2));
+        else if (lua_isstring(L, -2)) cli_bad_args("play", "%s", lua_tostring(L, -2));
     }
     shell_close();
     return status;

@@ -853,18 +853,27 @@ local function human_turn(P)
   autosave(P)
 end
 
--- The game `meeple play` was asked for: a new one, or the one a save holds. Raises one line.
+-- What a failed pcall of read_save or load_save raised, as a save problem: the save itself is at fault
+-- (missing, unreadable, refused), so `meeple play` says it in one line, without its usage.
+local function or_save_problem(ok, ...)
+  if not ok then error({ save_problem = plain(pass_interrupt((...))) }, 0) end
+  return ...
+end
+
+-- The game `meeple play` was asked for: a new one, or the one a save holds. Raises one line, or a
+-- save problem.
 local function play_game(o)
   if not o.load then
     return meeple.new(o.game, { seed = o.seed, players = o.players, variant = o.variant })
   end
-  local by_path = not o.variant and read_save(o.load):match("\nvariant ([^\n]*[/][^\n]*)\n")
-  by_path = by_path or not o.variant and read_save(o.load):match("\nvariant ([^\n]*%.lua)\n")
+  local text = or_save_problem(pcall(read_save, o.load))
+  local by_path = not o.variant and (text:match("\nvariant ([^\n]*[/][^\n]*)\n")
+    or text:match("\nvariant ([^\n]*%.lua)\n"))
   if by_path then
     fail("%s was played under the variant file %s: to run that file, name it: --variant %s", o.load,
       by_path, by_path)
   end
-  local s = load_save(o.load, o.variant)
+  local s = or_save_problem(pcall(load_save, o.load, o.variant))
   if o.game and s:game() ~= o.game then fail("%s holds a game of %s, not %s", o.load, s:game(), o.game) end
   return s
 end
@@ -897,10 +906,14 @@ local function play_loop(P)
   end
 end
 
--- `meeple play`: returns the exit status, and the reason when the arguments cannot make a game.
+-- `meeple play`: returns the exit status, and the reason when the arguments cannot make a game, with
+-- true when that reason is the save's (said without the usage).
 function M.play(o)
   local made, s = pcall(play_game, o)
-  if not made then return 2, plain(s) end
+  if not made then
+    if type(s) == "table" and s.save_problem then return 2, s.save_problem, true end
+    return 2, plain(s)
+  end
   if o.seat > s:num_players() then
     return 2, format("--seat must be 1..%d, got %d", s:num_players(), o.seat)
   end
