@@ -8,7 +8,8 @@
 --   playout_depth = 40 judge the score lead 40 decisions on instead of playing to the end (by default
 --                      20 in Babel: a playout there then costs a quarter of a whole game's, and 100 ms
 --                      buys more than three times the iterations, for the same strength against
---                      greedy_babel; README, "The search in C")
+--                      greedy_babel; 100 in the bean games, about a round of four players, where 100 ms
+--                      then buys two to three times the iterations; README, "The search in C")
 --   greedy = 0         purely random playouts (by default every decision follows the game's playout
 --                      policy: in every shipped game what its greedy bot would play, so that imagined
 --                      opponents play as the greedy ones do; a fifth of them in a game without one: a
@@ -33,7 +34,7 @@ return require("ismcts").bot {
   ms = 100,
   iterations = false,
   c = 0.7,
-  playout_depth = { babel = 20, default = false },
+  playout_depth = { babel = 20, bohnanza = 100, rabohnzel = 100, default = false },
   greedy = { babel = 1, citadels = 1, bohnanza = 1, rabohnzel = 1, default = 0.2 },
   playouts = 1,
   margin = { babel = 0.4, rabohnzel = 0.3, default = 0 },
