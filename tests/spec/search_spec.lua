@@ -36,6 +36,17 @@ local function position(game, seed, decisions)
 end
 
 describe("meeple.search", function()
+  it("is tested at the shipped bot's options (SHIPPED is bots/ismcts.lua's)", function()
+    local given
+    local env = setmetatable({ require = function(name)
+      assert.equal("ismcts", name)
+      return { bot = function(o) given = o; return {} end }
+    end }, { __index = _G })
+    assert(loadfile(root .. "/bots/ismcts.lua", "t", env))()
+    local shipped = assert(load("return {" .. SHIPPED .. "}", "=SHIPPED", "t", {}))()
+    for option, value in pairs(shipped) do assert.same(value, given[option], option) end
+  end)
+
   it("chooses as the Lua reference does, decision for decision, in every game (fixed seeds and iterations)", function()
     local files = {}
     for _, engine in ipairs { "c", "lua" } do
