@@ -2445,6 +2445,9 @@ static void sample_spells(rabohnzel *g, int viewer, rng *r) {
     for (int i = 0; i < n; i++) known[i] = g->known[cards[i]];
     shuffle_spells(cards, n, r); /* from the spells sorted: their places are the truth */
     int floor = 0, limit = dealt_limit(g, viewer, &floor), left = n;
+    /* A shown countdown bounds every hidden dealt card, the start player's too (as validate checks): in
+     * play the start player's dealt card is the countdown, shown, but a table may hold both. */
+    if (g->countdown != NO_SPELL) start_slot = -1;
     /* the start player's hidden dealt card first (the highest dealt: above every other one seen), then
      * the other dealt places (only lower values), then the rest */
     if (start_slot >= 0) {
