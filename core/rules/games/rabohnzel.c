@@ -2966,7 +2966,7 @@ ALWAYS_INLINED static inline int pick_worth(rab_policy *p, action_t a, int mode,
     switch (bean_act_kind(a)) {
     case BEAN_ACT_HARVEST:
         return mode != PICK_HARVEST_OTHER ? pick_harvest_worth(p, bean_act_x(a), mode, princess) : policy_worth(p, a);
-    case BEAN_ACT_PLANT: /* the bean core's plant_worth */
+    case BEAN_ACT_PLANT: /* the bean core's worth; plant_worth where the planting is Rabohnzel's own */
         if (!plain_plant) return policy_worth(p, a);
         return bean_policy_plant_worth(b, b->to_move, bean_act_x(a));
     case BEAN_ACT_PLANT_TYPE:
